@@ -1,0 +1,12 @@
+// Installs the locked dependencies when node_modules is missing or older than package-lock.json.
+// Runs under whatever Node.js npm found first (a fresh clone has no node_modules/.bin/node yet), so it
+// uses nothing but Node's standard library.
+import { execSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+
+const marker = 'node_modules/.package-lock.json';
+const stale = !existsSync(marker) || statSync(marker).mtimeMs < statSync('package-lock.json').mtimeMs;
+if (stale) {
+  console.error('installing dependencies (npm ci)...');
+  execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
+}

@@ -1,0 +1,62 @@
+// `npm test`: builds (or finds cached) control-plane binaries, type-checks, runs the unit and integration
+// suites (the integration global setup starts one local control plane for the run and its teardown stops
+// it), then prints `tests: N passed, N failed` as its last line and writes it to .paddock/.
+// Flags: --unit or --integration to run one project; anything else is passed to Jest.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 24) {
+  console.error(`Node.js ${process.version} found; Paddock needs Node.js 24 (installed into node_modules by npm ci).`);
+  process.exit(1);
+}
+mkdirSync('.paddock', { recursive: true });
+const args = process.argv.slice(2);
+const projects = args.includes('--unit') ? ['unit'] : args.includes('--integration') ? ['integration'] : ['unit', 'integration'];
+const jestArgs = args.filter((a) => a !== '--unit' && a !== '--integration');
+
+if (projects.includes('integration') && !process.env.PADDOCK_CONTROLPLANE_BIN) {
+  // Build once here, before Jest starts, so that a cold build is reported plainly and not inside a test.
+  const out = execFileSync('bash', ['test/controlplane/build-binaries.sh'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  process.env.PADDOCK_CONTROLPLANE_BIN = out.trim().split('\n').pop();
+}
+
+let failedChecks = 0;
+console.error('type-checking (tsc --noEmit)...');
+if (spawnSync('tsc', ['--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' }).status !== 0) failedChecks++;
+
+const results = '.paddock/jest-results.json';
+const jest = spawnSync('jest', ['--selectProjects', ...projects, '--json', `--outputFile=${results}`, ...jestArgs], {
+  stdio: 'inherit',
+  env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() },
+});
+
+// Whatever happened to Jest, leave no control-plane process behind.
+stopLeftovers('.paddock/test/state.json');
+
+let passed = 0;
+let failed = failedChecks;
+if (existsSync(results)) {
+  const r = JSON.parse(readFileSync(results, 'utf8'));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
+  if (r.numTotalTests === 0) failed++;
+} else {
+  failed++;
+}
+const summary = `tests: ${passed} passed, ${failed} failed`;
+writeFileSync('.paddock/test-summary.txt', summary + '\n');
+console.log(summary);
+process.exit(failed === 0 && jest.status === 0 ? 0 : 1);
+
+function stopLeftovers(stateFile) {
+  if (!existsSync(stateFile)) return;
+  const { pids } = JSON.parse(readFileSync(stateFile, 'utf8'));
+  for (const pid of Object.values(pids)) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* already stopped by the global teardown */
+    }
+  }
+}

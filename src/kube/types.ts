@@ -1,0 +1,214 @@
+/**
+ * Wire shapes of the Kubernetes objects Paddock reads and writes, as plain JSON (timestamps are RFC 3339
+ * strings, quantities are strings). Only the fields Paddock uses are spelled out; everything else is kept
+ * as it came. Objects held by the cache are frozen: never mutate one, build a new object instead.
+ */
+
+export type Labels = Record<string, string>;
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Labels;
+  annotations?: Labels;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+  managedFields?: unknown[];
+}
+
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+}
+
+export interface ListMeta {
+  resourceVersion?: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+export interface KubeList<T extends KubeObject = KubeObject> {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ListMeta;
+  items: T[];
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchEvent<T = KubeObject> {
+  type: WatchEventType;
+  object: T;
+}
+
+/** metav1.Condition */
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+  observedGeneration?: number;
+  lastTransitionTime?: string;
+}
+
+/** metav1.Status */
+export interface Status {
+  apiVersion: 'v1';
+  kind: 'Status';
+  metadata: ListMeta;
+  status: 'Success' | 'Failure';
+  message?: string;
+  reason?: string;
+  details?: { name?: string; group?: string; kind?: string; uid?: string; causes?: { reason?: string; message?: string; field?: string }[]; retryAfterSeconds?: number };
+  code: number;
+}
+
+// ---- paddock.dev/v1alpha1 Tenant (SPEC §2) ----
+
+export type OwnerKind = 'User' | 'Group' | 'ServiceAccount';
+export type OwnerRole = 'admin' | 'operator' | 'viewer';
+
+export interface TenantOwner {
+  kind: OwnerKind;
+  name: string;
+  /** Only for kind ServiceAccount. */
+  namespace?: string;
+  /** Defaults to admin. */
+  role?: OwnerRole;
+}
+
+export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
+
+export interface TenantSpec {
+  owners: TenantOwner[];
+  namespaces?: string[];
+  namespaceQuota?: number;
+  namespaceMetadata?: { labels?: Labels; annotations?: Labels };
+  resourceQuotas?: ResourceQuotaSpec[];
+  limitRanges?: LimitRangeSpec[];
+  networkIsolation?: boolean;
+  networkPolicies?: Record<string, unknown>[];
+  nodeSelector?: Labels;
+  podSecurity?: { enforce?: PodSecurityLevel; version?: string };
+  deletionPolicy?: 'Retain' | 'Delete';
+}
+
+export type TenantPhase = 'Pending' | 'Active' | 'Degraded' | 'Terminating';
+
+export interface TenantStatus {
+  phase?: TenantPhase;
+  namespaces?: string[];
+  size?: number;
+  ownerSummary?: string;
+  observedGeneration?: number;
+  conditions?: Condition[];
+}
+
+export interface Tenant extends KubeObject {
+  spec: TenantSpec;
+  status?: TenantStatus;
+}
+
+// ---- core/v1 and friends, as far as Paddock uses them ----
+
+export interface Namespace extends KubeObject {
+  spec?: { finalizers?: string[] };
+  status?: { phase?: 'Active' | 'Terminating'; conditions?: unknown[] };
+}
+
+export interface ResourceQuotaSpec {
+  hard?: Record<string, string | number>;
+  scopes?: string[];
+  scopeSelector?: Record<string, unknown>;
+}
+
+export interface ResourceQuota extends KubeObject {
+  spec?: ResourceQuotaSpec;
+  status?: { hard?: Record<string, string>; used?: Record<string, string> };
+}
+
+export interface LimitRangeSpec {
+  limits: Record<string, unknown>[];
+}
+
+export interface LimitRange extends KubeObject {
+  spec: LimitRangeSpec;
+}
+
+export interface NetworkPolicy extends KubeObject {
+  spec: Record<string, unknown>;
+}
+
+export interface Subject {
+  kind: 'User' | 'Group' | 'ServiceAccount';
+  name: string;
+  namespace?: string;
+  apiGroup?: string;
+}
+
+export interface RoleBinding extends KubeObject {
+  subjects?: Subject[];
+  roleRef: { apiGroup: string; kind: 'ClusterRole' | 'Role'; name: string };
+}
+
+export interface PolicyRule {
+  apiGroups?: string[];
+  resources?: string[];
+  verbs: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+export interface ClusterRole extends KubeObject {
+  rules?: PolicyRule[];
+  aggregationRule?: unknown;
+}
+
+// ---- tenancy.paddock.dev/v1alpha1 TenantNamespace (SPEC §4) ----
+
+export interface TenantNamespaceOwner {
+  kind: OwnerKind;
+  name: string;
+  namespace?: string;
+  role: OwnerRole;
+}
+
+export interface TenantNamespace extends KubeObject {
+  spec: { tenant: string };
+  status?: {
+    phase?: 'Active' | 'Terminating';
+    owners?: TenantNamespaceOwner[];
+    quota?: { hard?: Record<string, string>; used?: Record<string, string> };
+    conditions?: Condition[];
+  };
+}
+
+/** Names fixed by the product contract (SPEC §1). */
+export const PADDOCK = {
+  tenantGroup: 'paddock.dev',
+  tenantVersion: 'v1alpha1',
+  tenantLabel: 'paddock.dev/tenant',
+  managedByLabel: 'app.kubernetes.io/managed-by',
+  managedByValue: 'paddock',
+  finalizer: 'paddock.dev/cleanup',
+  apiGroup: 'tenancy.paddock.dev',
+  apiVersion: 'v1alpha1',
+  leaseName: 'paddock-controller',
+  systemNamespace: 'paddock-system',
+  serviceName: 'paddock-apiserver',
+} as const;

@@ -1,0 +1,14 @@
+// Command kube-apiserver is upstream's kube-apiserver, built from its Go module for Paddock's local
+// control plane.
+package main
+
+import (
+	"os"
+
+	"k8s.io/component-base/cli"
+	"k8s.io/kubernetes/cmd/kube-apiserver/app"
+)
+
+func main() {
+	os.Exit(cli.Run(app.NewAPIServerCommand()))
+}
