@@ -31,3 +31,20 @@ export function kubectl(user: string, args: string[], input?: string): Promise<K
     if (input !== undefined) child.stdin!.end(input);
   });
 }
+
+/**
+ * Parses kubectl's human-readable table output by the header's column positions (cells may be empty, so
+ * splitting on whitespace would shift them). Returns one record per row, keyed by header.
+ */
+export function parseTable(output: string): Record<string, string>[] {
+  const lines = output.replace(/\n+$/, '').split('\n');
+  const header = lines[0] ?? '';
+  const starts = [...header.matchAll(/\S+/g)].map((m) => ({ name: m[0], at: m.index! }));
+  return lines.slice(1).map((line) => {
+    const row: Record<string, string> = {};
+    starts.forEach((col, i) => {
+      row[col.name] = line.slice(col.at, i + 1 < starts.length ? starts[i + 1].at : undefined).trim();
+    });
+    return row;
+  });
+}

@@ -12,7 +12,7 @@ export const TEST_CONTROL_PLANE_DIR = resolve(__dirname, '..', '..', '.paddock',
 export default async function globalSetup(): Promise<void> {
   const state = await startControlPlane({ dir: TEST_CONTROL_PLANE_DIR });
   const crd = resolve(__dirname, '..', '..', 'schemas', 'tenant-crd.yaml');
-  execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs.admin, 'apply', '--server-side', '-f', crd], { stdio: 'pipe' });
+  execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs.admin, 'apply', '-f', crd], { stdio: 'pipe' });
   execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs.admin, 'wait', '--for=condition=Established', '--timeout=30s',
     'crd/tenants.paddock.dev'], { stdio: 'pipe' });
   process.env.PADDOCK_TEST_STATE = join(TEST_CONTROL_PLANE_DIR, 'state.json');

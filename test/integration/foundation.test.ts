@@ -1,0 +1,115 @@
+import { resolve } from 'node:path';
+import { kubectl, parseTable, uniqueName } from './env';
+
+const REPO = resolve(__dirname, '..', '..');
+
+function tenant(name: string, spec: Record<string, unknown>): string {
+  return JSON.stringify({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name }, spec });
+}
+
+describe('the Tenant CRD', () => {
+  const created: string[] = [];
+  afterAll(async () => {
+    if (created.length) await kubectl('admin', ['delete', 'tenants', ...created, '--ignore-not-found', '--wait=false']);
+  });
+
+  it('accepts a valid Tenant and applies defaults', async () => {
+    const name = uniqueName('valid');
+    const res = await kubectl('admin', ['create', '-o', 'json', '-f', '-'], tenant(name, {
+      owners: [{ kind: 'User', name: 'alice' }, { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer', role: 'viewer' }],
+      namespaces: ['production', 'staging'],
+      namespaceQuota: 5,
+    }));
+    expect(res.stderr).toBe('');
+    created.push(name);
+    const obj = JSON.parse(res.stdout);
+    expect(obj.spec.owners[0].role).toBe('admin');
+    expect(obj.spec.networkIsolation).toBe(true);
+    expect(obj.spec.podSecurity).toEqual({ enforce: 'baseline', version: 'latest' });
+    expect(obj.spec.deletionPolicy).toBe('Retain');
+  });
+
+  it.each([
+    ['no owners', { owners: [] }, 'spec.owners'],
+    ['an unknown role', { owners: [{ kind: 'User', name: 'alice', role: 'root' }] }, 'spec.owners[0].role'],
+    ['an unknown owner kind', { owners: [{ kind: 'Robot', name: 'r2d2' }] }, 'spec.owners[0].kind'],
+    ['a negative namespaceQuota', { owners: [{ kind: 'User', name: 'alice' }], namespaceQuota: -1 }, 'spec.namespaceQuota'],
+    ['a bad podSecurity level', { owners: [{ kind: 'User', name: 'alice' }], podSecurity: { enforce: 'lax' } }, 'spec.podSecurity.enforce'],
+    ['a ServiceAccount owner without a namespace', { owners: [{ kind: 'ServiceAccount', name: 'deployer' }] }, 'spec.owners[0]'],
+    ['a namespace name that is not a DNS label', { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['Prod_1'] }, 'spec.namespaces[0]'],
+  ])('refuses a Tenant with %s, naming the field', async (_what, spec, field) => {
+    const res = await kubectl('admin', ['create', '-f', '-'], tenant(uniqueName('invalid'), spec));
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toContain('is invalid');
+    expect(res.stderr).toContain(field);
+  });
+
+  it('prints NAMESPACES, QUOTA, READY and AGE, and OWNERS and PHASE with -o wide', async () => {
+    const name = uniqueName('columns');
+    await kubectl('admin', ['create', '-f', '-'], tenant(name, { owners: [{ kind: 'User', name: 'alice' }], namespaceQuota: 7 }));
+    created.push(name);
+    const plain = await kubectl('admin', ['get', 'tenants', name]);
+    expect(plain.stdout.split('\n')[0].split(/\s+/)).toEqual(['NAME', 'NAMESPACES', 'QUOTA', 'READY', 'AGE']);
+    expect(parseTable(plain.stdout)).toEqual([{ NAME: name, NAMESPACES: '', QUOTA: '7', READY: '', AGE: expect.stringMatching(/^\d+s$/) }]);
+    const wide = await kubectl('admin', ['get', 'tenants', name, '-o', 'wide']);
+    expect(wide.stdout.split('\n')[0].split(/\s+/)).toEqual(['NAME', 'NAMESPACES', 'QUOTA', 'READY', 'AGE', 'OWNERS', 'PHASE']);
+    // Status columns fill in once the reconciler has reported; the schema already names them.
+    const schema = JSON.parse((await kubectl('admin', ['get', 'crd', 'tenants.paddock.dev', '-o', 'json'])).stdout);
+    const columns = schema.spec.versions[0].additionalPrinterColumns;
+    expect(columns.filter((c: { priority?: number }) => c.priority === 1).map((c: { jsonPath: string }) => c.jsonPath))
+      .toEqual(['.status.ownerSummary', '.status.phase']);
+  });
+
+  it('belongs to the paddock category', async () => {
+    const res = await kubectl('admin', ['api-resources', '--categories=paddock', '-o', 'name']);
+    expect(res.stdout.split('\n')).toContain('tenants.paddock.dev');
+  });
+});
+
+describe('the local control plane', () => {
+  it.each([
+    ['alice', 'alice', []],
+    ['bob', 'bob', ['gas-devs']],
+    ['carol', 'carol', []],
+  ])('authenticates %s by client certificate', async (user, name, groups) => {
+    const res = await kubectl(user, ['auth', 'whoami', '-o', 'json']);
+    expect(res.stderr).toBe('');
+    const info = JSON.parse(res.stdout).status.userInfo;
+    expect(info.username).toBe(name);
+    expect(info.groups).toEqual([...groups, 'system:authenticated']);
+  });
+
+  it('wires the aggregation layer into extension-apiserver-authentication', async () => {
+    const res = await kubectl('admin', ['get', 'configmap', '-n', 'kube-system', 'extension-apiserver-authentication', '-o', 'json']);
+    const data = JSON.parse(res.stdout).data;
+    expect(data['client-ca-file']).toContain('BEGIN CERTIFICATE');
+    expect(data['requestheader-client-ca-file']).toContain('BEGIN CERTIFICATE');
+    expect(data['requestheader-client-ca-file']).not.toEqual(data['client-ca-file']);
+    expect(JSON.parse(data['requestheader-allowed-names'])).toEqual(['front-proxy-client']);
+    expect(JSON.parse(data['requestheader-username-headers'])).toEqual(['X-Remote-User']);
+    expect(JSON.parse(data['requestheader-group-headers'])).toEqual(['X-Remote-Group']);
+    expect(JSON.parse(data['requestheader-extra-headers-prefix'])).toEqual(['X-Remote-Extra-']);
+  });
+
+  it('runs kube-controller-manager: the default ServiceAccount appears in a new namespace', async () => {
+    const ns = uniqueName('kcm');
+    await kubectl('admin', ['create', 'namespace', ns]);
+    let found = false;
+    for (let i = 0; i < 100 && !found; i++) {
+      found = (await kubectl('admin', ['get', 'serviceaccount', 'default', '-n', ns])).code === 0;
+      if (!found) await new Promise((r) => setTimeout(r, 200));
+    }
+    await kubectl('admin', ['delete', 'namespace', ns, '--wait=false']);
+    expect(found).toBe(true);
+  });
+
+  it('accepts the install manifests: kubectl apply -k apiservice/ --dry-run=server', async () => {
+    // A server-side dry run cannot place objects in a namespace that does not exist yet.
+    await kubectl('admin', ['create', 'namespace', 'paddock-system']);
+    const res = await kubectl('admin', ['apply', '-k', resolve(REPO, 'apiservice'), '--dry-run=server']);
+    expect(res.stderr).not.toMatch(/error/i);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('apiservice.apiregistration.k8s.io/v1alpha1.tenancy.paddock.dev created (server dry run)');
+    expect(res.stdout).toContain('deployment.apps/paddock created (server dry run)');
+  });
+});
