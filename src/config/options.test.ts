@@ -1,0 +1,46 @@
+import { OptionsError, parseDuration, parseOptions, usage } from './options';
+
+const tls = ['--tls-cert-file=/tls/tls.crt', '--tls-private-key-file=/tls/tls.key'];
+
+describe('parseOptions', () => {
+  it('applies the documented defaults', () => {
+    const o = parseOptions(tls, {})!;
+    expect(o).toMatchObject({ mode: 'all', securePort: 8443, qps: 50, burst: 100, workers: 4, leaderElect: true,
+      leaderElectionNamespace: 'paddock-system', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000,
+      resyncPeriodMs: 600_000, logLevel: 'info' });
+  });
+
+  it('lets a flag win over its environment variable', () => {
+    expect(parseOptions([...tls, '--qps=7'], { PADDOCK_QPS: '9' })!.qps).toBe(7);
+    expect(parseOptions(tls, { PADDOCK_QPS: '9' })!.qps).toBe(9);
+  });
+
+  it('returns undefined for --help', () => {
+    expect(parseOptions(['--help'], {})).toBeUndefined();
+    expect(usage()).toContain('--secure-port');
+  });
+
+  it.each([
+    [['--mode=both'], /--mode/],
+    [['--qps=0'], /--qps/],
+    [['--workers=two'], /--workers/],
+    [['--resync-period=10'], /--resync-period/],
+    [['--leader-elect=maybe'], /--leader-elect/],
+    [['--no-such-flag'], /no-such-flag/],
+    [['--lease-duration=5s', '--renew-deadline=10s'], /--renew-deadline/],
+  ])('refuses %j, naming the flag', (argv, message) => {
+    expect(() => parseOptions([...tls, ...argv], {})).toThrow(OptionsError);
+    expect(() => parseOptions([...tls, ...argv], {})).toThrow(message);
+  });
+
+  it('requires a serving certificate unless it only reconciles', () => {
+    expect(() => parseOptions([], {})).toThrow(/--tls-cert-file/);
+    expect(parseOptions(['--mode=controller'], {})!.mode).toBe('controller');
+  });
+});
+
+describe('parseDuration', () => {
+  it.each([['500ms', 500], ['15s', 15_000], ['1.5m', 90_000], ['1h', 3_600_000]])('reads %s', (text, ms) => {
+    expect(parseDuration('x', text)).toBe(ms);
+  });
+});

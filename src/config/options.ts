@@ -1,0 +1,144 @@
+import { hostname } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { LogLevel } from '../log/logger';
+
+/** Which halves of Paddock this process runs. Every replica serves the API; only the leader reconciles. */
+export type Mode = 'all' | 'controller' | 'apiserver';
+
+/** Validated, complete options: the only configuration that travels past start-up. */
+export interface Options {
+  mode: Mode;
+  kubeconfig?: string;
+  bindAddress: string;
+  securePort: number;
+  tlsCertFile?: string;
+  tlsKeyFile?: string;
+  qps: number;
+  burst: number;
+  workers: number;
+  resyncPeriodMs: number;
+  leaderElect: boolean;
+  leaderElectionNamespace: string;
+  identity: string;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+  maxRequestsInflight: number;
+  maxWatchersPerUser: number;
+  maxBodyBytes: number;
+  watchWindow: number;
+  logLevel: LogLevel;
+}
+
+interface FlagSpec {
+  env: string;
+  help: string;
+  default?: string;
+}
+
+/** Every flag, its environment variable and its default; `--help` prints this table. */
+export const FLAGS: Record<string, FlagSpec> = {
+  mode: { env: 'PADDOCK_MODE', default: 'all', help: 'all | controller | apiserver' },
+  kubeconfig: { env: 'KUBECONFIG', help: 'kubeconfig file; in-cluster config when unset and running in a pod' },
+  'bind-address': { env: 'PADDOCK_BIND_ADDRESS', default: '0.0.0.0', help: 'address the HTTPS server listens on' },
+  'secure-port': { env: 'PADDOCK_SECURE_PORT', default: '8443', help: 'HTTPS port of the aggregated API server' },
+  'tls-cert-file': { env: 'PADDOCK_TLS_CERT_FILE', help: 'serving certificate (PEM), SAN paddock-apiserver.paddock-system.svc' },
+  'tls-private-key-file': { env: 'PADDOCK_TLS_KEY_FILE', help: 'serving key (PEM)' },
+  qps: { env: 'PADDOCK_QPS', default: '50', help: 'client-side rate limit to kube-apiserver, requests per second' },
+  burst: { env: 'PADDOCK_BURST', default: '100', help: 'client-side rate limit burst' },
+  workers: { env: 'PADDOCK_WORKERS', default: '4', help: 'concurrent reconciles' },
+  'resync-period': { env: 'PADDOCK_RESYNC_PERIOD', default: '10m', help: 're-reconcile every tenant this often (jittered)' },
+  'leader-elect': { env: 'PADDOCK_LEADER_ELECT', default: 'true', help: 'reconcile only while holding the Lease' },
+  'leader-election-namespace': { env: 'PADDOCK_LEADER_ELECTION_NAMESPACE', default: 'paddock-system', help: 'namespace of the Lease paddock-controller' },
+  identity: { env: 'POD_NAME', help: 'leader-election identity (default: hostname_pid)' },
+  'lease-duration': { env: 'PADDOCK_LEASE_DURATION', default: '15s', help: 'leader-election lease duration' },
+  'renew-deadline': { env: 'PADDOCK_RENEW_DEADLINE', default: '10s', help: 'leader-election renew deadline' },
+  'retry-period': { env: 'PADDOCK_RETRY_PERIOD', default: '2s', help: 'leader-election retry period' },
+  'max-requests-inflight': { env: 'PADDOCK_MAX_REQUESTS_INFLIGHT', default: '400', help: 'concurrent non-watch requests before 429' },
+  'max-watchers-per-user': { env: 'PADDOCK_MAX_WATCHERS_PER_USER', default: '100', help: 'open watches per user before 429' },
+  'max-body-bytes': { env: 'PADDOCK_MAX_BODY_BYTES', default: '1048576', help: 'largest request body accepted' },
+  'watch-window': { env: 'PADDOCK_WATCH_WINDOW', default: '10000', help: 'watch events kept for resuming from a resourceVersion' },
+  'log-level': { env: 'PADDOCK_LOG_LEVEL', default: 'info', help: 'debug | info | warn | error' },
+};
+
+export class OptionsError extends Error {}
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses a Go-style duration of one unit: `500ms`, `15s`, `10m`, `1h`. */
+export function parseDuration(flag: string, value: string): number {
+  const m = DURATION.exec(value);
+  if (!m) throw new OptionsError(`--${flag}: "${value}" is not a duration like 500ms, 15s, 10m`);
+  return Math.round(Number(m[1]) * UNIT_MS[m[2]]);
+}
+
+function positiveInt(flag: string, value: string, min = 1): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new OptionsError(`--${flag}: "${value}" is not an integer >= ${min}`);
+  return n;
+}
+
+export function usage(): string {
+  const rows = Object.entries(FLAGS).map(([name, f]) =>
+    `  --${name.padEnd(27)} ${f.help}${f.default !== undefined ? ` (default ${f.default})` : ''} [$${f.env}]`);
+  return `Usage: paddock [flags]\n\nRuns Paddock's aggregated API server and/or reconciler.\n\nFlags:\n${rows.join('\n')}\n  --help                        print this help\n`;
+}
+
+/**
+ * Flags win over environment variables, which win over defaults. Throws {@link OptionsError} naming the
+ * flag for any invalid value; returns undefined when `--help` was asked for.
+ */
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): Options | undefined {
+  const spec: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } };
+  for (const name of Object.keys(FLAGS)) spec[name] = { type: 'string' };
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args: argv, options: spec, allowPositionals: false, strict: true }).values;
+  } catch (err) {
+    throw new OptionsError((err as Error).message);
+  }
+  if (values.help) return undefined;
+  const get = (name: string): string | undefined => {
+    const v = values[name];
+    if (typeof v === 'string') return v;
+    return env[FLAGS[name].env] ?? FLAGS[name].default;
+  };
+  const bool = (name: string): boolean => {
+    const v = get(name);
+    if (v !== 'true' && v !== 'false') throw new OptionsError(`--${name}: "${v}" is not true or false`);
+    return v === 'true';
+  };
+  const mode = get('mode') as Mode;
+  if (!['all', 'controller', 'apiserver'].includes(mode)) throw new OptionsError(`--mode: "${mode}" is not all, controller or apiserver`);
+  const logLevel = get('log-level') as LogLevel;
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new OptionsError(`--log-level: "${logLevel}" is not debug, info, warn or error`);
+  const options: Options = {
+    mode,
+    kubeconfig: get('kubeconfig') || undefined,
+    bindAddress: get('bind-address')!,
+    securePort: positiveInt('secure-port', get('secure-port')!, 0),
+    tlsCertFile: get('tls-cert-file'),
+    tlsKeyFile: get('tls-private-key-file'),
+    qps: positiveInt('qps', get('qps')!),
+    burst: positiveInt('burst', get('burst')!),
+    workers: positiveInt('workers', get('workers')!),
+    resyncPeriodMs: parseDuration('resync-period', get('resync-period')!),
+    leaderElect: bool('leader-elect'),
+    leaderElectionNamespace: get('leader-election-namespace')!,
+    identity: get('identity') ?? `${hostname()}_${process.pid}`,
+    leaseDurationMs: parseDuration('lease-duration', get('lease-duration')!),
+    renewDeadlineMs: parseDuration('renew-deadline', get('renew-deadline')!),
+    retryPeriodMs: parseDuration('retry-period', get('retry-period')!),
+    maxRequestsInflight: positiveInt('max-requests-inflight', get('max-requests-inflight')!),
+    maxWatchersPerUser: positiveInt('max-watchers-per-user', get('max-watchers-per-user')!),
+    maxBodyBytes: positiveInt('max-body-bytes', get('max-body-bytes')!),
+    watchWindow: positiveInt('watch-window', get('watch-window')!, 100),
+    logLevel,
+  };
+  if (options.mode !== 'controller' && (!options.tlsCertFile || !options.tlsKeyFile)) {
+    throw new OptionsError('--tls-cert-file and --tls-private-key-file are required to serve the API (mode all or apiserver)');
+  }
+  if (!(options.renewDeadlineMs < options.leaseDurationMs)) throw new OptionsError('--renew-deadline must be shorter than --lease-duration');
+  return options;
+}
