@@ -24,6 +24,8 @@ if (projects.includes('integration') && !process.env.PADDOCK_CONTROLPLANE_BIN) {
 let failedChecks = 0;
 console.error('type-checking (tsc --noEmit)...');
 if (spawnSync('tsc', ['--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' }).status !== 0) failedChecks++;
+// Integration suites run the compiled program (dist/), as the container image does.
+if (projects.includes('integration') && spawnSync('tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' }).status !== 0) failedChecks++;
 
 const results = '.paddock/jest-results.json';
 const jest = spawnSync('jest', ['--selectProjects', ...projects, '--json', `--outputFile=${results}`, ...jestArgs], {

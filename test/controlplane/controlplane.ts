@@ -65,7 +65,8 @@ export function addUser(state: ControlPlaneState, name: string, identity: Client
   return path;
 }
 
-function get(url: string, pki: Pki, cert: CertFiles, verify = true): Promise<{ status: number; body: string }> {
+/** GET over HTTPS trusting the cluster CA, authenticating with `cert`. */
+export function httpsGet(url: string, pki: Pki, cert: CertFiles, verify = true): Promise<{ status: number; body: string }> {
   return new Promise((resolveGet, reject) => {
     const req = request(url, {
       ca: readFileSync(pki.ca.cert), cert: readFileSync(cert.cert), key: readFileSync(cert.key),
@@ -170,7 +171,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
     save();
     await waitFor('kube-apiserver /readyz', async () => {
       if (!isAlive(pids.apiserver)) throw new Error('kube-apiserver exited');
-      return (await get(`${server}/readyz`, pki, pki.users.admin)).status === 200;
+      return (await httpsGet(`${server}/readyz`, pki, pki.users.admin)).status === 200;
     }, 60_000, 200);
 
     pids.controllerManager = startDetached(join(binDir, 'kube-controller-manager'), [
@@ -186,7 +187,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
     save();
     await waitFor('kube-controller-manager /healthz', async () => {
       if (!isAlive(pids.controllerManager)) throw new Error('kube-controller-manager exited');
-      const res = await get(`https://127.0.0.1:${kcmPort}/healthz`, pki, pki.users.admin, false).catch(() => undefined);
+      const res = await httpsGet(`https://127.0.0.1:${kcmPort}/healthz`, pki, pki.users.admin, false).catch(() => undefined);
       return res?.status === 200;
     }, 30_000, 200);
     log(`control plane ready at ${server} in ${Date.now() - t0} ms (logs: ${join(dir, 'logs')})`);
