@@ -1,0 +1,185 @@
+import type { NetworkPolicy, ResourceQuota, RoleBinding, Tenant, TenantSpec } from '../kube/types';
+import { desiredState, type ValidDesiredState } from './desired';
+
+function tenant(spec: Partial<TenantSpec> = {}, name = 'oil'): Tenant {
+  return {
+    apiVersion: 'paddock.dev/v1alpha1',
+    kind: 'Tenant',
+    metadata: { name, uid: 'uid-1', generation: 1 },
+    spec: { owners: [{ kind: 'User', name: 'alice' }], ...spec },
+  };
+}
+
+function valid(t: Tenant, selfService: string[] = []): ValidDesiredState {
+  const state = desiredState(t, selfService);
+  if (!state.valid) throw new Error(`unexpected problems: ${JSON.stringify(state.problems)}`);
+  return state;
+}
+
+const names = (s: ValidDesiredState) => s.namespaces.map((n) => n.name);
+
+describe('desiredState: namespaces', () => {
+  it('creates each declared name as <tenant>-<name>, in spec order', () => {
+    expect(names(valid(tenant({ namespaces: ['production', 'staging'] })))).toEqual(['oil-production', 'oil-staging']);
+  });
+
+  it('adds self-service namespaces after the declared ones, sorted', () => {
+    const s = valid(tenant({ namespaces: ['production'] }), ['oil-zeta', 'oil-alpha']);
+    expect(names(s)).toEqual(['oil-production', 'oil-alpha', 'oil-zeta']);
+    expect(s.namespaces.map((n) => n.origin)).toEqual(['declared', 'self-service', 'self-service']);
+  });
+
+  it('caps declared namespaces at namespaceQuota and reports the rest in spec order', () => {
+    const s = valid(tenant({ namespaces: ['a', 'b', 'c'], namespaceQuota: 2 }), ['oil-x']);
+    expect(names(s)).toEqual(['oil-a', 'oil-b']);
+    expect(s.overQuota).toEqual(['oil-c', 'oil-x']);
+  });
+
+  it('fills the quota with declared namespaces before self-service ones', () => {
+    const s = valid(tenant({ namespaces: ['a'], namespaceQuota: 2 }), ['oil-z', 'oil-y']);
+    expect(names(s)).toEqual(['oil-a', 'oil-y']);
+    expect(s.overQuota).toEqual(['oil-z']);
+  });
+
+  it('creates nothing with a quota of zero', () => {
+    const s = valid(tenant({ namespaces: ['a'], namespaceQuota: 0 }));
+    expect(s.namespaces).toEqual([]);
+    expect(s.overQuota).toEqual(['oil-a']);
+  });
+
+  it('has no limit without namespaceQuota', () => {
+    const s = valid(tenant({ namespaces: Array.from({ length: 20 }, (_, i) => `n${i}`) }));
+    expect(s.namespaces).toHaveLength(20);
+    expect(s.overQuota).toEqual([]);
+  });
+
+  it('ignores self-service names that are declared, repeated or not the tenant\'s', () => {
+    const s = valid(tenant({ namespaces: ['dev'] }), ['oil-dev', 'oil-x', 'oil-x', 'gas-y', 'oil-', 'oil-BAD']);
+    expect(names(s)).toEqual(['oil-dev', 'oil-x']);
+  });
+});
+
+describe('desiredState: the Namespace object', () => {
+  it('carries tenant labels, Pod Security defaults and namespaceMetadata', () => {
+    const ns = valid(tenant({ namespaces: ['p'], namespaceMetadata: { labels: { team: 'a' }, annotations: { note: 'x' } } })).namespaces[0]!.namespace;
+    expect(ns.metadata.labels).toEqual({
+      team: 'a',
+      'paddock.dev/tenant': 'oil',
+      'app.kubernetes.io/managed-by': 'paddock',
+      'pod-security.kubernetes.io/enforce': 'baseline',
+      'pod-security.kubernetes.io/enforce-version': 'latest',
+    });
+    expect(ns.metadata.annotations).toMatchObject({ note: 'x' });
+  });
+
+  it('uses the Tenant\'s Pod Security level and version', () => {
+    const ns = valid(tenant({ namespaces: ['p'], podSecurity: { enforce: 'restricted', version: 'v1.30' } })).namespaces[0]!.namespace;
+    expect(ns.metadata.labels).toMatchObject({ 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'v1.30' });
+  });
+
+  it('writes the node selector as a sorted k=v list', () => {
+    const ns = valid(tenant({ namespaces: ['p'], nodeSelector: { zone: 'a', 'kubernetes.io/os': 'linux' } })).namespaces[0]!.namespace;
+    expect(ns.metadata.annotations?.['scheduler.alpha.kubernetes.io/node-selector']).toBe('kubernetes.io/os=linux,zone=a');
+  });
+
+  it('sets no node-selector annotation without a nodeSelector', () => {
+    const ns = valid(tenant({ namespaces: ['p'], nodeSelector: {} })).namespaces[0]!.namespace;
+    expect(ns.metadata.annotations).not.toHaveProperty(['scheduler.alpha.kubernetes.io/node-selector']);
+  });
+
+  it('gives the Namespace no ownerReference, so a deleted CRD never cascades into namespaces', () => {
+    const ns = valid(tenant({ namespaces: ['p'] })).namespaces[0]!.namespace;
+    expect(ns.metadata.ownerReferences).toBeUndefined();
+  });
+});
+
+describe('desiredState: guardrails', () => {
+  const full = tenant({
+    namespaces: ['p'],
+    owners: [
+      { kind: 'User', name: 'alice' },
+      { kind: 'Group', name: 'oil-devs', role: 'operator' },
+      { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer', role: 'operator' },
+    ],
+    resourceQuotas: [{ hard: { cpu: 8, memory: '16Gi' } }, { hard: { pods: 10 }, scopes: ['BestEffort'] }],
+    limitRanges: [{ limits: [{ type: 'Container', default: { cpu: '500m' } }] }],
+    networkPolicies: [{ podSelector: {}, policyTypes: ['Egress'], egress: [{}] }],
+  });
+  const guardrails = valid(full).namespaces[0]!.guardrails;
+  const byName = (name: string) => guardrails.find((g) => g.metadata.name === name);
+
+  it('names every guardrail after the Tenant item it comes from, in a fixed order', () => {
+    expect(guardrails.map((g) => `${g.kind}/${g.metadata.name}`)).toEqual([
+      'ResourceQuota/paddock-quota-0',
+      'ResourceQuota/paddock-quota-1',
+      'LimitRange/paddock-limits-0',
+      'NetworkPolicy/paddock-isolation',
+      'NetworkPolicy/paddock-policy-0',
+      'RoleBinding/paddock:tenant-admin',
+      'RoleBinding/paddock:tenant-operator',
+    ]);
+  });
+
+  it('labels every guardrail and makes the Tenant its controller', () => {
+    for (const g of guardrails) {
+      expect(g.metadata.namespace).toBe('oil-p');
+      expect(g.metadata.labels).toEqual({ 'paddock.dev/tenant': 'oil', 'app.kubernetes.io/managed-by': 'paddock' });
+      expect(g.metadata.ownerReferences).toEqual([
+        { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', name: 'oil', uid: 'uid-1', controller: true, blockOwnerDeletion: true },
+      ]);
+    }
+  });
+
+  it('writes quota amounts as strings, as kube-apiserver returns them', () => {
+    expect((byName('paddock-quota-0') as ResourceQuota).spec).toEqual({ hard: { cpu: '8', memory: '16Gi' } });
+    expect((byName('paddock-quota-1') as ResourceQuota).spec).toEqual({ hard: { pods: '10' }, scopes: ['BestEffort'] });
+  });
+
+  it('admits ingress only from the tenant\'s own namespaces', () => {
+    expect((byName('paddock-isolation') as NetworkPolicy).spec).toEqual({
+      podSelector: {},
+      policyTypes: ['Ingress'],
+      ingress: [{ from: [{ namespaceSelector: { matchLabels: { 'paddock.dev/tenant': 'oil' } } }] }],
+    });
+  });
+
+  it('leaves the isolation policy out when networkIsolation is false', () => {
+    const g = valid(tenant({ namespaces: ['p'], networkIsolation: false })).namespaces[0]!.guardrails;
+    expect(g.map((o) => o.metadata.name)).not.toContain('paddock-isolation');
+  });
+
+  it('binds all owners of one role in one RoleBinding to paddock:tenant-<role>', () => {
+    const operators = byName('paddock:tenant-operator') as RoleBinding;
+    expect(operators.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'paddock:tenant-operator' });
+    expect(operators.subjects).toEqual([
+      { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'oil-devs' },
+      { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer' },
+    ]);
+    expect((byName('paddock:tenant-admin') as RoleBinding).subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' }]);
+  });
+
+  it('creates no RoleBinding for a role nobody holds', () => {
+    expect(byName('paddock:tenant-viewer')).toBeUndefined();
+  });
+
+  it('does not share structure with the Tenant', () => {
+    const policy = byName('paddock-policy-0') as NetworkPolicy;
+    expect(policy.spec).toEqual(full.spec.networkPolicies![0]);
+    expect(policy.spec).not.toBe(full.spec.networkPolicies![0]);
+  });
+});
+
+describe('desiredState: invalid Tenants', () => {
+  it('returns the problems instead of objects, naming the field', () => {
+    const state = desiredState(tenant({ podSecurity: { version: 'v2' } }), []);
+    expect(state.valid).toBe(false);
+    if (!state.valid) expect(state.problems.map((p) => p.field)).toEqual(['spec.podSecurity.version']);
+  });
+
+  it('does not throw on garbage', () => {
+    for (const bad of [{}, { metadata: {} }, { metadata: { name: 'x' }, spec: null }, { metadata: { name: 'x', uid: 'u' }, spec: { owners: 'me' } }]) {
+      expect(() => desiredState(bad as unknown as Tenant, [])).not.toThrow();
+      expect(desiredState(bad as unknown as Tenant, []).valid).toBe(false);
+    }
+  });
+});

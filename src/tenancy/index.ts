@@ -1,0 +1,15 @@
+/**
+ * Tenant → desired namespaces and guardrails, drift detection, shipped RBAC and Tenant status: the pure
+ * half of the reconciler. Nothing here performs I/O; everything is unit-tested without a cluster.
+ */
+export { desiredState, type DesiredNamespace, type DesiredState, type InvalidDesiredState, type NamespaceOrigin, type ValidDesiredState } from './desired';
+export { validateTenant, type ProblemReason, type SpecProblem } from './validate';
+export { desiredGuardrails, isolationPolicySpec, ownerSubject, ownersByRole, type Guardrail } from './guardrails';
+export { desiredNamespace, diffNamespace, mergeNamespace, nodeSelectorAnnotation, releaseNamespace } from './namespace';
+export { diff, needsUpdate, requiresRecreate, type DiffOptions, type FieldDiff, type ManagedObject } from './drift';
+export { mergeObject, staleObjects } from './update';
+export { clusterRoleBindings, clusterRoles, TENANTNAMESPACES_USER_ROLE, type ClusterRoleBinding } from './cluster-roles';
+export { objectRef, ownerSummary, READY, ReadyReason, statusEqual, tenantStatus, type ObservedState } from './status';
+export { controllerRef, isForeignNamespace, labelledTenant, tenantLabels } from './ownership';
+export { quantityEqual, type QuantityEqual } from './quantity-equal';
+export * from './names';

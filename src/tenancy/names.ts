@@ -1,0 +1,65 @@
+/**
+ * The names Paddock gives to what it manages. They are part of the product contract (SPEC §1, §3): the
+ * reconciler finds its objects again by these names, so they must stay stable across releases.
+ */
+import { PADDOCK, type OwnerRole } from '../kube/types';
+
+/** Pod Security Admission labels Paddock sets on every tenant namespace. */
+export const POD_SECURITY_ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
+export const POD_SECURITY_VERSION_LABEL = 'pod-security.kubernetes.io/enforce-version';
+
+/** Read by the PodNodeSelector admission plugin: `k=v,k2=v2`. */
+export const NODE_SELECTOR_ANNOTATION = 'scheduler.alpha.kubernetes.io/node-selector';
+
+/** Label kube-apiserver puts on every namespace; nobody else may set it. */
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/**
+ * Annotation on a tenant namespace that records which label and annotation keys Paddock set, so that a
+ * key removed from the Tenant is removed from the namespace while keys set by others stay untouched.
+ */
+export const MANAGED_METADATA_ANNOTATION = 'paddock.dev/managed-metadata';
+
+/** Keys under this prefix belong to Paddock; a Tenant may not set them through namespaceMetadata. */
+export const PADDOCK_KEY_PREFIX = 'paddock.dev/';
+
+export const RBAC_GROUP = 'rbac.authorization.k8s.io';
+
+export const TENANT_API_VERSION = `${PADDOCK.tenantGroup}/${PADDOCK.tenantVersion}`;
+
+/** Roles in the order they are rendered (strongest first). */
+export const OWNER_ROLES: readonly OwnerRole[] = ['admin', 'operator', 'viewer'];
+
+export const ISOLATION_POLICY_NAME = 'paddock-isolation';
+
+/** `<tenant>-<name>`: the namespace a declared name becomes. */
+export function declaredNamespaceName(tenant: string, name: string): string {
+  return `${tenant}-${name}`;
+}
+
+export function resourceQuotaName(index: number): string {
+  return `paddock-quota-${index}`;
+}
+
+export function limitRangeName(index: number): string {
+  return `paddock-limits-${index}`;
+}
+
+export function networkPolicyName(index: number): string {
+  return `paddock-policy-${index}`;
+}
+
+/** The shipped ClusterRole an owner with `role` is bound to. */
+export function tenantClusterRoleName(role: OwnerRole): string {
+  return `paddock:tenant-${role}`;
+}
+
+/**
+ * The RoleBinding that holds every owner with `role`. It is named after the ClusterRole it binds, as
+ * kube-apiserver names its own bootstrap bindings (`system:node` binds `system:node`): one binding per
+ * role, so its name never depends on who the owners are, and `kubectl get rolebindings` reads as
+ * "who has paddock:tenant-admin here".
+ */
+export function roleBindingName(role: OwnerRole): string {
+  return tenantClusterRoleName(role);
+}

@@ -1,0 +1,109 @@
+import type { Namespace, Tenant, TenantSpec } from '../kube/types';
+import { decodeManagedKeys, desiredNamespace, diffNamespace, mergeNamespace, releaseNamespace } from './namespace';
+
+function tenant(spec: Partial<TenantSpec> = {}): Tenant {
+  return { metadata: { name: 'oil', uid: 'u1' }, spec: { owners: [{ kind: 'User', name: 'alice' }], ...spec } };
+}
+
+/** A namespace as the cluster holds it after Paddock wrote `ns` and others added their keys. */
+function live(ns: Namespace, labels: Record<string, string> = {}, annotations: Record<string, string> = {}): Namespace {
+  return {
+    metadata: {
+      name: ns.metadata.name,
+      uid: 'ns-uid',
+      resourceVersion: '5',
+      labels: { ...ns.metadata.labels, 'kubernetes.io/metadata.name': ns.metadata.name, ...labels },
+      annotations: { ...ns.metadata.annotations, ...annotations },
+    },
+    spec: { finalizers: ['kubernetes'] },
+    status: { phase: 'Active' },
+  };
+}
+
+describe('desiredNamespace', () => {
+  it('records the keys Paddock sets, so it can remove them later', () => {
+    const ns = desiredNamespace(tenant({ namespaceMetadata: { labels: { team: 'a' }, annotations: { note: 'x' } }, nodeSelector: { zone: 'a' } }), 'oil-p');
+    expect(decodeManagedKeys(ns.metadata.annotations?.['paddock.dev/managed-metadata'])).toEqual({
+      labels: ['app.kubernetes.io/managed-by', 'paddock.dev/tenant', 'pod-security.kubernetes.io/enforce', 'pod-security.kubernetes.io/enforce-version', 'team'],
+      annotations: ['note', 'scheduler.alpha.kubernetes.io/node-selector'],
+    });
+  });
+});
+
+describe('diffNamespace', () => {
+  const want = desiredNamespace(tenant({ namespaceMetadata: { labels: { team: 'a' } } }), 'oil-p');
+
+  it('ignores keys that others own', () => {
+    expect(diffNamespace(live(want, { 'other.io/x': 'y' }, { 'other.io/z': 'w' }), want)).toEqual([]);
+  });
+
+  it('reports a Paddock label that was changed or removed', () => {
+    const changed = live(want, { 'pod-security.kubernetes.io/enforce': 'privileged' });
+    delete changed.metadata.labels!.team;
+    expect(diffNamespace(changed, want)).toEqual([
+      { path: 'metadata.labels[pod-security.kubernetes.io/enforce]', live: 'privileged', desired: 'baseline' },
+      { path: 'metadata.labels[team]', live: undefined, desired: 'a' },
+    ]);
+  });
+
+  it('reports a key Paddock set before that the Tenant no longer has', () => {
+    const before = live(desiredNamespace(tenant({ namespaceMetadata: { labels: { team: 'a', old: 'x' } }, nodeSelector: { zone: 'a' } }), 'oil-p'));
+    expect(diffNamespace(before, want).map((d) => d.path)).toEqual([
+      'metadata.labels[old]',
+      'metadata.annotations[paddock.dev/managed-metadata]',
+      'metadata.annotations[scheduler.alpha.kubernetes.io/node-selector]',
+    ]);
+  });
+
+  it('does not claim a key it never set, even if the Tenant once could have', () => {
+    const foreign = live(want, { old: 'x' });
+    expect(diffNamespace(foreign, want)).toEqual([]);
+  });
+
+  it('repairs a namespace whose bookkeeping annotation was mangled', () => {
+    const mangled = live(want, {}, { 'paddock.dev/managed-metadata': 'not json' });
+    expect(diffNamespace(mangled, want).map((d) => d.path)).toEqual(['metadata.annotations[paddock.dev/managed-metadata]']);
+  });
+});
+
+describe('mergeNamespace', () => {
+  const want = desiredNamespace(tenant({ namespaceMetadata: { labels: { team: 'a' } } }), 'oil-p');
+
+  it('keeps foreign keys, the resourceVersion and the spec, and sets Paddock\'s keys', () => {
+    const current = live(want, { 'other.io/x': 'y', team: 'b' }, { 'other.io/z': 'w' });
+    const out = mergeNamespace(current, want);
+    expect(out.metadata.labels).toEqual({ ...want.metadata.labels, 'kubernetes.io/metadata.name': 'oil-p', 'other.io/x': 'y' });
+    expect(out.metadata.annotations).toEqual({ ...want.metadata.annotations, 'other.io/z': 'w' });
+    expect(out.metadata.resourceVersion).toBe('5');
+    expect(out.spec).toEqual({ finalizers: ['kubernetes'] });
+    expect(diffNamespace(out, want)).toEqual([]);
+  });
+
+  it('removes keys Paddock set before and no longer wants', () => {
+    const before = live(desiredNamespace(tenant({ namespaceMetadata: { labels: { team: 'a', old: 'x' } }, nodeSelector: { zone: 'a' } }), 'oil-p'));
+    const out = mergeNamespace(before, want);
+    expect(out.metadata.labels).not.toHaveProperty('old');
+    expect(out.metadata.annotations).not.toHaveProperty(['scheduler.alpha.kubernetes.io/node-selector']);
+    expect(diffNamespace(out, want)).toEqual([]);
+  });
+
+  it('does not change the live object', () => {
+    const current = live(want, { team: 'b' });
+    mergeNamespace(current, want);
+    expect(current.metadata.labels?.team).toBe('b');
+  });
+});
+
+describe('releaseNamespace', () => {
+  it('removes the tenant labels and bookkeeping but keeps Pod Security and everything else', () => {
+    const want = desiredNamespace(tenant({ nodeSelector: { zone: 'a' } }), 'oil-p');
+    const out = releaseNamespace(live(want, { 'other.io/x': 'y' }));
+    expect(out.metadata.labels).toEqual({
+      'kubernetes.io/metadata.name': 'oil-p',
+      'other.io/x': 'y',
+      'pod-security.kubernetes.io/enforce': 'baseline',
+      'pod-security.kubernetes.io/enforce-version': 'latest',
+    });
+    expect(out.metadata.annotations).toEqual({ 'scheduler.alpha.kubernetes.io/node-selector': 'zone=a' });
+  });
+});

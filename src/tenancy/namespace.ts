@@ -1,0 +1,135 @@
+/**
+ * The Namespace side of a paddock: which labels and annotations Paddock owns on it, and how to write
+ * them without touching anybody else's. A namespace's metadata is shared ground (kube-apiserver adds
+ * `kubernetes.io/metadata.name`, other tools add their own keys), so Paddock compares and writes only
+ * the keys it owns, and remembers them in {@link MANAGED_METADATA_ANNOTATION} so that a key dropped from
+ * the Tenant is removed from the namespace on the next pass.
+ */
+import { PADDOCK, type Labels, type Namespace, type Tenant } from '../kube/types';
+import { keyPath, type FieldDiff } from './json';
+import {
+  MANAGED_METADATA_ANNOTATION,
+  NODE_SELECTOR_ANNOTATION,
+  POD_SECURITY_ENFORCE_LABEL,
+  POD_SECURITY_VERSION_LABEL,
+} from './names';
+import { tenantLabels } from './ownership';
+
+export const DEFAULT_POD_SECURITY_LEVEL = 'baseline';
+export const DEFAULT_POD_SECURITY_VERSION = 'latest';
+
+/** The keys Paddock set on a namespace, as recorded in its bookkeeping annotation. */
+export interface ManagedKeys {
+  labels: string[];
+  annotations: string[];
+}
+
+/**
+ * The Namespace `name` of `tenant` as Paddock wants it: tenant labels, namespaceMetadata, Pod Security
+ * labels (default baseline/latest), the node-selector annotation when a nodeSelector is set, and the
+ * bookkeeping annotation. No ownerReference, by design (see ownership.ts).
+ */
+export function desiredNamespace(tenant: Tenant, name: string): Namespace {
+  const spec = tenant.spec;
+  const labels: Labels = {
+    ...spec.namespaceMetadata?.labels,
+    [POD_SECURITY_ENFORCE_LABEL]: spec.podSecurity?.enforce ?? DEFAULT_POD_SECURITY_LEVEL,
+    [POD_SECURITY_VERSION_LABEL]: spec.podSecurity?.version ?? DEFAULT_POD_SECURITY_VERSION,
+    ...tenantLabels(tenant.metadata.name),
+  };
+  const annotations: Labels = { ...spec.namespaceMetadata?.annotations };
+  const selector = nodeSelectorAnnotation(spec.nodeSelector);
+  if (selector !== undefined) annotations[NODE_SELECTOR_ANNOTATION] = selector;
+  annotations[MANAGED_METADATA_ANNOTATION] = encodeManagedKeys({
+    labels: Object.keys(labels),
+    annotations: Object.keys(annotations).filter((k) => k !== MANAGED_METADATA_ANNOTATION),
+  });
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels, annotations } };
+}
+
+/** `k=v,k2=v2` sorted by key, as the PodNodeSelector admission plugin reads it; none for no selector. */
+export function nodeSelectorAnnotation(selector: Labels | undefined): string | undefined {
+  const keys = Object.keys(selector ?? {}).sort();
+  if (keys.length === 0) return undefined;
+  return keys.map((k) => `${k}=${selector![k]}`).join(',');
+}
+
+/** Stable text: sorted keys, so equal sets always encode to equal strings. */
+export function encodeManagedKeys(keys: ManagedKeys): string {
+  return JSON.stringify({ labels: [...keys.labels].sort(), annotations: [...keys.annotations].sort() });
+}
+
+/** The keys recorded on a live namespace; none when the annotation is absent or unreadable. */
+export function decodeManagedKeys(value: string | undefined): ManagedKeys {
+  if (value === undefined) return { labels: [], annotations: [] };
+  try {
+    const parsed = JSON.parse(value) as Partial<ManagedKeys>;
+    const strings = (list: unknown) => (Array.isArray(list) ? list.filter((k): k is string => typeof k === 'string') : []);
+    return { labels: strings(parsed.labels), annotations: strings(parsed.annotations) };
+  } catch {
+    return { labels: [], annotations: [] };
+  }
+}
+
+/**
+ * The Paddock-owned keys of `live` that differ from `desired`: each desired key must have its value,
+ * and each key Paddock set before but no longer wants must be gone. Foreign keys never count.
+ */
+export function diffNamespace(live: Namespace, desired: Namespace): FieldDiff[] {
+  const previous = decodeManagedKeys(live.metadata.annotations?.[MANAGED_METADATA_ANNOTATION]);
+  return [
+    ...diffOwnedKeys('metadata.labels', live.metadata.labels, desired.metadata.labels, previous.labels),
+    ...diffOwnedKeys('metadata.annotations', live.metadata.annotations, desired.metadata.annotations, previous.annotations),
+  ];
+}
+
+function diffOwnedKeys(path: string, live: Labels | undefined, desired: Labels | undefined, previous: string[]): FieldDiff[] {
+  const want = desired ?? {};
+  const have = live ?? {};
+  const diffs: FieldDiff[] = [];
+  for (const key of Object.keys(want).sort()) {
+    if (have[key] !== want[key]) diffs.push({ path: keyPath(path, key), live: have[key], desired: want[key] });
+  }
+  for (const key of [...previous].sort()) {
+    if (!(key in want) && key in have) diffs.push({ path: keyPath(path, key), live: have[key], desired: undefined });
+  }
+  return diffs;
+}
+
+/**
+ * The Namespace to write: `live` as it is (resourceVersion, spec, foreign labels and annotations all
+ * kept) with Paddock's keys set to `desired` and the keys it owned before but no longer wants removed.
+ */
+export function mergeNamespace(live: Namespace, desired: Namespace): Namespace {
+  const previous = decodeManagedKeys(live.metadata.annotations?.[MANAGED_METADATA_ANNOTATION]);
+  return {
+    ...live,
+    metadata: {
+      ...live.metadata,
+      labels: mergeOwnedKeys(live.metadata.labels, desired.metadata.labels, previous.labels),
+      annotations: mergeOwnedKeys(live.metadata.annotations, desired.metadata.annotations, previous.annotations),
+    },
+  };
+}
+
+function mergeOwnedKeys(live: Labels | undefined, desired: Labels | undefined, previous: string[]): Labels {
+  const want = desired ?? {};
+  const out: Labels = { ...live };
+  for (const key of previous) if (!(key in want)) delete out[key];
+  return Object.assign(out, want);
+}
+
+/**
+ * The Namespace to write when a Tenant with `deletionPolicy: Retain` goes away: the tenant labels and
+ * the bookkeeping annotation are removed, so the namespace is nobody's paddock any more. Pod Security
+ * labels, the node selector and namespaceMetadata stay, so that releasing never weakens a namespace
+ * that still runs workloads.
+ */
+export function releaseNamespace(live: Namespace): Namespace {
+  const labels: Labels = { ...live.metadata.labels };
+  delete labels[PADDOCK.tenantLabel];
+  delete labels[PADDOCK.managedByLabel];
+  const annotations: Labels = { ...live.metadata.annotations };
+  delete annotations[MANAGED_METADATA_ANNOTATION];
+  return { ...live, metadata: { ...live.metadata, labels, annotations } };
+}

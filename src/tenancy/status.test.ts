@@ -1,0 +1,144 @@
+import type { Tenant, TenantSpec, TenantStatus } from '../kube/types';
+import { desiredState } from './desired';
+import { objectRef, ownerSummary, statusEqual, tenantStatus, type ObservedState } from './status';
+
+const T0 = '2026-01-01T00:00:00Z';
+const T1 = '2026-01-02T00:00:00Z';
+
+function tenant(spec: Partial<TenantSpec> = {}, status?: TenantStatus): Tenant {
+  const t: Tenant = {
+    metadata: { name: 'oil', uid: 'u1', generation: 3 },
+    spec: { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['production', 'staging'], ...spec },
+  };
+  if (status) t.status = status;
+  return t;
+}
+
+const synced: ObservedState = { namespaces: ['oil-staging', 'oil-production'], conflicts: [], missing: [], drifted: [] };
+const statusOf = (t: Tenant, observed: ObservedState = synced, now = T1) => tenantStatus(t, desiredState(t, []), observed, now);
+const ready = (s: TenantStatus) => s.conditions?.find((c) => c.type === 'Ready');
+
+describe('tenantStatus', () => {
+  it('reports a converged tenant as Active and Ready', () => {
+    const s = statusOf(tenant());
+    expect(s).toEqual({
+      phase: 'Active',
+      namespaces: ['oil-production', 'oil-staging'],
+      size: 2,
+      ownerSummary: 'User/alice:admin',
+      observedGeneration: 3,
+      conditions: [{ type: 'Ready', status: 'True', reason: 'Reconciled', message: '2 namespaces in sync', observedGeneration: 3, lastTransitionTime: T1 }],
+    });
+  });
+
+  it('summarizes owners as kind/name:role in spec order', () => {
+    expect(
+      ownerSummary([
+        { kind: 'User', name: 'alice' },
+        { kind: 'Group', name: 'oil-devs', role: 'operator' },
+        { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer', role: 'viewer' },
+      ]),
+    ).toBe('User/alice:admin,Group/oil-devs:operator,ServiceAccount/ci/deployer:viewer');
+  });
+
+  it('names the conflicting namespace', () => {
+    const s = statusOf(tenant(), { ...synced, namespaces: ['oil-production'], conflicts: ['oil-staging'] });
+    expect(s.phase).toBe('Degraded');
+    expect(ready(s)).toMatchObject({ status: 'False', reason: 'NamespaceConflict', message: "namespaces exist that are not this tenant's: oil-staging" });
+  });
+
+  it('names the namespaces left out by namespaceQuota', () => {
+    const s = statusOf(tenant({ namespaceQuota: 1 }), { ...synced, namespaces: ['oil-production'] });
+    expect(ready(s)).toMatchObject({ status: 'False', reason: 'NamespaceQuotaExceeded', message: 'over namespaceQuota 1, not provisioned: oil-staging' });
+    expect(s.size).toBe(1);
+  });
+
+  it('names the field of an invalid spec', () => {
+    const s = statusOf(tenant({ podSecurity: { version: 'v2' } }), { ...synced, namespaces: [] });
+    expect(s.phase).toBe('Pending');
+    expect(ready(s)?.reason).toBe('InvalidSpec');
+    expect(ready(s)?.message).toMatch(/^invalid spec: spec\.podSecurity\.version: /);
+  });
+
+  it('names what is missing or drifted', () => {
+    const s = statusOf(tenant(), { ...synced, missing: ['ResourceQuota oil-staging/paddock-quota-0'], drifted: ['Namespace oil-production'] });
+    expect(ready(s)).toMatchObject({
+      reason: 'Drifted',
+      message: 'not in sync: ResourceQuota oil-staging/paddock-quota-0 (missing), Namespace oil-production (drifted)',
+    });
+  });
+
+  it('reports the most severe reason and every finding in the message', () => {
+    const s = statusOf(tenant({ namespaceQuota: 1 }), { ...synced, conflicts: ['oil-production'], missing: ['Namespace oil-production'] });
+    expect(ready(s)?.reason).toBe('NamespaceConflict');
+    expect(ready(s)?.message).toContain('namespaceQuota');
+    expect(ready(s)?.message).toContain('(missing)');
+  });
+
+  it('is Pending until a first namespace exists', () => {
+    expect(statusOf(tenant(), { ...synced, namespaces: [], missing: ['Namespace oil-production', 'Namespace oil-staging'] }).phase).toBe('Pending');
+  });
+
+  it('is Terminating once deletion started, saying what happens to the namespaces', () => {
+    const t = tenant({ deletionPolicy: 'Delete' });
+    t.metadata.deletionTimestamp = T1;
+    const s = statusOf(t);
+    expect(s.phase).toBe('Terminating');
+    expect(ready(s)).toMatchObject({ status: 'False', reason: 'Terminating', message: "deletionPolicy Delete: deleting the tenant's namespaces" });
+  });
+
+  it('bounds long lists in the message', () => {
+    const many = Array.from({ length: 25 }, (_, i) => `Namespace oil-n${String(i).padStart(2, '0')}`);
+    const message = ready(statusOf(tenant(), { ...synced, missing: many }))!.message!;
+    expect(message).toContain('oil-n09 (missing) and 15 more');
+    expect(message).not.toContain('oil-n10');
+  });
+
+  it('keeps lastTransitionTime while Ready keeps its status, even when the reason changes', () => {
+    const before = statusOf(tenant(), { ...synced, conflicts: ['oil-staging'] }, T0);
+    const after = statusOf(tenant({}, before), { ...synced, missing: ['Namespace oil-staging'] }, T1);
+    expect(ready(after)).toMatchObject({ reason: 'Drifted', lastTransitionTime: T0 });
+  });
+
+  it('moves lastTransitionTime when Ready changes status', () => {
+    const before = statusOf(tenant(), { ...synced, conflicts: ['oil-staging'] }, T0);
+    expect(ready(statusOf(tenant({}, before), synced, T1))?.lastTransitionTime).toBe(T1);
+  });
+
+  it('keeps conditions of other types', () => {
+    const other = { type: 'Archived', status: 'False' as const, reason: 'No' };
+    const s = statusOf(tenant({}, { conditions: [other] }));
+    expect(s.conditions?.map((c) => c.type)).toEqual(['Archived', 'Ready']);
+  });
+
+  it('describes objects for messages', () => {
+    expect(objectRef({ kind: 'ResourceQuota', metadata: { name: 'paddock-quota-0', namespace: 'oil-p' } })).toBe('ResourceQuota oil-p/paddock-quota-0');
+    expect(objectRef({ kind: 'Namespace', metadata: { name: 'oil-p' } })).toBe('Namespace oil-p');
+  });
+});
+
+describe('statusEqual', () => {
+  it('finds a recomputed status of a converged tenant equal, so nothing is written', () => {
+    const first = statusOf(tenant(), synced, T0);
+    const second = statusOf(tenant({}, first), synced, T1);
+    expect(statusEqual(first, second)).toBe(true);
+  });
+
+  it('sees a change in size, phase or condition', () => {
+    const base = statusOf(tenant(), synced, T0);
+    expect(statusEqual(base, { ...base, size: 1 })).toBe(false);
+    expect(statusEqual(base, { ...base, phase: 'Degraded' })).toBe(false);
+    expect(statusEqual(base, statusOf(tenant({}, base), { ...synced, drifted: ['Namespace oil-staging'] }, T0))).toBe(false);
+  });
+
+  it('ignores the order of conditions', () => {
+    const a = { type: 'A', status: 'True' as const };
+    const b = { type: 'B', status: 'False' as const };
+    expect(statusEqual({ conditions: [a, b] }, { conditions: [b, a] })).toBe(true);
+  });
+
+  it('treats no status like an empty one, and differs from a filled one', () => {
+    expect(statusEqual(undefined, {})).toBe(true);
+    expect(statusEqual(undefined, statusOf(tenant()))).toBe(false);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * The Tenant's status, computed from what the reconciler wanted and what it found. Pure, so the
+ * reconciler writes status only when {@link statusEqual} says it changed — a converged Tenant gets no
+ * status writes either.
+ */
+import type { Condition, KubeObject, Tenant, TenantOwner, TenantPhase, TenantStatus } from '../kube/types';
+import type { DesiredState } from './desired';
+import { jsonEqual } from './json';
+
+export const READY = 'Ready';
+
+/** Reasons of the Ready condition, most severe first: when several apply, the first one is reported. */
+export const ReadyReason = {
+  Terminating: 'Terminating',
+  InvalidSpec: 'InvalidSpec',
+  NamespaceConflict: 'NamespaceConflict',
+  NamespaceQuotaExceeded: 'NamespaceQuotaExceeded',
+  Drifted: 'Drifted',
+  Reconciled: 'Reconciled',
+} as const;
+export type ReadyReason = (typeof ReadyReason)[keyof typeof ReadyReason];
+
+/** What one reconcile pass found, after it applied what it could. */
+export interface ObservedState {
+  /** Namespaces that exist and carry this tenant's label. */
+  namespaces: readonly string[];
+  /** Desired namespaces that exist but are not this tenant's; never adopted. */
+  conflicts: readonly string[];
+  /** Desired objects still absent after this pass (see {@link objectRef}). */
+  missing: readonly string[];
+  /** Desired objects still differing from the desired state after this pass. */
+  drifted: readonly string[];
+}
+
+/** How an object is named in messages: `ResourceQuota oil-dev/paddock-quota-0`, `Namespace oil-dev`. */
+export function objectRef(obj: KubeObject): string {
+  const name = obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name;
+  return obj.kind ? `${obj.kind} ${name}` : name;
+}
+
+/** `User/alice:admin,Group/oil-devs:operator,ServiceAccount/ci/deployer:operator`, in spec order. */
+export function ownerSummary(owners: readonly TenantOwner[]): string {
+  return owners
+    .map((o) => `${o.kind}/${o.kind === 'ServiceAccount' && o.namespace ? `${o.namespace}/` : ''}${o.name}:${o.role ?? 'admin'}`)
+    .join(',');
+}
+
+/** Lists in messages stop after this many names, so a message stays readable and bounded. */
+const MAX_LISTED = 10;
+
+/**
+ * The status `tenant` should have. `now` (RFC 3339) is used only when the Ready condition changes
+ * status; otherwise its lastTransitionTime is kept. Conditions of other types are kept as they are.
+ */
+export function tenantStatus(tenant: Tenant, desired: DesiredState, observed: ObservedState, now: string): TenantStatus {
+  const namespaces = [...new Set(observed.namespaces)].sort();
+  const { reason, message } = readiness(tenant, desired, observed, namespaces.length);
+  const ready = reason === ReadyReason.Reconciled;
+  const phase: TenantPhase = tenant.metadata.deletionTimestamp ? 'Terminating' : ready ? 'Active' : namespaces.length === 0 ? 'Pending' : 'Degraded';
+  const previous = tenant.status?.conditions ?? [];
+  const before = previous.find((c) => c.type === READY);
+  const status: Condition['status'] = ready ? 'True' : 'False';
+  const condition: Condition = {
+    type: READY,
+    status,
+    reason,
+    message,
+    lastTransitionTime: before?.status === status && before.lastTransitionTime ? before.lastTransitionTime : now,
+  };
+  const generation = tenant.metadata.generation;
+  if (generation !== undefined) condition.observedGeneration = generation;
+  const conditions = before ? previous.map((c) => (c.type === READY ? condition : c)) : [...previous, condition];
+  const out: TenantStatus = {
+    phase,
+    namespaces,
+    size: namespaces.length,
+    ownerSummary: ownerSummary(Array.isArray(tenant.spec?.owners) ? tenant.spec.owners : []),
+    conditions,
+  };
+  if (generation !== undefined) out.observedGeneration = generation;
+  return out;
+}
+
+function readiness(tenant: Tenant, desired: DesiredState, observed: ObservedState, size: number): { reason: ReadyReason; message: string } {
+  if (tenant.metadata.deletionTimestamp) {
+    const policy = tenant.spec?.deletionPolicy ?? 'Retain';
+    return { reason: ReadyReason.Terminating, message: `deletionPolicy ${policy}: ${policy === 'Delete' ? 'deleting' : 'releasing'} the tenant's namespaces` };
+  }
+  const findings: [ReadyReason, string][] = [];
+  if (!desired.valid) {
+    findings.push([ReadyReason.InvalidSpec, list('invalid spec', desired.problems.map((p) => `${p.field}: ${p.message}`), '; ')]);
+  }
+  if (observed.conflicts.length > 0) {
+    findings.push([ReadyReason.NamespaceConflict, list("namespaces exist that are not this tenant's", [...observed.conflicts].sort())]);
+  }
+  if (desired.valid && desired.overQuota.length > 0) {
+    findings.push([ReadyReason.NamespaceQuotaExceeded, list(`over namespaceQuota ${tenant.spec.namespaceQuota}, not provisioned`, desired.overQuota)]);
+  }
+  const unsynced = [...[...observed.missing].sort().map((o) => `${o} (missing)`), ...[...observed.drifted].sort().map((o) => `${o} (drifted)`)];
+  if (unsynced.length > 0) findings.push([ReadyReason.Drifted, list('not in sync', unsynced)]);
+  if (findings.length === 0) return { reason: ReadyReason.Reconciled, message: `${size} ${size === 1 ? 'namespace' : 'namespaces'} in sync` };
+  return { reason: findings[0]![0], message: findings.map(([, m]) => m).join('; ') };
+}
+
+function list(title: string, items: readonly string[], separator = ', '): string {
+  const shown = items.slice(0, MAX_LISTED).join(separator);
+  const more = items.length > MAX_LISTED ? ` and ${items.length - MAX_LISTED} more` : '';
+  return `${title}: ${shown}${more}`;
+}
+
+/**
+ * True when writing `b` over `a` would change nothing anyone can see: same phase, namespaces, size,
+ * owners, generation and conditions (compared by type, in any order; empty equals absent).
+ */
+export function statusEqual(a: TenantStatus | undefined, b: TenantStatus | undefined): boolean {
+  const byType = (s: TenantStatus | undefined) => [...(s?.conditions ?? [])].sort((x, y) => (x.type < y.type ? -1 : x.type > y.type ? 1 : 0));
+  return jsonEqual({ ...a, conditions: byType(a) }, { ...b, conditions: byType(b) });
+}

@@ -1,0 +1,130 @@
+import type { Tenant, TenantSpec } from '../kube/types';
+import { validateTenant } from './validate';
+
+function tenant(spec: Partial<TenantSpec> = {}, name = 'oil'): Tenant {
+  return { metadata: { name, uid: 'uid-1' }, spec: { owners: [{ kind: 'User', name: 'alice' }], ...spec } };
+}
+
+const fields = (spec: Partial<TenantSpec>, name?: string) => validateTenant(tenant(spec, name)).map((p) => `${p.field} ${p.reason}`);
+
+describe('validateTenant', () => {
+  it('accepts the example Tenant of the product contract', () => {
+    expect(
+      validateTenant(
+        tenant({
+          owners: [
+            { kind: 'User', name: 'alice' },
+            { kind: 'Group', name: 'oil-devs', role: 'operator' },
+            { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer', role: 'operator' },
+          ],
+          namespaces: ['production', 'staging'],
+          namespaceQuota: 5,
+          namespaceMetadata: { labels: { team: 'oil' }, annotations: { 'example.com/owner': 'oil team' } },
+          resourceQuotas: [{ hard: { cpu: '8', memory: '16Gi', pods: 10 } }],
+          limitRanges: [{ limits: [{ type: 'Container', default: { cpu: '500m' } }] }],
+          networkIsolation: true,
+          networkPolicies: [{ podSelector: {}, policyTypes: ['Egress'], egress: [{}] }],
+          nodeSelector: { 'kubernetes.io/os': 'linux' },
+          podSecurity: { enforce: 'baseline', version: 'v1.30' },
+          deletionPolicy: 'Retain',
+        }),
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses duplicate owners, even with different roles', () => {
+    expect(fields({ owners: [{ kind: 'User', name: 'alice' }, { kind: 'User', name: 'alice', role: 'viewer' }] })).toEqual(['spec.owners[1] FieldValueDuplicate']);
+  });
+
+  it('tells a user from a group and service accounts by namespace', () => {
+    expect(
+      fields({
+        owners: [
+          { kind: 'User', name: 'x' },
+          { kind: 'Group', name: 'x' },
+          { kind: 'ServiceAccount', namespace: 'a', name: 'x' },
+          { kind: 'ServiceAccount', namespace: 'b', name: 'x' },
+        ],
+      }),
+    ).toEqual([]);
+  });
+
+  it('requires at least one owner', () => {
+    expect(fields({ owners: [] })).toEqual(['spec.owners FieldValueRequired']);
+  });
+
+  it('requires a namespace for a ServiceAccount owner and forbids it otherwise', () => {
+    expect(fields({ owners: [{ kind: 'ServiceAccount', name: 'deployer' }] })).toEqual(['spec.owners[0].namespace FieldValueRequired']);
+    expect(fields({ owners: [{ kind: 'User', name: 'alice', namespace: 'ci' }] })).toEqual(['spec.owners[0].namespace FieldValueForbidden']);
+  });
+
+  it.each(['v2', 'v1.', 'v1.02', '1.30', 'newest', ''])('refuses Pod Security version %p', (version) => {
+    expect(fields({ podSecurity: { version } })).toEqual(['spec.podSecurity.version FieldValueInvalid']);
+  });
+
+  it.each(['latest', 'v1.0', 'v1.30'])('accepts Pod Security version %p', (version) => {
+    expect(fields({ podSecurity: { version } })).toEqual([]);
+  });
+
+  it('refuses a Pod Security level that does not exist', () => {
+    expect(fields({ podSecurity: { enforce: 'lax' as never } })).toEqual(['spec.podSecurity.enforce FieldValueNotSupported']);
+  });
+
+  it('refuses namespace names that become longer than 63 characters', () => {
+    expect(fields({ namespaces: ['x'.repeat(60)] })).toEqual(['spec.namespaces[0] FieldValueInvalid']);
+  });
+
+  it('refuses namespaces listed twice', () => {
+    expect(fields({ namespaces: ['a', 'a'] })).toEqual(['spec.namespaces[1] FieldValueDuplicate']);
+  });
+
+  it('refuses quantities kube-apiserver cannot parse, naming the resource', () => {
+    expect(fields({ resourceQuotas: [{ hard: { cpu: 'lots' } }] })).toEqual(['spec.resourceQuotas[0].hard[cpu] FieldValueInvalid']);
+    expect(fields({ limitRanges: [{ limits: [{ type: 'Container', max: { memory: '1GB' } }] }] })).toEqual([
+      'spec.limitRanges[0].limits[0].max[memory] FieldValueInvalid',
+    ]);
+  });
+
+  it('keeps the keys Paddock sets out of namespaceMetadata', () => {
+    expect(
+      fields({
+        namespaceMetadata: {
+          labels: { 'paddock.dev/tenant': 'gas', 'pod-security.kubernetes.io/enforce': 'privileged', 'kubernetes.io/metadata.name': 'x', 'pod-security.kubernetes.io/warn': 'restricted' },
+          annotations: { 'scheduler.alpha.kubernetes.io/node-selector': 'a=b', 'paddock.dev/anything': 'x' },
+        },
+      }),
+    ).toEqual([
+      'spec.namespaceMetadata.labels[paddock.dev/tenant] FieldValueForbidden',
+      'spec.namespaceMetadata.labels[pod-security.kubernetes.io/enforce] FieldValueForbidden',
+      'spec.namespaceMetadata.labels[kubernetes.io/metadata.name] FieldValueForbidden',
+      'spec.namespaceMetadata.annotations[scheduler.alpha.kubernetes.io/node-selector] FieldValueForbidden',
+      'spec.namespaceMetadata.annotations[paddock.dev/anything] FieldValueForbidden',
+    ]);
+  });
+
+  it('refuses label keys and values kube-apiserver would refuse', () => {
+    expect(fields({ namespaceMetadata: { labels: { 'bad key': 'x', ok: 'bad value' } } })).toEqual([
+      'spec.namespaceMetadata.labels[bad key] FieldValueInvalid',
+      'spec.namespaceMetadata.labels[ok] FieldValueInvalid',
+    ]);
+    expect(fields({ nodeSelector: { zone: 'a,b' } })).toEqual(['spec.nodeSelector[zone] FieldValueInvalid']);
+  });
+
+  it('refuses network policies that are not NetworkPolicySpecs', () => {
+    expect(fields({ networkPolicies: [{ ingress: {} }, { policyTypes: ['Sideways'] }] })).toEqual([
+      'spec.networkPolicies[0].ingress FieldValueInvalid',
+      'spec.networkPolicies[1].policyTypes FieldValueNotSupported',
+    ]);
+  });
+
+  it('requires a uid to own objects', () => {
+    expect(validateTenant({ metadata: { name: 'oil' }, spec: { owners: [{ kind: 'User', name: 'a' }] } }).map((p) => p.field)).toEqual(['metadata.uid']);
+  });
+
+  it('never throws, whatever it is given', () => {
+    for (const bad of [null, 42, 'x', {}, { metadata: null }, { metadata: { name: 'x' }, spec: [] }, { metadata: { name: 'x' }, spec: { owners: [null, 1] } }]) {
+      expect(() => validateTenant(bad as unknown as Tenant)).not.toThrow();
+      expect(validateTenant(bad as unknown as Tenant).length).toBeGreaterThan(0);
+    }
+  });
+});
