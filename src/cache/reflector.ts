@@ -1,0 +1,194 @@
+import { isGone, KubeApiError } from '../kube/errors';
+import { jsonLogger, type Logger } from '../kube/log';
+import type { KubeObject, Status, WatchEvent } from '../kube/types';
+import { cacheErrors, cacheLists, cacheWatchEvents, cacheWatchRestarts } from '../metrics/cache';
+import { Backoff, type BackoffOptions, sleep } from './backoff';
+import type { ListerWatcher } from './list-watch';
+
+/** Where a reflector delivers what it learns; implemented by the informer. */
+export interface ReflectorSink<T extends KubeObject> {
+  /** A full list: the store must now hold exactly `items`, as of `resourceVersion`. */
+  replace(items: T[], resourceVersion: string): void;
+  /** One ADDED, MODIFIED or DELETED event. */
+  apply(event: WatchEvent<T>): void;
+  /** The stream has progressed to `resourceVersion` (a bookmark). */
+  progress(resourceVersion: string): void;
+}
+
+export interface ReflectorOptions {
+  /** Name for logs and the `cache` metric label. */
+  name?: string;
+  /** Page size of lists; client-go's pager default 500. 0 = unpaginated. */
+  pageSize?: number;
+  /** Watches ask the server to end them after a random time in [min, 2·min]; client-go: 5 min. */
+  minWatchTimeoutMs?: number;
+  /**
+   * Watchdog: a watch silent for this long is presumed stalled and restarted from the last resourceVersion.
+   * kube-apiserver sends a bookmark about every minute to watchers that allow them. Default 150 s.
+   */
+  watchIdleTimeoutMs?: number;
+  backoff?: BackoffOptions;
+  logger?: Logger;
+}
+
+/** Ends the current watch so the loop re-watches; carries why, for the restart metric. */
+class WatchEnded extends Error {
+  constructor(readonly reason: string) { super(reason); }
+}
+
+/** A watch shorter than this that delivered nothing counts as a failure (and backs off). */
+const SHORT_WATCH_MS = 1000;
+
+/**
+ * Keeps a sink in step with one collection, client-go style: a paginated list (falling back to one full
+ * list when a continue token expires), then a watch from the list's resourceVersion with bookmarks;
+ * every watch end re-watches from the last seen resourceVersion, so a broken connection loses no events.
+ * A 410 (HTTP status or ERROR event) relists; other failures back off with jitter and retry, forever, until
+ * the signal aborts. A watchdog restarts watches that go silent.
+ */
+export class Reflector<T extends KubeObject> {
+  readonly #lw: ListerWatcher<T>;
+  readonly #sink: ReflectorSink<T>;
+  readonly #name: string;
+  readonly #pageSize: number;
+  readonly #minWatchTimeoutMs: number;
+  readonly #idleTimeoutMs: number;
+  readonly #backoff: Backoff;
+  readonly #log: Logger;
+  #rv = '';
+
+  constructor(lw: ListerWatcher<T>, sink: ReflectorSink<T>, opts: ReflectorOptions = {}) {
+    this.#lw = lw;
+    this.#sink = sink;
+    this.#name = opts.name ?? 'unnamed';
+    this.#pageSize = opts.pageSize ?? 500;
+    this.#minWatchTimeoutMs = opts.minWatchTimeoutMs ?? 5 * 60_000;
+    this.#idleTimeoutMs = opts.watchIdleTimeoutMs ?? 150_000;
+    this.#backoff = new Backoff(opts.backoff);
+    this.#log = opts.logger ?? jsonLogger('reflector');
+  }
+
+  /** The resourceVersion of the last list, event or bookmark applied ('' before the first list). */
+  get lastSyncResourceVersion(): string { return this.#rv; }
+
+  /** Runs until `signal` aborts; never rejects. */
+  async run(signal: AbortSignal): Promise<void> {
+    let listReason: string | undefined = 'initial';
+    let immediateRelists = 0;
+    while (!signal.aborted) {
+      try {
+        if (listReason !== undefined) {
+          await this.#list(listReason, signal);
+          listReason = undefined;
+        }
+        await this.#watch(signal);
+      } catch (err) {
+        if (signal.aborted) break;
+        if (err instanceof WatchEnded) {
+          cacheWatchRestarts.inc({ cache: this.#name, reason: err.reason });
+          if (err.reason !== 'short') {
+            immediateRelists = 0;
+            continue;
+          }
+        } else if (isGone(err)) {
+          // The resourceVersion (or continue token) fell out of etcd's history: only a fresh list helps.
+          this.#log.info('resource version expired, relisting', { cache: this.#name, rv: this.#rv, err });
+          cacheWatchRestarts.inc({ cache: this.#name, reason: 'expired' });
+          listReason = 'expired';
+          if (immediateRelists++ === 0) continue;
+        } else {
+          // An ERROR event other than 410 leaves the stream's state unknown: relist after backing off.
+          if (err instanceof KubeApiError && err.reason === 'WatchErrorEvent') listReason ??= 'error-event';
+          cacheErrors.inc({ cache: this.#name, kind: listReason === undefined ? 'watch' : 'list' });
+          this.#log.warn('list/watch failed, backing off', { cache: this.#name, err });
+        }
+        await sleep(this.#backoff.next(), signal);
+      }
+    }
+  }
+
+  async #list(reason: string, signal: AbortSignal): Promise<void> {
+    cacheLists.inc({ cache: this.#name, reason });
+    const items: T[] = [];
+    let rv = '';
+    let cont: string | undefined;
+    do {
+      let page;
+      try {
+        page = await this.#lw.list({ limit: this.#pageSize || undefined, continue: cont }, signal);
+      } catch (err) {
+        if (!(isGone(err) && cont)) throw err;
+        // The continue token expired mid-list (client-go pager's FullListIfExpired): list everything at once.
+        this.#log.info('continue token expired, listing without pagination', { cache: this.#name });
+        cacheLists.inc({ cache: this.#name, reason: 'continue-expired' });
+        items.length = 0;
+        page = await this.#lw.list({}, signal);
+        cont = undefined;
+      }
+      for (const item of page.items) items.push(item);
+      rv = page.metadata.resourceVersion ?? '';
+      cont = page.metadata.continue || undefined;
+    } while (cont);
+    signal.throwIfAborted();
+    this.#sink.replace(items, rv);
+    this.#rv = rv;
+  }
+
+  /** One watch from the current resourceVersion; always ends by throwing (WatchEnded, or the failure). */
+  async #watch(signal: AbortSignal): Promise<never> {
+    const timeoutSeconds = Math.floor((this.#minWatchTimeoutMs * (1 + Math.random())) / 1000);
+    const stop = new AbortController();
+    const onAbort = (): void => stop.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    let stalled = false;
+    let watchdog: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => { stalled = true; stop.abort(); }, this.#idleTimeoutMs);
+    };
+    const started = performance.now();
+    let events = 0;
+    try {
+      arm();
+      const stream = this.#lw.watch({ resourceVersion: this.#rv, timeoutSeconds, allowWatchBookmarks: true }, stop.signal);
+      for await (const ev of stream) {
+        arm();
+        events++;
+        cacheWatchEvents.inc({ cache: this.#name, type: ev.type });
+        this.#handle(ev);
+      }
+    } catch (err) {
+      if (!stalled || signal.aborted) throw err;
+    } finally {
+      clearTimeout(watchdog);
+      signal.removeEventListener('abort', onAbort);
+    }
+    signal.throwIfAborted();
+    if (stalled) {
+      this.#log.warn('watch silent too long, restarting it', { cache: this.#name, idleMs: this.#idleTimeoutMs, rv: this.#rv });
+      throw new WatchEnded('stalled');
+    }
+    throw new WatchEnded(events === 0 && performance.now() - started < SHORT_WATCH_MS ? 'short' : 'closed');
+  }
+
+  #handle(ev: WatchEvent<T>): void {
+    switch (ev.type) {
+      case 'ADDED':
+      case 'MODIFIED':
+      case 'DELETED':
+        this.#sink.apply(ev);
+        break;
+      case 'BOOKMARK':
+        break;
+      case 'ERROR': {
+        const status = ev.object as unknown as Status;
+        throw new KubeApiError({ ...status, reason: status.code === 410 ? (status.reason ?? 'Expired') : 'WatchErrorEvent', message: status.message ?? 'watch ERROR event' });
+      }
+    }
+    const rv = ev.object.metadata?.resourceVersion;
+    if (rv) {
+      this.#rv = rv;
+      if (ev.type === 'BOOKMARK') this.#sink.progress(rv);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import type { KubeObject } from '../kube/types';
+import { NAMESPACE_INDEX, namespaceIndexFunc, Store } from './store';
+
+const obj = (name: string, rv: string, labels: Record<string, string> = {}, namespace?: string): KubeObject =>
+  ({ metadata: { name, namespace, resourceVersion: rv, labels } });
+const byTenant = (o: KubeObject): string[] => (o.metadata.labels?.tenant ? [o.metadata.labels.tenant] : []);
+const names = (objs: KubeObject[]): string[] => objs.map((o) => o.metadata.name).sort();
+
+describe('Store', () => {
+  it('keys objects by namespace/name, or name when cluster-scoped', () => {
+    const s = new Store();
+    s.upsert(obj('a', '1', {}, 'ns1'));
+    s.upsert(obj('b', '1'));
+    expect(s.keys().sort()).toEqual(['b', 'ns1/a']);
+    expect(s.get('ns1/a')?.metadata.name).toBe('a');
+  });
+
+  it('finds objects by index value and follows label changes', () => {
+    const s = new Store({ tenant: byTenant, [NAMESPACE_INDEX]: namespaceIndexFunc });
+    s.upsert(obj('oil-a', '1', { tenant: 'oil' }));
+    s.upsert(obj('oil-b', '1', { tenant: 'oil' }));
+    s.upsert(obj('gas-a', '1', { tenant: 'gas' }));
+    expect(names(s.byIndex('tenant', 'oil'))).toEqual(['oil-a', 'oil-b']);
+    s.upsert(obj('oil-b', '2', { tenant: 'gas' }));
+    expect(names(s.byIndex('tenant', 'oil'))).toEqual(['oil-a']);
+    expect(names(s.byIndex('tenant', 'gas'))).toEqual(['gas-a', 'oil-b']);
+    s.delete('oil-a');
+    expect(s.byIndex('tenant', 'oil')).toEqual([]);
+    expect(s.indexValues('tenant')).toEqual(['gas']);
+  });
+
+  it('builds an index added later over the current contents', () => {
+    const s = new Store();
+    s.upsert(obj('x', '1', { tenant: 'oil' }));
+    s.addIndexers({ tenant: byTenant });
+    expect(names(s.byIndex('tenant', 'oil'))).toEqual(['x']);
+    expect(() => s.addIndexers({ tenant: () => [] })).toThrow(/already exists/);
+    expect(() => s.byIndex('nope', 'x')).toThrow(/no index/);
+  });
+
+  it('replace reports adds, changed objects and deletions, and skips unchanged ones', () => {
+    const s = new Store({ tenant: byTenant });
+    const kept = obj('kept', '1', { tenant: 'oil' });
+    s.upsert(kept);
+    s.upsert(obj('changed', '1', { tenant: 'oil' }));
+    s.upsert(obj('gone', '1', { tenant: 'oil' }));
+    const deltas = s.replace([obj('kept', '1', { tenant: 'oil' }), obj('changed', '2', { tenant: 'gas' }), obj('new', '3')]);
+    expect(deltas.map((d) => `${d.type}:${d.obj.metadata.name}`).sort()).toEqual(['add:new', 'delete:gone', 'update:changed']);
+    const upd = deltas.find((d) => d.type === 'update');
+    expect(upd?.type === 'update' && upd.old.metadata.resourceVersion).toBe('1');
+    expect(s.get('kept')).toBe(kept);
+    expect(names(s.byIndex('tenant', 'oil'))).toEqual(['kept']);
+    expect(names(s.byIndex('tenant', 'gas'))).toEqual(['changed']);
+    expect(s.size).toBe(3);
+  });
+});

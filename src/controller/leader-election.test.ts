@@ -1,0 +1,120 @@
+import { KubeApiError } from '../kube/errors';
+import { silentLogger } from '../kube/log';
+import type { Status } from '../kube/types';
+import { LeaderElector, type LeaseClient } from './leader-election';
+import type { Lease } from './leader-election-lease';
+
+const status = (code: number, reason: string): Status => ({ apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code, reason });
+
+/** An in-memory Lease endpoint with kube-apiserver's optimistic concurrency; `down` makes a caller's requests fail. */
+class FakeLeases {
+  lease: Lease | undefined;
+  rv = 0;
+  readonly down = new Set<string>();
+  writes = 0;
+
+  clientFor(who: string): LeaseClient {
+    const check = (): void => { if (this.down.has(who)) throw new Error('connection refused'); };
+    return {
+      get: async <T>() => {
+        check();
+        if (!this.lease) throw new KubeApiError(status(404, 'NotFound'));
+        return structuredClone(this.lease) as T;
+      },
+      create: async <T>(_p: string, body: unknown) => {
+        check();
+        if (this.lease) throw new KubeApiError(status(409, 'AlreadyExists'));
+        this.writes++;
+        this.lease = { ...(body as Lease), metadata: { ...(body as Lease).metadata, resourceVersion: String(++this.rv) } };
+        return structuredClone(this.lease) as T;
+      },
+      update: async <T>(_p: string, body: unknown) => {
+        check();
+        const b = body as Lease;
+        if (!this.lease || b.metadata.resourceVersion !== this.lease.metadata.resourceVersion) throw new KubeApiError(status(409, 'Conflict'));
+        this.writes++;
+        this.lease = { ...b, metadata: { ...b.metadata, resourceVersion: String(++this.rv) } };
+        return structuredClone(this.lease) as T;
+      },
+    };
+  }
+}
+
+const timing = { leaseDurationMs: 1000, renewDeadlineMs: 600, retryPeriodMs: 100 };
+
+function candidate(leases: FakeLeases, id: string, log: string[]): LeaderElector {
+  return new LeaderElector({
+    client: leases.clientFor(id), identity: id, ...timing, logger: silentLogger, name: 'l', namespace: 'n',
+    onStartedLeading: () => { log.push(`${id} started`); },
+    onStoppedLeading: () => { log.push(`${id} stopped`); },
+  });
+}
+
+const waitFor = async (cond: () => boolean, ms = 5000): Promise<void> => {
+  const until = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('LeaderElector', () => {
+  it('elects exactly one of two candidates, and hands over at once when the leader releases', async () => {
+    const leases = new FakeLeases();
+    const log: string[] = [];
+    const a = candidate(leases, 'a', log);
+    const b = candidate(leases, 'b', log);
+    const stopA = new AbortController();
+    const stopB = new AbortController();
+    const runA = a.run(stopA.signal);
+    await waitFor(() => a.isLeader());
+    const runB = b.run(stopB.signal);
+    await new Promise((r) => setTimeout(r, 1500)); // longer than the lease: a keeps renewing it
+    expect(log).toEqual(['a started']);
+    expect(b.isLeader()).toBe(false);
+    expect(b.getLeader()).toBe('a');
+
+    const released = Date.now();
+    stopA.abort();
+    await runA;
+    expect(leases.lease?.spec?.holderIdentity).toBe('');
+    await waitFor(() => b.isLeader());
+    expect(Date.now() - released).toBeLessThan(800); // well under the 1 s lease: no expiry wait
+    expect(log).toEqual(['a started', 'a stopped', 'b started']);
+    expect(leases.lease?.spec?.leaseTransitions).toBe(1);
+    stopB.abort();
+    await runB;
+  });
+
+  it('steps down when it cannot renew within the renew deadline; the other takes over after the lease expires', async () => {
+    const leases = new FakeLeases();
+    const log: string[] = [];
+    const a = candidate(leases, 'a', log);
+    const b = candidate(leases, 'b', log);
+    const stop = new AbortController();
+    const runA = a.run(stop.signal);
+    await waitFor(() => a.isLeader());
+    const runB = b.run(stop.signal);
+    leases.down.add('a');
+    await runA; // returns on its own: leadership lost
+    expect(log).toEqual(['a started', 'a stopped']);
+    await waitFor(() => b.isLeader());
+    expect(log).toEqual(['a started', 'a stopped', 'b started']);
+    stop.abort();
+    await runB;
+  });
+
+  it('writes the Lease with integer seconds, microsecond times and the holder', async () => {
+    const leases = new FakeLeases();
+    const a = candidate(leases, 'a', []);
+    const stop = new AbortController();
+    const run = a.run(stop.signal);
+    await waitFor(() => a.isLeader());
+    const spec = leases.lease!.spec!;
+    expect(spec.holderIdentity).toBe('a');
+    expect(spec.leaseDurationSeconds).toBe(1);
+    expect(spec.renewTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    stop.abort();
+    await run;
+  });
+});

@@ -1,0 +1,38 @@
+import { Counter, Gauge } from 'prom-client';
+import { registry } from './registry';
+
+/** Every cache metric carries `cache`, the informer's name: `<resource>[.<group>][ (selectors)]`. */
+export const cacheObjects = new Gauge({
+  name: 'paddock_cache_objects',
+  help: 'Objects held by an informer cache.',
+  labelNames: ['cache'] as const,
+  registers: [registry],
+});
+
+export const cacheLists = new Counter({
+  name: 'paddock_cache_lists_total',
+  help: 'Full lists (initial list and relists) made by a reflector, by reason.',
+  labelNames: ['cache', 'reason'] as const,
+  registers: [registry],
+});
+
+export const cacheWatchRestarts = new Counter({
+  name: 'paddock_cache_watch_restarts_total',
+  help: 'Watches a reflector (re)started, by the reason the previous one ended.',
+  labelNames: ['cache', 'reason'] as const,
+  registers: [registry],
+});
+
+export const cacheWatchEvents = new Counter({
+  name: 'paddock_cache_watch_events_total',
+  help: 'Watch events received by a reflector, by type.',
+  labelNames: ['cache', 'type'] as const,
+  registers: [registry],
+});
+
+export const cacheErrors = new Counter({
+  name: 'paddock_cache_errors_total',
+  help: 'List/watch errors a reflector backed off from, and event handler exceptions.',
+  labelNames: ['cache', 'kind'] as const,
+  registers: [registry],
+});
