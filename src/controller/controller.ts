@@ -1,0 +1,105 @@
+import { INDEX, type PaddockCache } from '../cache/paddock-cache';
+import type { SharedInformer } from '../cache/informer';
+import { PADDOCK, type KubeObject } from '../kube/types';
+import type { Logger } from '../log/logger';
+import { clusterRoleBindings, clusterRoles, mergeObject, needsUpdate, type ManagedObject } from '../tenancy';
+import type { TenantReconciler } from './reconciler';
+import { WorkQueue } from './workqueue';
+import { runWorkers } from './workqueue-workers';
+import type { Writer } from './writer';
+
+export interface ControllerOptions {
+  workers: number;
+  /** Every tenant is reconciled again this often, jittered by up to +10%. */
+  resyncPeriodMs: number;
+}
+
+/**
+ * Runs the Tenant reconciler: informer events become tenant keys on a workqueue (a namespace or a
+ * guardrail event enqueues the tenant that owns it), N workers drain it, a jittered resync re-enqueues
+ * every tenant, and the shipped ClusterRoles are ensured at start and on each resync.
+ */
+export class TenantController {
+  readonly queue = new WorkQueue<string>({ name: 'tenants' });
+
+  constructor(
+    readonly cache: PaddockCache,
+    readonly reconciler: TenantReconciler,
+    readonly writer: Writer,
+    readonly options: ControllerOptions,
+    readonly log: Logger,
+  ) {}
+
+  /** Reconciles until `signal` aborts (leadership lost or shutdown); the caches must be running. */
+  async run(signal: AbortSignal): Promise<void> {
+    const registrations = this.#watchCache();
+    try {
+      await this.cache.factory.waitForCacheSync(signal);
+      if (signal.aborted) return;
+      await this.ensureClusterRoles();
+      this.#enqueueAll();
+      const timer = this.#scheduleResync(signal);
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer.current);
+        this.queue.shutDown();
+      }, { once: true });
+      await runWorkers(this.queue, this.options.workers, (key) => this.reconciler.reconcile(key), { name: 'tenants', logger: this.log });
+    } finally {
+      for (const r of registrations) r.unregister();
+    }
+  }
+
+  /** Creates or repairs the shipped ClusterRoles and the tenantnamespaces-user binding. */
+  async ensureClusterRoles(): Promise<void> {
+    for (const want of [...clusterRoles(), ...clusterRoleBindings()] as KubeObject[]) {
+      const live = await this.writer.get<KubeObject>(want);
+      if (!live) await this.writer.createIfAbsent(want);
+      else if (needsUpdate({ ...live, kind: want.kind } as ManagedObject, want as ManagedObject)) await this.writer.update(mergeObject(live, want));
+    }
+  }
+
+  #enqueueAll(): void {
+    for (const t of this.cache.tenants.store.list()) this.queue.add(t.metadata.name);
+  }
+
+  #scheduleResync(signal: AbortSignal): { current?: NodeJS.Timeout } {
+    const timer: { current?: NodeJS.Timeout } = {};
+    const arm = () => {
+      timer.current = setTimeout(() => {
+        if (signal.aborted) return;
+        this.#enqueueAll();
+        this.ensureClusterRoles().catch((err: unknown) => this.log.warn('ensuring cluster roles failed', { err }));
+        arm();
+      }, this.options.resyncPeriodMs * (1 + Math.random() * 0.1));
+      timer.current.unref();
+    };
+    arm();
+    return timer;
+  }
+
+  #watchCache() {
+    const enqueue = (name: string | undefined) => {
+      if (name) this.queue.add(name);
+    };
+    const byTenantLabel = (o: KubeObject) => {
+      enqueue(o.metadata.labels?.[PADDOCK.tenantLabel]);
+      enqueue(o.metadata.ownerReferences?.find((r) => r.controller && r.kind === 'Tenant')?.name);
+    };
+    const byNamespace = (o: KubeObject) => {
+      byTenantLabel(o);
+      // A namespace someone else holds may be one a tenant declared (NamespaceConflict until it goes away).
+      for (const t of this.cache.tenants.store.byIndex(INDEX.declared, o.metadata.name)) enqueue(t.metadata.name);
+    };
+    const handlersFor = (informer: SharedInformer<KubeObject>, each: (o: KubeObject) => void) =>
+      informer.addEventHandler({ add: each, update: (a, b) => (each(a), each(b)), delete: each });
+    return [
+      this.cache.tenants.addEventHandler({
+        add: (t) => enqueue(t.metadata.name),
+        update: (_a, t) => enqueue(t.metadata.name),
+        delete: (t) => enqueue(t.metadata.name),
+      }),
+      handlersFor(this.cache.namespaces as unknown as SharedInformer<KubeObject>, byNamespace),
+      ...this.cache.guardrails.map((i) => handlersFor(i, byTenantLabel)),
+    ];
+  }
+}

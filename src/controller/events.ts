@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import type { KubeClient } from '../kube/client';
+import type { Logger } from '../log/logger';
+import type { KubeObject } from '../kube/types';
+
+export type EventType = 'Normal' | 'Warning';
+
+/** Namespace of Events about cluster-scoped objects, as kube-apiserver's own components do. */
+const CLUSTER_SCOPED_EVENT_NAMESPACE = 'default';
+/** The same event about the same object is not repeated within this window. */
+const REPEAT_WINDOW_MS = 10 * 60_000;
+const MAX_REMEMBERED = 10_000;
+
+/**
+ * Records core/v1 Events on Tenants (`kubectl describe tenant` shows them). Fire-and-forget: a failed
+ * event is logged, never retried, and never fails a reconcile. Identical events within ten minutes are
+ * dropped, so a failure that repeats every retry does not flood the API.
+ */
+export class EventRecorder {
+  readonly #recent = new Map<string, number>();
+
+  constructor(readonly client: KubeClient, readonly component: string, readonly instance: string, readonly log: Logger) {}
+
+  record(obj: KubeObject, type: EventType, reason: string, message: string): void {
+    const key = `${obj.metadata.uid}\u0000${reason}\u0000${message}`;
+    const now = Date.now();
+    const last = this.#recent.get(key);
+    if (last !== undefined && now - last < REPEAT_WINDOW_MS) return;
+    if (this.#recent.size >= MAX_REMEMBERED) this.#recent.clear();
+    this.#recent.set(key, now);
+    const namespace = obj.metadata.namespace ?? CLUSTER_SCOPED_EVENT_NAMESPACE;
+    const at = new Date(now).toISOString();
+    const event = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${obj.metadata.name}.${randomBytes(8).toString('hex')}`, namespace },
+      involvedObject: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name, namespace: obj.metadata.namespace, uid: obj.metadata.uid },
+      reason,
+      message: message.slice(0, 1024),
+      type,
+      source: { component: this.component },
+      reportingComponent: this.component,
+      reportingInstance: this.instance,
+      firstTimestamp: at,
+      lastTimestamp: at,
+      count: 1,
+    };
+    this.client.create(`/api/v1/namespaces/${namespace}/events`, event).catch((err: unknown) => {
+      this.log.warn('recording an event failed', { reason, object: obj.metadata.name, err });
+    });
+  }
+}

@@ -1,0 +1,27 @@
+import type { Tenant, TenantOwner } from '../kube/types';
+
+/**
+ * Owner subject keys join Tenants to callers: the cache indexes each Tenant under the key of every owner,
+ * and a caller is looked up under the keys of its identity. Formats: `User:<name>`, `Group:<name>`,
+ * `ServiceAccount:<namespace>/<name>`.
+ */
+export function ownerKey(owner: Pick<TenantOwner, 'kind' | 'name' | 'namespace'>): string {
+  return owner.kind === 'ServiceAccount' ? `ServiceAccount:${owner.namespace ?? ''}/${owner.name}` : `${owner.kind}:${owner.name}`;
+}
+
+export function ownerKeysOfTenant(tenant: Tenant): string[] {
+  return [...new Set((tenant.spec?.owners ?? []).map(ownerKey))];
+}
+
+const SERVICE_ACCOUNT_USER = /^system:serviceaccount:([^:]+):([^:]+)$/;
+
+/**
+ * The keys under which a caller may be an owner: its user name, each of its groups and, for a
+ * ServiceAccount token (`system:serviceaccount:<ns>:<name>`), the ServiceAccount itself.
+ */
+export function subjectKeysOfUser(user: { name: string; groups: readonly string[] }): string[] {
+  const keys = [`User:${user.name}`, ...user.groups.map((g) => `Group:${g}`)];
+  const sa = SERVICE_ACCOUNT_USER.exec(user.name);
+  if (sa) keys.push(`ServiceAccount:${sa[1]}/${sa[2]}`);
+  return keys;
+}
