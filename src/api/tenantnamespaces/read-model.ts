@@ -79,8 +79,8 @@ export function toTenantNamespace(sources: TenantNamespaceSources): TenantNamesp
   status.conditions = [guardrailsCondition(tenantName, tenant, guardrails)];
 
   return {
-    apiVersion: TENANT_NAMESPACES.groupVersion,
     kind: TENANT_NAMESPACES.kind,
+    apiVersion: TENANT_NAMESPACES.groupVersion,
     metadata,
     spec: { tenant: tenantName },
     status,
