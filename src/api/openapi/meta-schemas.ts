@@ -1,6 +1,6 @@
 /**
  * Schemas of the meta.k8s.io/v1 types that TenantNamespace documents reference (ObjectMeta, ListMeta,
- * Condition, Status, WatchEvent, DeleteOptions, Quantity and what they reference), exactly as kube-apiserver
+ * Condition, Status, WatchEvent, DeleteOptions, APIResourceList, Quantity and what they reference), exactly as kube-apiserver
  * v1.36 publishes them. They must stay byte-for-byte equal to kube-apiserver's: kube-aggregator merges
  * the OpenAPI v2 documents of aggregated servers and renames any definition that differs from its own.
  * Generated from the Kubernetes API specification (api/openapi-spec); do not edit by hand.
@@ -11,6 +11,107 @@ export const META_DEFINITIONS_V2: Readonly<Record<string, unknown>> = {
   "io.k8s.apimachinery.pkg.api.resource.Quantity": {
     "description": "Quantity is a fixed-point representation of a number. It provides convenient marshaling/unmarshaling in JSON and YAML, in addition to String() and AsInt64() accessors.\n\nThe serialization format is:\n\n``` <quantity>        ::= <signedNumber><suffix>\n\n\t(Note that <suffix> may be empty, from the \"\" case in <decimalSI>.)\n\n<digit>           ::= 0 | 1 | ... | 9 <digits>          ::= <digit> | <digit><digits> <number>          ::= <digits> | <digits>.<digits> | <digits>. | .<digits> <sign>            ::= \"+\" | \"-\" <signedNumber>    ::= <number> | <sign><number> <suffix>          ::= <binarySI> | <decimalExponent> | <decimalSI> <binarySI>        ::= Ki | Mi | Gi | Ti | Pi | Ei\n\n\t(International System of units; See: http://physics.nist.gov/cuu/Units/binary.html)\n\n<decimalSI>       ::= m | \"\" | k | M | G | T | P | E\n\n\t(Note that 1024 = 1Ki but 1000 = 1k; I didn't choose the capitalization.)\n\n<decimalExponent> ::= \"e\" <signedNumber> | \"E\" <signedNumber> ```\n\nNo matter which of the three exponent forms is used, no quantity may represent a number greater than 2^63-1 in magnitude, nor may it have more than 3 decimal places. Numbers larger or more precise will be capped or rounded up. (E.g.: 0.1m will rounded up to 1m.) This may be extended in the future if we require larger or smaller quantities.\n\nWhen a Quantity is parsed from a string, it will remember the type of suffix it had, and will use the same type again when it is serialized.\n\nBefore serializing, Quantity will be put in \"canonical form\". This means that Exponent/suffix will be adjusted up or down (with a corresponding increase or decrease in Mantissa) such that:\n\n- No precision is lost - No fractional digits will be emitted - The exponent (or suffix) is as large as possible.\n\nThe sign will be omitted unless the number is negative.\n\nExamples:\n\n- 1.5 will be serialized as \"1500m\" - 1.5Gi will be serialized as \"1536Mi\"\n\nNote that the quantity will NEVER be internally represented by a floating point number. That is the whole point of this exercise.\n\nNon-canonical values will still parse as long as they are well formed, but will be re-emitted in their canonical form. (So always use canonical form, or don't diff.)\n\nThis format is intended to make it difficult to use these numbers without writing some sort of special handling code in the hopes that that will cause implementors to also use a fixed point implementation.",
     "type": "string"
+  },
+  "io.k8s.apimachinery.pkg.apis.meta.v1.APIResource": {
+    "description": "APIResource specifies the name of a resource and whether it is namespaced.",
+    "properties": {
+      "categories": {
+        "description": "categories is a list of the grouped resources this resource belongs to (e.g. 'all')",
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-kubernetes-list-type": "atomic"
+      },
+      "group": {
+        "description": "group is the preferred group of the resource.  Empty implies the group of the containing resource list. For subresources, this may have a different value, for example: Scale\".",
+        "type": "string"
+      },
+      "kind": {
+        "description": "kind is the kind for the resource (e.g. 'Foo' is the kind for a resource 'foo')",
+        "type": "string"
+      },
+      "name": {
+        "description": "name is the plural name of the resource.",
+        "type": "string"
+      },
+      "namespaced": {
+        "description": "namespaced indicates if a resource is namespaced or not.",
+        "type": "boolean"
+      },
+      "shortNames": {
+        "description": "shortNames is a list of suggested short names of the resource.",
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-kubernetes-list-type": "atomic"
+      },
+      "singularName": {
+        "description": "singularName is the singular name of the resource.  This allows clients to handle plural and singular opaquely. The singularName is more correct for reporting status on a single item and both singular and plural are allowed from the kubectl CLI interface.",
+        "type": "string"
+      },
+      "storageVersionHash": {
+        "description": "The hash value of the storage version, the version this resource is converted to when written to the data store. Value must be treated as opaque by clients. Only equality comparison on the value is valid. This is an alpha feature and may change or be removed in the future. The field is populated by the apiserver only if the StorageVersionHash feature gate is enabled. This field will remain optional even if it graduates.",
+        "type": "string"
+      },
+      "verbs": {
+        "description": "verbs is a list of supported kube verbs (this includes get, list, watch, create, update, patch, delete, deletecollection, and proxy)",
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "version": {
+        "description": "version is the preferred version of the resource.  Empty implies the version of the containing resource list For subresources, this may have a different value, for example: v1 (while inside a v1beta1 version of the core resource's group)\".",
+        "type": "string"
+      }
+    },
+    "required": [
+      "name",
+      "singularName",
+      "namespaced",
+      "kind",
+      "verbs"
+    ],
+    "type": "object"
+  },
+  "io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList": {
+    "description": "APIResourceList is a list of APIResource, it is used to expose the name of the resources supported in a specific group and version, and if the resource is namespaced.",
+    "properties": {
+      "apiVersion": {
+        "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+        "type": "string"
+      },
+      "groupVersion": {
+        "description": "groupVersion is the group and version this APIResourceList is for.",
+        "type": "string"
+      },
+      "kind": {
+        "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+        "type": "string"
+      },
+      "resources": {
+        "description": "resources contains the name of the resources and if they are namespaced.",
+        "items": {
+          "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.APIResource"
+        },
+        "type": "array",
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "groupVersion",
+      "resources"
+    ],
+    "type": "object",
+    "x-kubernetes-group-version-kind": [
+      {
+        "group": "",
+        "kind": "APIResourceList",
+        "version": "v1"
+      }
+    ]
   },
   "io.k8s.apimachinery.pkg.apis.meta.v1.Condition": {
     "description": "Condition contains details for one aspect of the current state of this API Resource.",
@@ -1054,6 +1155,120 @@ export const META_SCHEMAS_V3: Readonly<Record<string, unknown>> = {
       },
       {
         "type": "number"
+      }
+    ]
+  },
+  "io.k8s.apimachinery.pkg.apis.meta.v1.APIResource": {
+    "description": "APIResource specifies the name of a resource and whether it is namespaced.",
+    "properties": {
+      "categories": {
+        "description": "categories is a list of the grouped resources this resource belongs to (e.g. 'all')",
+        "items": {
+          "default": "",
+          "type": "string"
+        },
+        "type": "array",
+        "x-kubernetes-list-type": "atomic"
+      },
+      "group": {
+        "description": "group is the preferred group of the resource.  Empty implies the group of the containing resource list. For subresources, this may have a different value, for example: Scale\".",
+        "type": "string"
+      },
+      "kind": {
+        "default": "",
+        "description": "kind is the kind for the resource (e.g. 'Foo' is the kind for a resource 'foo')",
+        "type": "string"
+      },
+      "name": {
+        "default": "",
+        "description": "name is the plural name of the resource.",
+        "type": "string"
+      },
+      "namespaced": {
+        "default": false,
+        "description": "namespaced indicates if a resource is namespaced or not.",
+        "type": "boolean"
+      },
+      "shortNames": {
+        "description": "shortNames is a list of suggested short names of the resource.",
+        "items": {
+          "default": "",
+          "type": "string"
+        },
+        "type": "array",
+        "x-kubernetes-list-type": "atomic"
+      },
+      "singularName": {
+        "default": "",
+        "description": "singularName is the singular name of the resource.  This allows clients to handle plural and singular opaquely. The singularName is more correct for reporting status on a single item and both singular and plural are allowed from the kubectl CLI interface.",
+        "type": "string"
+      },
+      "storageVersionHash": {
+        "description": "The hash value of the storage version, the version this resource is converted to when written to the data store. Value must be treated as opaque by clients. Only equality comparison on the value is valid. This is an alpha feature and may change or be removed in the future. The field is populated by the apiserver only if the StorageVersionHash feature gate is enabled. This field will remain optional even if it graduates.",
+        "type": "string"
+      },
+      "verbs": {
+        "description": "verbs is a list of supported kube verbs (this includes get, list, watch, create, update, patch, delete, deletecollection, and proxy)",
+        "items": {
+          "default": "",
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "version": {
+        "description": "version is the preferred version of the resource.  Empty implies the version of the containing resource list For subresources, this may have a different value, for example: v1 (while inside a v1beta1 version of the core resource's group)\".",
+        "type": "string"
+      }
+    },
+    "required": [
+      "name",
+      "singularName",
+      "namespaced",
+      "kind",
+      "verbs"
+    ],
+    "type": "object"
+  },
+  "io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList": {
+    "description": "APIResourceList is a list of APIResource, it is used to expose the name of the resources supported in a specific group and version, and if the resource is namespaced.",
+    "properties": {
+      "apiVersion": {
+        "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+        "type": "string"
+      },
+      "groupVersion": {
+        "default": "",
+        "description": "groupVersion is the group and version this APIResourceList is for.",
+        "type": "string"
+      },
+      "kind": {
+        "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+        "type": "string"
+      },
+      "resources": {
+        "description": "resources contains the name of the resources and if they are namespaced.",
+        "items": {
+          "allOf": [
+            {
+              "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.APIResource"
+            }
+          ],
+          "default": {}
+        },
+        "type": "array",
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "groupVersion",
+      "resources"
+    ],
+    "type": "object",
+    "x-kubernetes-group-version-kind": [
+      {
+        "group": "",
+        "kind": "APIResourceList",
+        "version": "v1"
       }
     ]
   },
