@@ -1,0 +1,105 @@
+import { goQuote } from './quote';
+
+/**
+ * Field-level validation errors (k8s.io/apimachinery util/validation/field), which become the `causes`
+ * of an `Invalid` (422) Status. `field` is a field path such as `metadata.name` or `spec.tenant`.
+ */
+export type FieldErrorType =
+  | 'FieldValueNotFound'
+  | 'FieldValueRequired'
+  | 'FieldValueDuplicate'
+  | 'FieldValueInvalid'
+  | 'FieldValueNotSupported'
+  | 'FieldValueForbidden'
+  | 'FieldValueTooLong'
+  | 'FieldValueTooMany'
+  | 'InternalError'
+  | 'FieldValueTypeInvalid';
+
+export interface FieldError {
+  type: FieldErrorType;
+  field: string;
+  /** The offending value; omitted from the message for Required, Forbidden, TooLong and Internal errors. */
+  badValue?: unknown;
+  detail?: string;
+}
+
+/** Human text for each error type, as field.ErrorType.String() gives it. */
+const TYPE_TEXT: Record<FieldErrorType, string> = {
+  FieldValueNotFound: 'Not found',
+  FieldValueRequired: 'Required value',
+  FieldValueDuplicate: 'Duplicate value',
+  FieldValueInvalid: 'Invalid value',
+  FieldValueNotSupported: 'Unsupported value',
+  FieldValueForbidden: 'Forbidden',
+  FieldValueTooLong: 'Too long',
+  FieldValueTooMany: 'Too many',
+  InternalError: 'Internal error',
+  FieldValueTypeInvalid: 'Invalid value',
+};
+
+/** Types whose message never shows the value. */
+const VALUELESS = new Set<FieldErrorType>(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong', 'InternalError']);
+
+/** The message of one cause, without the field name: `Invalid value: "Oil": must be lower case`. */
+export function fieldErrorBody(e: FieldError): string {
+  let s = TYPE_TEXT[e.type];
+  if (!VALUELESS.has(e.type)) s += `: ${formatValue(e.badValue)}`;
+  if (e.detail) s += `: ${e.detail}`;
+  return s;
+}
+
+/** The full message of one error: `spec.tenant: Required value`. */
+export function fieldErrorString(e: FieldError): string {
+  return `${e.field}: ${fieldErrorBody(e)}`;
+}
+
+function formatValue(v: unknown): string {
+  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (v === undefined) return 'null';
+  return JSON.stringify(v);
+}
+
+/** `field.Required` */
+export function fieldRequired(field: string, detail = ''): FieldError {
+  return { type: 'FieldValueRequired', field, badValue: '', detail };
+}
+
+/** `field.Invalid` */
+export function fieldInvalid(field: string, badValue: unknown, detail: string): FieldError {
+  return { type: 'FieldValueInvalid', field, badValue, detail };
+}
+
+/** `field.NotSupported`: detail lists the supported values, quoted. */
+export function fieldNotSupported(field: string, badValue: unknown, validValues: readonly string[]): FieldError {
+  const detail = validValues.length > 0 ? `supported values: ${validValues.map(goQuote).join(', ')}` : '';
+  return { type: 'FieldValueNotSupported', field, badValue, detail };
+}
+
+/** `field.Forbidden` */
+export function fieldForbidden(field: string, detail: string): FieldError {
+  return { type: 'FieldValueForbidden', field, badValue: '', detail };
+}
+
+/** `field.Duplicate` */
+export function fieldDuplicate(field: string, badValue: unknown): FieldError {
+  return { type: 'FieldValueDuplicate', field, badValue };
+}
+
+/** `field.TooLong` with a byte limit. */
+export function fieldTooLong(field: string, maxLength: number): FieldError {
+  const unit = maxLength === 1 ? 'byte' : 'bytes';
+  return { type: 'FieldValueTooLong', field, badValue: '<value omitted>', detail: `may not be more than ${maxLength} ${unit}` };
+}
+
+/**
+ * The aggregate message of several errors, as utilerrors.NewAggregate prints it: one error alone,
+ * several as `[a, b]`, duplicates dropped.
+ */
+export function aggregateFieldErrors(errors: readonly FieldError[]): string {
+  const messages = [...new Set(errors.map(fieldErrorString))];
+  if (messages.length === 0) return '';
+  if (messages.length === 1) return messages[0]!;
+  return `[${messages.join(', ')}]`;
+}

@@ -1,0 +1,5 @@
+/** The Status error catalog: import errors from here. */
+export * from './catalog';
+export * from './field-errors';
+export { StatusError, isStatusError } from './status-error';
+export { goQuote } from './quote';

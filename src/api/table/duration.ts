@@ -1,0 +1,42 @@
+/**
+ * Ages as kube-apiserver prints them in Table cells (k8s.io/apimachinery util/duration HumanDuration,
+ * used by the built-in printers' AGE column): two significant units at most — `45s`, `5m30s`, `25m`,
+ * `3h5m`, `20h`, `3d4h`, `45d`, `2y30d`, `9y`.
+ */
+export function humanDuration(milliseconds: number): string {
+  const seconds = Math.trunc(milliseconds / 1000);
+  if (seconds < -1) return '<invalid>';
+  if (seconds < 0) return '0s';
+  if (seconds < 120) return `${seconds}s`;
+  const minutes = Math.trunc(seconds / 60);
+  if (minutes < 10) {
+    const s = seconds % 60;
+    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
+  }
+  if (minutes < 180) return `${minutes}m`;
+  const hours = Math.trunc(seconds / 3600);
+  if (hours < 8) {
+    const m = minutes % 60;
+    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
+  }
+  if (hours < 48) return `${hours}h`;
+  if (hours < 24 * 8) {
+    const h = hours % 24;
+    return h === 0 ? `${Math.trunc(hours / 24)}d` : `${Math.trunc(hours / 24)}d${h}h`;
+  }
+  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24)}d`;
+  if (hours < 24 * 365 * 8) {
+    const days = Math.trunc(hours / 24) % 365;
+    const years = Math.trunc(hours / 24 / 365);
+    return days === 0 ? `${years}y` : `${years}y${days}d`;
+  }
+  return `${Math.trunc(hours / 24 / 365)}y`;
+}
+
+/** The AGE cell of an object created at `timestamp` (RFC 3339): `<unknown>` when there is none. */
+export function translateTimestampSince(timestamp: string | undefined, now: Date): string {
+  if (!timestamp) return '<unknown>';
+  const created = Date.parse(timestamp);
+  if (Number.isNaN(created)) return '<unknown>';
+  return humanDuration(now.getTime() - created);
+}

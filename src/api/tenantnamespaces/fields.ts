@@ -1,0 +1,26 @@
+import type { TenantNamespace } from '../../kube/types';
+import { badRequest, type StatusError } from '../status';
+
+/** Field labels a `fieldSelector` on TenantNamespaces may use (SPEC §4). */
+export const SUPPORTED_FIELD_LABELS = ['metadata.name', 'spec.tenant', 'status.phase'] as const;
+
+export type FieldLabel = (typeof SUPPORTED_FIELD_LABELS)[number];
+
+/** The selectable fields of a TenantNamespace, for matching a field selector. Missing values read as "". */
+export function fieldsOf(tns: TenantNamespace): Record<FieldLabel, string> {
+  return {
+    'metadata.name': tns.metadata.name,
+    'spec.tenant': tns.spec.tenant,
+    'status.phase': tns.status?.phase ?? '',
+  };
+}
+
+/** True when a field selector may use this label. */
+export function isSupportedFieldLabel(label: string): label is FieldLabel {
+  return (SUPPORTED_FIELD_LABELS as readonly string[]).includes(label);
+}
+
+/** 400 for a field selector on an unsupported label, as kube-apiserver words it for built-in resources. */
+export function unsupportedFieldLabel(label: string): StatusError {
+  return badRequest(`field label not supported: ${label}`);
+}

@@ -1,0 +1,114 @@
+import type { Condition, Namespace, ResourceQuota, Tenant, TenantNamespace, TenantNamespaceOwner } from '../../kube/types';
+import { PADDOCK } from '../../kube/types';
+import { TENANT_NAMESPACES } from '../resource';
+import { mergeQuotas } from './quota';
+import { deriveResourceVersion } from './resource-version';
+
+/** The annotation Paddock sets on a namespace when its Tenant has a nodeSelector (SPEC §3). */
+export const NODE_SELECTOR_ANNOTATION = 'scheduler.alpha.kubernetes.io/node-selector';
+
+/** The Pod Security label Paddock sets on every tenant namespace (SPEC §3). */
+export const POD_SECURITY_ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
+
+/** Condition type reporting whether the guardrails of the namespace are as the Tenant wants them. */
+export const GUARDRAILS_READY = 'GuardrailsReady';
+
+/**
+ * What the reconciler knows about the guardrails of one namespace (quotas, limits, policies, RBAC,
+ * labels). Absent means nothing has been reported yet.
+ */
+export interface GuardrailSummary {
+  /** Every guardrail exists and matches what the Tenant wants. */
+  inSync: boolean;
+  /** CamelCase reason, e.g. `InSync`, `Drifted`, `Missing`; defaults to `InSync` / `NotInSync`. */
+  reason?: string;
+  /** Which guardrail is missing or drifted, for humans. */
+  message?: string;
+  /** RFC 3339 time the summary last flipped between in sync and not. */
+  lastTransitionTime?: string;
+}
+
+/** The objects one TenantNamespace is joined from. */
+export interface TenantNamespaceSources {
+  /** The tenant namespace (it carries the tenant label). */
+  namespace: Namespace;
+  /** Its Tenant; undefined while the Tenant is gone but the namespace is still labelled. */
+  tenant: Tenant | undefined;
+  /** The ResourceQuotas in the namespace. */
+  quotas: readonly ResourceQuota[];
+  guardrails?: GuardrailSummary;
+  /**
+   * The resourceVersion to serve. The watch layer passes the revision of its change log; absent, it is
+   * derived from the sources (see `deriveResourceVersion`).
+   */
+  resourceVersion?: string;
+}
+
+/**
+ * Joins a Namespace, its Tenant, its ResourceQuotas and its guardrail summary into the TenantNamespace
+ * served to clients (SPEC §4). Pure: the result shares nothing mutable with the inputs.
+ *
+ * - metadata: the namespace's name, uid, creationTimestamp, deletionTimestamp and labels; of its
+ *   annotations only the node selector Paddock set (other annotations are not the tenant's to see);
+ * - spec.tenant: the namespace's `paddock.dev/tenant` label (the Tenant's name when the label is absent);
+ * - status.phase: the namespace phase (Terminating once it has a deletionTimestamp);
+ * - status.owners: the Tenant's owners, role defaulted to admin; empty when the Tenant is gone;
+ * - status.quota: see `mergeQuotas`; absent when no quota limits the namespace;
+ * - status.conditions: `GuardrailsReady`.
+ */
+export function toTenantNamespace(sources: TenantNamespaceSources): TenantNamespace {
+  const { namespace, tenant, quotas, guardrails } = sources;
+  const meta = namespace.metadata;
+  const tenantName = meta.labels?.[PADDOCK.tenantLabel] ?? tenant?.metadata.name ?? '';
+
+  const metadata: TenantNamespace['metadata'] = { name: meta.name };
+  if (meta.uid) metadata.uid = meta.uid;
+  metadata.resourceVersion = sources.resourceVersion ?? deriveResourceVersion([namespace, tenant, ...quotas]);
+  if (meta.creationTimestamp) metadata.creationTimestamp = meta.creationTimestamp;
+  if (meta.deletionTimestamp) metadata.deletionTimestamp = meta.deletionTimestamp;
+  if (meta.labels && Object.keys(meta.labels).length > 0) metadata.labels = { ...meta.labels };
+  const nodeSelector = meta.annotations?.[NODE_SELECTOR_ANNOTATION];
+  if (nodeSelector !== undefined) metadata.annotations = { [NODE_SELECTOR_ANNOTATION]: nodeSelector };
+
+  const status: NonNullable<TenantNamespace['status']> = {
+    phase: namespace.status?.phase ?? (meta.deletionTimestamp ? 'Terminating' : 'Active'),
+    owners: ownersOf(tenant),
+  };
+  const quota = mergeQuotas(quotas);
+  if (quota) status.quota = quota;
+  status.conditions = [guardrailsCondition(tenantName, tenant, guardrails)];
+
+  return {
+    kind: TENANT_NAMESPACES.kind,
+    apiVersion: TENANT_NAMESPACES.groupVersion,
+    metadata,
+    spec: { tenant: tenantName },
+    status,
+  };
+}
+
+function ownersOf(tenant: Tenant | undefined): TenantNamespaceOwner[] {
+  return (tenant?.spec.owners ?? []).map((o) => {
+    const owner: TenantNamespaceOwner = { kind: o.kind, name: o.name } as TenantNamespaceOwner;
+    if (o.kind === 'ServiceAccount' && o.namespace) owner.namespace = o.namespace;
+    owner.role = o.role ?? 'admin';
+    return owner;
+  });
+}
+
+function guardrailsCondition(tenantName: string, tenant: Tenant | undefined, guardrails: GuardrailSummary | undefined): Condition {
+  if (!tenant) {
+    return { type: GUARDRAILS_READY, status: 'False', reason: 'TenantNotFound', message: `Tenant "${tenantName}" not found` };
+  }
+  if (!guardrails) {
+    return { type: GUARDRAILS_READY, status: 'Unknown', reason: 'Pending', message: 'guardrails not reconciled yet' };
+  }
+  const condition: Condition = {
+    type: GUARDRAILS_READY,
+    status: guardrails.inSync ? 'True' : 'False',
+    reason: guardrails.reason ?? (guardrails.inSync ? 'InSync' : 'NotInSync'),
+  };
+  if (guardrails.message) condition.message = guardrails.message;
+  if (guardrails.lastTransitionTime) condition.lastTransitionTime = guardrails.lastTransitionTime;
+  return condition;
+}
