@@ -45,7 +45,7 @@ export class TenantController {
       }, { once: true });
       await runWorkers(this.queue, this.options.workers, (key) => this.reconciler.reconcile(key), { name: 'tenants', logger: this.log });
     } finally {
-      for (const r of registrations) r.unregister();
+      for (const r of registrations) r.remove();
     }
   }
 

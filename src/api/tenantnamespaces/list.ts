@@ -1,0 +1,108 @@
+import type { ListMeta, TenantNamespace } from '../../kube/types';
+import { decodeContinue, encodeContinue } from '../request/continue-token';
+import type { ListOptions } from '../request/list-options';
+import { TENANT_NAMESPACES } from '../resource';
+import { badRequest, expired, EXPIRED_MESSAGES, notFound, timeout } from '../status';
+import { fieldsOf } from './fields';
+import type { TenantNamespaceView, Viewer } from './view';
+
+export interface ListResult {
+  items: TenantNamespace[];
+  metadata: ListMeta;
+}
+
+/**
+ * Checks a list's resourceVersion against the view. The view serves only its current state, which is
+ * "not older than" every resourceVersion it has handed out; an exact older one is answered as kube
+ * answers one that etcd has compacted (410), one from another replica or process too (it cannot be
+ * placed in this view's history), and one from the future as kube does after waiting (504).
+ */
+function checkListResourceVersion(view: TenantNamespaceView, opts: ListOptions): void {
+  const rv = opts.resourceVersion;
+  if (!rv || rv === '0') {
+    if (opts.resourceVersionMatch === 'Exact') throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+    return;
+  }
+  const parsed = view.log.versions.parse(rv);
+  if (parsed === 'invalid') throw badRequest(`resourceVersion: Invalid value: "${rv}": must be a non-negative integer`);
+  if (parsed === 'foreign') throw expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, view.log.resourceVersion));
+  if (parsed.seq > view.log.seq) throw timeout(`Too large resource version: ${rv}, current: ${view.log.resourceVersion}`, 1);
+  if (opts.resourceVersionMatch === 'Exact' && parsed.seq !== view.log.seq) {
+    throw expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, view.log.resourceVersion));
+  }
+}
+
+/**
+ * Where a continued list starts. A continuation is honoured when no row at or after its start has
+ * changed since its page was served, so continued pages form the consistent list kube promises;
+ * otherwise it is 410 Expired, as kube answers a token whose snapshot was compacted.
+ */
+function continueFrom(view: TenantNamespaceView, token: string): { start: string; resourceVersion: string } {
+  const c = decodeContinue(token);
+  const parsed = view.log.versions.parse(c.resourceVersion);
+  if (parsed === 'invalid') throw badRequest('invalid continue token: continue key is not valid');
+  if (parsed === 'foreign' || parsed.seq > view.log.seq) throw expired(EXPIRED_MESSAGES.continueTooOld);
+  const changes = view.log.since(parsed.seq);
+  if (changes === 'expired' || changes.some((ch) => ch.object.metadata.name >= c.start)) throw expired(EXPIRED_MESSAGES.continueTooOld);
+  return { start: c.start, resourceVersion: c.resourceVersion };
+}
+
+/** The rows `viewer` may see that match the request's selectors, ordered by name, before paging. */
+export function selectRows(view: TenantNamespaceView, viewer: Viewer, opts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>): TenantNamespace[] {
+  const byName = opts.fieldSelector?.requiredValue('metadata.name');
+  const byTenant = opts.fieldSelector?.requiredValue('spec.tenant');
+  let rows: TenantNamespace[];
+  if (byName !== undefined) {
+    const row = view.get(byName);
+    rows = row && view.canSee(viewer, row) ? [row] : [];
+  } else if (byTenant !== undefined) {
+    const visible = view.visibleTenants(viewer);
+    rows = !visible || visible.has(byTenant) ? view.rowsOfTenant(byTenant) : [];
+  } else {
+    rows = view.visibleRows(viewer);
+  }
+  const { labelSelector, fieldSelector } = opts;
+  if (labelSelector && !labelSelector.isEmpty()) rows = rows.filter((r) => labelSelector.matches(r.metadata.labels));
+  if (fieldSelector && !fieldSelector.isEmpty()) rows = rows.filter((r) => fieldSelector.matches(fieldsOf(r)));
+  return rows;
+}
+
+/** LIST: the caller's rows, filtered, paged with `limit` and `continue`. */
+export function listTenantNamespaces(view: TenantNamespaceView, viewer: Viewer, opts: ListOptions): ListResult {
+  let resourceVersion = view.log.resourceVersion;
+  let start: string | undefined;
+  if (opts.continueToken) ({ start, resourceVersion } = continueFrom(view, opts.continueToken));
+  else checkListResourceVersion(view, opts);
+
+  let rows = selectRows(view, viewer, opts);
+  if (start !== undefined) {
+    const from = lowerBound(rows, start);
+    rows = rows.slice(from);
+  }
+  const metadata: ListMeta = { resourceVersion };
+  if (opts.limit > 0 && rows.length > opts.limit) {
+    const rest = rows.length - opts.limit;
+    metadata.continue = encodeContinue({ resourceVersion, start: rows[opts.limit].metadata.name });
+    if (!opts.labelSelector && !opts.fieldSelector) metadata.remainingItemCount = rest;
+    rows = rows.slice(0, opts.limit);
+  }
+  return { items: rows, metadata };
+}
+
+/** GET: one row; one the caller may not see answers exactly as one that does not exist. */
+export function getTenantNamespace(view: TenantNamespaceView, viewer: Viewer, name: string): TenantNamespace {
+  const row = view.get(name);
+  if (!row || !view.canSee(viewer, row)) throw notFound(TENANT_NAMESPACES, name);
+  return row;
+}
+
+function lowerBound(rows: readonly TenantNamespace[], name: string): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid].metadata.name < name) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

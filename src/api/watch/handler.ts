@@ -1,0 +1,173 @@
+import type { TenantNamespace } from '../../kube/types';
+import type { Logger } from '../../log/logger';
+import { watchersClosed, watchEventsSent, watchers as watchersGauge } from '../../metrics/api';
+import type { IncludeObject, MetaGroupVersion, Negotiated } from '../negotiation';
+import { watchEventTarget } from '../negotiation';
+import type { ListOptions } from '../request/list-options';
+import { cachedJson } from '../request/respond';
+import { TENANT_NAMESPACES } from '../resource';
+import { expired, EXPIRED_MESSAGES, type StatusError } from '../status';
+import { toObjectTable, toPartialObjectMetadata } from '../table';
+import { fieldsOf } from '../tenantnamespaces/fields';
+import { selectRows } from '../tenantnamespaces/list';
+import type { TenantNamespaceView, Viewer } from '../tenantnamespaces/view';
+import { Change, type ChangeType } from './changelog';
+import { Watcher, type WatchSink } from './watcher';
+
+/** The annotation on the bookmark that ends the initial events of a `sendInitialEvents` watch. */
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
+export interface WatchHubOptions {
+  /** Unread bytes after which a watcher is closed as too slow. */
+  maxBufferedBytes: number;
+  /** How often a watch that allows bookmarks gets one. */
+  bookmarkIntervalMs: number;
+  /** Watches without timeoutSeconds end after a random time in [min, 2·min], as kube-apiserver's do. */
+  minTimeoutSeconds: number;
+  log: Logger;
+}
+
+export interface WatchRequest {
+  viewer: Viewer;
+  options: ListOptions;
+  negotiated: Negotiated;
+  includeObject: IncludeObject;
+  transport: 'http' | 'websocket';
+}
+
+/** The form of a watch's events: every watcher with the same form shares their bytes. */
+interface EventForm {
+  key: string;
+  render(type: ChangeType, object: TenantNamespace, withHeaders: boolean): string;
+}
+
+function formOf(negotiated: Negotiated, includeObject: IncludeObject): EventForm {
+  const target = watchEventTarget(negotiated);
+  const gv = (negotiated.groupVersion ?? 'meta.k8s.io/v1') as MetaGroupVersion;
+  if (target === 'Table') {
+    return {
+      key: `table:${gv}:${includeObject}`,
+      // The Table of one row per event: AGE is as of the change, like every other cell of the event.
+      render: (_t, o, withHeaders) => JSON.stringify(toObjectTable(o, { groupVersion: gv, includeObject, now: new Date(), noHeaders: !withHeaders })),
+    };
+  }
+  if (target === 'PartialObjectMetadata') return { key: `pom:${gv}`, render: (_t, o) => JSON.stringify(toPartialObjectMetadata(o, gv)) };
+  return { key: 'json', render: (_t, o) => cachedJson(o) };
+}
+
+function line(type: string, objectJson: string): Buffer {
+  return Buffer.from(`{"type":"${type}","object":${objectJson}}\n`);
+}
+
+/** An ERROR event carrying a Status, as kube-apiserver ends a watch it cannot serve. */
+export function errorEvent(err: StatusError): Buffer {
+  return line('ERROR', err.body);
+}
+
+/**
+ * Serves watches of tenantnamespaces from the view's change log. A watch starts with its initial
+ * events (or by replaying the log from the client's resourceVersion), then receives each later change
+ * filtered for its caller and selectors; every event's bytes are made once per form and shared.
+ */
+export class WatchHub {
+  readonly #open = new Set<Watcher<TenantNamespace>>();
+
+  constructor(readonly view: TenantNamespaceView, readonly options: WatchHubOptions) {}
+
+  get size(): number {
+    return this.#open.size;
+  }
+
+  /**
+   * Starts a watch on `sink`. Returns false after writing an ERROR event when the resourceVersion
+   * cannot be served (the stream is then ended).
+   */
+  serve(sink: WatchSink, req: WatchRequest, onClosed: () => void): Watcher<TenantNamespace> {
+    const { view } = this;
+    const { options: opts, viewer } = req;
+    const form = formOf(req.negotiated, req.includeObject);
+    let headersSent = false;
+    const encode = (change: Change<TenantNamespace>, type: ChangeType, object: TenantNamespace): Buffer => {
+      const withHeaders = form.key.startsWith('table:') && !headersSent;
+      headersSent = true;
+      watchEventsSent.inc({ type });
+      return change.encoded(`${form.key}:${type}:${withHeaders}`, () => line(type, form.render(type, object, withHeaders)));
+    };
+    const matches = (o: TenantNamespace) =>
+      (!opts.labelSelector || opts.labelSelector.matches(o.metadata.labels)) && (!opts.fieldSelector || opts.fieldSelector.matches(fieldsOf(o)));
+    let stop = () => {};
+    const watcher: Watcher<TenantNamespace> = new Watcher<TenantNamespace>(sink, {
+      nameOf: (o) => o.metadata.name,
+      visible: (o) => matches(o) && view.canSee(viewer, o),
+      encode,
+      maxBufferedBytes: this.options.maxBufferedBytes,
+      onClose: (reason) => {
+        stop();
+        this.#open.delete(watcher);
+        watchersGauge.dec({ transport: req.transport });
+        watchersClosed.inc({ reason });
+        if (reason === 'slow') this.options.log.warn('closed a watch that could not keep up', { user: viewer.name, bufferedBytes: sink.bufferedBytes });
+        onClosed();
+      },
+    });
+    this.#open.add(watcher);
+    watchersGauge.inc({ transport: req.transport });
+
+    // Everything from here to subscribe runs in one tick: no change can fall between snapshot and live.
+    const rv = opts.resourceVersion;
+    const resume = rv && rv !== '0' && opts.sendInitialEvents !== true;
+    if (resume) {
+      const parsed = view.log.versions.parse(rv);
+      const changes = parsed === 'invalid' || parsed === 'foreign' || parsed.seq > view.log.seq ? 'expired' : view.log.since(parsed.seq);
+      if (changes === 'expired') {
+        watcher.writeRaw(errorEvent(expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, view.log.oldestResumable ? view.log.versions.format(view.log.oldestResumable) : undefined))));
+        watcher.close('done');
+        return watcher;
+      }
+      // The client holds the rows visible at its resourceVersion: those visible now, plus those a later
+      // change removed, minus those a later change added.
+      const firstChange = new Map<string, Change<TenantNamespace>>();
+      for (const c of changes) if (!firstChange.has(c.object.metadata.name)) firstChange.set(c.object.metadata.name, c);
+      const known = selectRows(view, viewer, opts).filter((r) => !firstChange.has(r.metadata.name));
+      for (const c of firstChange.values()) if (c.previous && matches(c.previous) && view.canSee(viewer, c.previous)) known.push(c.previous);
+      watcher.assumeKnown(known);
+      for (const c of changes) watcher.deliver(c);
+    } else if (opts.sendInitialEvents !== false) {
+      const snapshotRv = view.log.resourceVersion;
+      const seq = view.log.seq;
+      watcher.sendInitial((o) => new Change(seq, snapshotRv, 'ADDED', o, undefined), selectRows(view, viewer, opts));
+      if (opts.sendInitialEvents) watcher.writeRaw(this.#bookmark(req, snapshotRv, true));
+    }
+    if (watcher.closed) return watcher;
+    const unsubscribe = view.subscribe((c) => watcher.deliver(c));
+
+    const timers: NodeJS.Timeout[] = [];
+    const seconds = opts.timeoutSeconds ?? this.options.minTimeoutSeconds * (1 + Math.random());
+    timers.push(setTimeout(() => watcher.close('done'), seconds * 1000));
+    if (opts.allowWatchBookmarks) {
+      timers.push(setInterval(() => watcher.writeRaw(this.#bookmark(req, view.log.resourceVersion, false)), this.options.bookmarkIntervalMs));
+    }
+    stop = () => {
+      unsubscribe();
+      for (const t of timers) clearTimeout(t);
+    };
+    return watcher;
+  }
+
+  /** Closes every open watch (server shutdown). */
+  closeAll(): void {
+    for (const w of [...this.#open]) w.close('done');
+  }
+
+  #bookmark(req: WatchRequest, resourceVersion: string, initialEventsEnd: boolean): Buffer {
+    const metadata: Record<string, unknown> = { resourceVersion };
+    if (initialEventsEnd) metadata.annotations = { [INITIAL_EVENTS_END]: 'true' };
+    const target = watchEventTarget(req.negotiated);
+    const gv = req.negotiated.groupVersion ?? 'meta.k8s.io/v1';
+    const object =
+      target === 'Table' ? { kind: 'Table', apiVersion: gv, metadata, columnDefinitions: null, rows: null }
+        : target === 'PartialObjectMetadata' ? { kind: 'PartialObjectMetadata', apiVersion: gv, metadata }
+          : { kind: TENANT_NAMESPACES.kind, apiVersion: TENANT_NAMESPACES.groupVersion, metadata };
+    return line('BOOKMARK', JSON.stringify(object));
+  }
+}
