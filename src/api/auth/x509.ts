@@ -73,7 +73,7 @@ function allowsClientAuth(cert: X509Certificate): boolean {
 /** `issuer` signed `cert`: names and key identifiers match (and keyCertSign if key usage is set), and the signature verifies. */
 function issuedBy(cert: X509Certificate, issuer: X509Certificate): boolean {
   try {
-    return issuer.checkIssued(cert) && cert.verify(issuer.publicKey);
+    return cert.checkIssued(issuer) && cert.verify(issuer.publicKey);
   } catch {
     return false;
   }
