@@ -1,0 +1,131 @@
+import { ExpiringCache } from './expiring';
+import { type KubeRequester, SYSTEM_MASTERS, type UserInfo } from './types';
+
+/** An action on a resource, as in a SubjectAccessReview's `resourceAttributes`. Cluster scope: no namespace. */
+export interface ResourceAttributes {
+  verb: string;
+  /** API group; '' for the core group. */
+  group: string;
+  version?: string;
+  resource: string;
+  subresource?: string;
+  name?: string;
+  namespace?: string;
+}
+
+/** An action on a non-resource URL such as `/metrics`. */
+export interface NonResourceAttributes {
+  verb: string;
+  path: string;
+}
+
+export type AccessAttributes = ResourceAttributes | NonResourceAttributes;
+
+/** authorization.k8s.io/v1 SubjectAccessReview, as far as it is sent and read. */
+export interface SubjectAccessReview {
+  apiVersion: 'authorization.k8s.io/v1';
+  kind: 'SubjectAccessReview';
+  spec: {
+    resourceAttributes?: ResourceAttributes & { group: string };
+    nonResourceAttributes?: NonResourceAttributes;
+    user: string;
+    groups: string[];
+    extra?: Record<string, string[]>;
+    uid?: string;
+  };
+  status?: { allowed: boolean; denied?: boolean; reason?: string; evaluationError?: string };
+}
+
+/** The answer for one access check; `reason` is kube-apiserver's explanation, worth logging, not showing. */
+export interface Decision {
+  allowed: boolean;
+  reason: string;
+}
+
+export interface AuthorizerOptions {
+  /** How long an allowed answer is reused; default 10 s (kube's delegated `--authorization-webhook-cache-authorized-ttl`). */
+  allowTtlMs?: number;
+  /** How long a denied answer is reused; default 10 s (`--authorization-webhook-cache-unauthorized-ttl`). */
+  denyTtlMs?: number;
+  /** Most cached answers; default 8192. */
+  maxEntries?: number;
+  /**
+   * Groups allowed everything without a review; default `system:masters`, which kube-apiserver authorizes
+   * unconditionally anyway (kube's delegated authorizer does the same). Pass [] to always ask.
+   */
+  alwaysAllowGroups?: string[];
+  now?: () => number;
+}
+
+/** Request attributes in SAR form; fields left empty are dropped so equal checks share a cache key. */
+function toSpecAttributes(attrs: AccessAttributes): Pick<SubjectAccessReview['spec'], 'resourceAttributes' | 'nonResourceAttributes'> {
+  if ('path' in attrs) return { nonResourceAttributes: { verb: attrs.verb, path: attrs.path } };
+  const r: ResourceAttributes = { verb: attrs.verb, group: attrs.group, resource: attrs.resource };
+  if (attrs.version) r.version = attrs.version;
+  if (attrs.subresource) r.subresource = attrs.subresource;
+  if (attrs.name) r.name = attrs.name;
+  if (attrs.namespace) r.namespace = attrs.namespace;
+  return { resourceAttributes: r };
+}
+
+/** The review kube-apiserver is asked for `user` doing `attrs`; extra keys are sorted for a stable cache key. */
+export function subjectAccessReview(user: UserInfo, attrs: AccessAttributes): SubjectAccessReview {
+  const spec: SubjectAccessReview['spec'] = { ...toSpecAttributes(attrs), user: user.name, groups: [...user.groups] };
+  const extraKeys = Object.keys(user.extra).sort();
+  if (extraKeys.length) spec.extra = Object.fromEntries(extraKeys.map((k) => [k, [...user.extra[k]]]));
+  if (user.uid) spec.uid = user.uid;
+  return { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec };
+}
+
+/**
+ * Authorizes by SubjectAccessReview against kube-apiserver (RBAC and whatever else the cluster runs), as
+ * kube's delegated authorizer does: answers are cached briefly and in a bounded map, concurrent identical
+ * checks share one request, and a failed review denies without being cached.
+ */
+export class Authorizer {
+  readonly #client: KubeRequester;
+  readonly #allowTtlMs: number;
+  readonly #denyTtlMs: number;
+  readonly #alwaysAllowGroups: ReadonlySet<string>;
+  readonly #cache: ExpiringCache<Decision>;
+  readonly #inFlight = new Map<string, Promise<Decision>>();
+
+  constructor(client: KubeRequester, opts: AuthorizerOptions = {}) {
+    this.#client = client;
+    this.#allowTtlMs = opts.allowTtlMs ?? 10_000;
+    this.#denyTtlMs = opts.denyTtlMs ?? 10_000;
+    this.#alwaysAllowGroups = new Set(opts.alwaysAllowGroups ?? [SYSTEM_MASTERS]);
+    this.#cache = new ExpiringCache(opts.maxEntries ?? 8192, opts.now);
+  }
+
+  /** Whether `user` may do `attrs`. Never rejects: a review that cannot be made is a denial. */
+  authorize(user: UserInfo, attrs: AccessAttributes): Promise<Decision> {
+    if (user.groups.some((g) => this.#alwaysAllowGroups.has(g))) return Promise.resolve({ allowed: true, reason: '' });
+    const review = subjectAccessReview(user, attrs);
+    const key = JSON.stringify(review.spec);
+    const cached = this.#cache.get(key);
+    if (cached) return Promise.resolve(cached);
+    let pending = this.#inFlight.get(key);
+    if (!pending) {
+      pending = this.#client.request<SubjectAccessReview>('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', review)
+        .then((answer) => {
+          const status = answer.status;
+          const reason = [status?.reason, status?.evaluationError].filter(Boolean).join('; ');
+          const decision: Decision = { allowed: status?.allowed === true && status.denied !== true, reason };
+          this.#cache.set(key, decision, decision.allowed ? this.#allowTtlMs : this.#denyTtlMs);
+          return decision;
+        }, (err: Error): Decision => ({ allowed: false, reason: `subject access review failed: ${err.message}` }))
+        .finally(() => this.#inFlight.delete(key));
+      this.#inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Whether `user` may list namespaces at cluster scope — such a caller sees every TenantNamespace
+   * (SPEC §4 Visibility).
+   */
+  async canListAllNamespaces(user: UserInfo): Promise<boolean> {
+    return (await this.authorize(user, { verb: 'list', group: '', resource: 'namespaces' })).allowed;
+  }
+}

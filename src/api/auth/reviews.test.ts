@@ -1,0 +1,146 @@
+import { Authorizer, type SubjectAccessReview } from './authorizer';
+import { TokenReviewer, type TokenReview } from './tokenreview';
+import type { KubeRequester, UserInfo } from './types';
+
+/** Answers reviews with a function of the request body and records every call. */
+class FakeReviews implements KubeRequester {
+  calls: { path: string; body: unknown }[] = [];
+  constructor(private readonly answer: (body: any) => unknown) {}
+  async request<T>(_method: string, path: string, body?: unknown): Promise<T> {
+    this.calls.push({ path, body });
+    await new Promise((r) => setImmediate(r));
+    return this.answer(body) as T;
+  }
+}
+
+describe('TokenReviewer', () => {
+  const answer = (body: TokenReview) => ({
+    ...body,
+    status: body.spec.token === 'good'
+      ? { authenticated: true, user: { username: 'system:serviceaccount:ci:deployer', uid: 'u1', groups: ['system:serviceaccounts'], extra: { 'authentication.kubernetes.io/pod-name': ['p'] } } }
+      : { authenticated: false, error: 'token expired' },
+  });
+
+  it('returns the user kube-apiserver reports for a valid token', async () => {
+    const kube = new FakeReviews(answer);
+    expect(await new TokenReviewer(kube).review('good')).toEqual({
+      ok: true,
+      user: { name: 'system:serviceaccount:ci:deployer', uid: 'u1', groups: ['system:serviceaccounts'], extra: { 'authentication.kubernetes.io/pod-name': ['p'] } },
+    });
+    expect(kube.calls).toEqual([{ path: '/apis/authentication.k8s.io/v1/tokenreviews', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'good' } } }]);
+  });
+
+  it('rejects an invalid token with kube-apiserver\'s reason', async () => {
+    expect(await new TokenReviewer(new FakeReviews(answer)).review('bad')).toEqual({ ok: false, reason: 'invalid bearer token: token expired' });
+  });
+
+  it('asks once per token within the TTL, positive or negative, and shares concurrent reviews', async () => {
+    let now = 0;
+    const kube = new FakeReviews(answer);
+    const reviewer = new TokenReviewer(kube, { ttlMs: 10_000, now: () => now });
+    await Promise.all([reviewer.review('good'), reviewer.review('good'), reviewer.review('bad')]);
+    await reviewer.review('good');
+    await reviewer.review('bad');
+    expect(kube.calls).toHaveLength(2);
+    now += 10_000;
+    await reviewer.review('good');
+    expect(kube.calls).toHaveLength(3);
+  });
+
+  it('does not cache a review that failed', async () => {
+    let down = true;
+    const kube = new FakeReviews((b) => {
+      if (down) throw new Error('503');
+      return answer(b);
+    });
+    const reviewer = new TokenReviewer(kube);
+    expect(await reviewer.review('good')).toEqual({ ok: false, reason: 'token review failed: 503' });
+    down = false;
+    expect((await reviewer.review('good')).ok).toBe(true);
+  });
+
+  it('checks audiences when it asks for some', async () => {
+    const kube = new FakeReviews((b: TokenReview) => ({ ...b, status: { authenticated: true, user: { username: 'x' }, audiences: ['other'] } }));
+    expect(await new TokenReviewer(kube, { audiences: ['paddock'] }).review('t')).toEqual({ ok: false, reason: 'token audiences do not match' });
+    expect((kube.calls[0].body as TokenReview).spec.audiences).toEqual(['paddock']);
+  });
+});
+
+describe('Authorizer', () => {
+  const alice: UserInfo = { name: 'alice', uid: 'a-1', groups: ['system:authenticated'], extra: { z: ['1'], a: ['2'] } };
+  const admin: UserInfo = { name: 'admin', groups: ['system:masters', 'system:authenticated'], extra: {} };
+  const rbac = (body: SubjectAccessReview) => ({
+    ...body,
+    status: body.spec.user === 'admin' ? { allowed: true, reason: 'RBAC: allowed' } : { allowed: false, reason: 'no RBAC policy matched' },
+  });
+
+  it('sends the user, groups, extra and uid with resource attributes', async () => {
+    const kube = new FakeReviews(rbac);
+    const decision = await new Authorizer(kube).authorize(alice, { verb: 'get', group: 'tenancy.paddock.dev', resource: 'tenantnamespaces', name: 'oil-dev' });
+    expect(decision).toEqual({ allowed: false, reason: 'no RBAC policy matched' });
+    expect(kube.calls).toEqual([{
+      path: '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+      body: {
+        apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
+        spec: {
+          resourceAttributes: { verb: 'get', group: 'tenancy.paddock.dev', resource: 'tenantnamespaces', name: 'oil-dev' },
+          user: 'alice', groups: ['system:authenticated'], extra: { a: ['2'], z: ['1'] }, uid: 'a-1',
+        },
+      },
+    }]);
+  });
+
+  it('sends non-resource attributes for a path', async () => {
+    const kube = new FakeReviews(rbac);
+    await new Authorizer(kube).authorize(alice, { verb: 'get', path: '/metrics' });
+    expect((kube.calls[0].body as SubjectAccessReview).spec.nonResourceAttributes).toEqual({ verb: 'get', path: '/metrics' });
+  });
+
+  it('allows system:masters without asking, unless told to always ask', async () => {
+    const kube = new FakeReviews(rbac);
+    expect(await new Authorizer(kube).authorize(admin, { verb: 'delete', group: '', resource: 'namespaces' })).toEqual({ allowed: true, reason: '' });
+    expect(kube.calls).toHaveLength(0);
+    expect((await new Authorizer(kube, { alwaysAllowGroups: [] }).authorize(admin, { verb: 'delete', group: '', resource: 'namespaces' })).allowed).toBe(true);
+    expect(kube.calls).toHaveLength(1);
+  });
+
+  it('caches allowed and denied answers for their TTLs, per distinct check', async () => {
+    let now = 0;
+    const kube = new FakeReviews(rbac);
+    const authz = new Authorizer(kube, { alwaysAllowGroups: [], allowTtlMs: 10_000, denyTtlMs: 5_000, now: () => now });
+    const list = { verb: 'list', group: '', resource: 'namespaces' };
+    await Promise.all([authz.authorize(alice, list), authz.authorize(alice, list), authz.authorize(admin, list)]);
+    expect(kube.calls).toHaveLength(2);
+    await authz.authorize(alice, { ...list, namespace: 'x' });
+    expect(kube.calls).toHaveLength(3);
+    now += 5_000;
+    await authz.authorize(alice, list); // denial expired
+    await authz.authorize(admin, list); // still allowed from cache
+    expect(kube.calls).toHaveLength(4);
+  });
+
+  it('denies when the review fails, and asks again next time', async () => {
+    let down = true;
+    const kube = new FakeReviews((b) => {
+      if (down) throw new Error('timeout');
+      return rbac(b);
+    });
+    const authz = new Authorizer(kube, { alwaysAllowGroups: [] });
+    expect(await authz.authorize(admin, { verb: 'get', path: '/metrics' })).toEqual({ allowed: false, reason: 'subject access review failed: timeout' });
+    down = false;
+    expect((await authz.authorize(admin, { verb: 'get', path: '/metrics' })).allowed).toBe(true);
+  });
+
+  it('treats an explicit denial as a denial even if allowed is set', async () => {
+    const kube = new FakeReviews((b) => ({ ...b, status: { allowed: true, denied: true, reason: 'confused webhook' } }));
+    expect((await new Authorizer(kube).authorize(alice, { verb: 'get', path: '/x' })).allowed).toBe(false);
+  });
+
+  it('asks about listing namespaces at cluster scope for canListAllNamespaces', async () => {
+    const kube = new FakeReviews(rbac);
+    const authz = new Authorizer(kube, { alwaysAllowGroups: [] });
+    expect(await authz.canListAllNamespaces(alice)).toBe(false);
+    expect(await authz.canListAllNamespaces(admin)).toBe(true);
+    expect((kube.calls[0].body as SubjectAccessReview).spec.resourceAttributes).toEqual({ verb: 'list', group: '', resource: 'namespaces' });
+  });
+});

@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import { ExpiringCache } from './expiring';
+import type { KubeRequester, UserInfo } from './types';
+
+/** authentication.k8s.io/v1 TokenReview, as far as it is sent and read. */
+export interface TokenReview {
+  apiVersion: 'authentication.k8s.io/v1';
+  kind: 'TokenReview';
+  spec: { token: string; audiences?: string[] };
+  status?: {
+    authenticated?: boolean;
+    user?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
+    audiences?: string[];
+    error?: string;
+  };
+}
+
+export type TokenResult = { ok: true; user: UserInfo } | { ok: false; reason: string };
+
+export interface TokenReviewerOptions {
+  /** How long an answer, positive or negative, is reused; default 10 s (kube's `--authentication-token-webhook-cache-ttl`). */
+  ttlMs?: number;
+  /** Most cached answers; default 4096. */
+  maxEntries?: number;
+  /** Audiences the token must be meant for; empty (the default) accepts kube-apiserver's own audiences. */
+  audiences?: string[];
+  now?: () => number;
+}
+
+/**
+ * Authenticates bearer tokens by asking kube-apiserver (POST TokenReview), as kube's delegated token
+ * authenticator does. Answers are cached by the SHA-256 of the token (never the token itself) for a short
+ * TTL, and concurrent reviews of one token share one request. A failed request is not cached.
+ */
+export class TokenReviewer {
+  readonly #client: KubeRequester;
+  readonly #ttlMs: number;
+  readonly #audiences: string[];
+  readonly #cache: ExpiringCache<TokenResult>;
+  readonly #inFlight = new Map<string, Promise<TokenResult>>();
+
+  constructor(client: KubeRequester, opts: TokenReviewerOptions = {}) {
+    this.#client = client;
+    this.#ttlMs = opts.ttlMs ?? 10_000;
+    this.#audiences = opts.audiences ?? [];
+    this.#cache = new ExpiringCache(opts.maxEntries ?? 4096, opts.now);
+  }
+
+  /** The user a token belongs to (groups as kube-apiserver reports them), or why it is not accepted. */
+  review(token: string): Promise<TokenResult> {
+    const key = createHash('sha256').update(token).digest('base64');
+    const cached = this.#cache.get(key);
+    if (cached) return Promise.resolve(cached);
+    let pending = this.#inFlight.get(key);
+    if (!pending) {
+      pending = this.#ask(token).then(
+        (result) => {
+          this.#cache.set(key, result, this.#ttlMs);
+          return result;
+        },
+        (err: Error): TokenResult => ({ ok: false, reason: `token review failed: ${err.message}` }),
+      ).finally(() => this.#inFlight.delete(key));
+      this.#inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  async #ask(token: string): Promise<TokenResult> {
+    const body: TokenReview = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } };
+    if (this.#audiences.length) body.spec.audiences = this.#audiences;
+    const answer = await this.#client.request<TokenReview>('POST', '/apis/authentication.k8s.io/v1/tokenreviews', body);
+    const status = answer.status ?? {};
+    if (!status.authenticated) return { ok: false, reason: status.error ? `invalid bearer token: ${status.error}` : 'invalid bearer token' };
+    if (this.#audiences.length && !(status.audiences ?? []).some((a) => this.#audiences.includes(a))) {
+      return { ok: false, reason: 'token audiences do not match' };
+    }
+    const u = status.user ?? {};
+    if (!u.username) return { ok: false, reason: 'token review returned no user name' };
+    const user: UserInfo = { name: u.username, groups: [...(u.groups ?? [])], extra: { ...(u.extra ?? {}) } };
+    if (u.uid) user.uid = u.uid;
+    return { ok: true, user };
+  }
+}
