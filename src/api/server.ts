@@ -1,0 +1,388 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { Duplex } from 'node:stream';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { load as loadYaml } from 'js-yaml';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Logger } from '../log/logger';
+import { apiInflight, apiRejected, apiRequestDuration } from '../metrics/api';
+import { registry } from '../metrics/registry';
+import { reloadTlsOnChange, tlsServerOptions, type AuthConfigSource, type Authenticator, type Authorizer, type ServingCertificate, type UserInfo } from './auth';
+import { DISCOVERY_PATHS, serveDiscovery, type DiscoveryDocuments } from './discovery';
+import { checkTargetFits, negotiateInput, negotiateOutput, parseIncludeObject, wantsPretty, type IncludeObject, type Negotiated } from './negotiation';
+import { serveOpenAPI, type OpenAPIDocuments } from './openapi';
+import { parseListOptions } from './request/list-options';
+import { send, sendError, sendValue } from './request/respond';
+import { TENANT_NAMESPACES } from './resource';
+import type { StaticResponse } from './static/document';
+import { badRequest, failure, forbidden, forbiddenPath, methodNotSupported, requestEntityTooLarge, tooManyRequests, unauthorized } from './status';
+import { getTenantNamespace, listTenantNamespaces } from './tenantnamespaces/list';
+import { renderList, renderObject } from './tenantnamespaces/render';
+import type { SelfService } from './tenantnamespaces/self-service';
+import type { TenantNamespaceView, Viewer } from './tenantnamespaces/view';
+import type { WatchHub } from './watch/handler';
+import type { WatchSink } from './watch/watcher';
+
+export interface ApiServerLimits {
+  maxRequestsInflight: number;
+  maxWatchersPerUser: number;
+  maxBodyBytes: number;
+}
+
+export interface ApiServerDeps {
+  view: TenantNamespaceView;
+  hub: WatchHub;
+  selfService: SelfService;
+  authSource: AuthConfigSource;
+  authenticator: Authenticator;
+  authorizer: Authorizer;
+  discovery: DiscoveryDocuments;
+  openapi: OpenAPIDocuments;
+  serving: () => ServingCertificate;
+  /** True once every cache has synced (readyz). */
+  ready: () => boolean;
+  limits: ApiServerLimits;
+  log: Logger;
+}
+
+const RESOURCE_PREFIX = `/apis/${TENANT_NAMESPACES.group}/${TENANT_NAMESPACES.version}/${TENANT_NAMESPACES.resource}`;
+const NAME_PATH = new RegExp(`^${RESOURCE_PREFIX.replace(/\./g, '\\.')}/([^/]+)$`);
+
+interface Authenticated {
+  user: UserInfo;
+}
+
+type Req = Request & Partial<Authenticated>;
+
+function sendStatic(res: ServerResponse, r: StaticResponse): void {
+  res.writeHead(r.status, r.headers);
+  res.end(r.body);
+}
+
+/**
+ * The aggregated API server: HTTPS with delegated authentication (front proxy, client certificates,
+ * TokenReview) and authorization (SubjectAccessReview), serving discovery, OpenAPI, health, metrics and
+ * tenantnamespaces from the view. Every error is a Kubernetes Status; nothing is proxied.
+ */
+export class ApiServer {
+  readonly server: Server;
+  readonly #deps: ApiServerDeps;
+  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  readonly #watchersPerUser = new Map<string, number>();
+  #inflight = 0;
+
+  constructor(deps: ApiServerDeps) {
+    this.#deps = deps;
+    this.server = createServer({ ...tlsServerOptions(deps.authSource.current, deps.serving()) }, this.#app());
+    this.server.headersTimeout = 30_000;
+    this.server.requestTimeout = 0; // watches are long; non-watch requests are bounded by the inflight limit
+    this.server.keepAliveTimeout = 65_000;
+    reloadTlsOnChange(this.server, deps.authSource, deps.serving);
+    this.server.on('upgrade', (req, socket, head) => void this.#upgrade(req, socket, head));
+    this.server.on('clientError', (_err, socket) => socket.destroy());
+  }
+
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        const addr = this.server.address();
+        resolve(typeof addr === 'object' && addr ? addr.port : port);
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#deps.hub.closeAll();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  #app() {
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('etag', false);
+    app.set('query parser', 'simple');
+    const health = (ready: () => boolean) => (_req: Request, res: Response) => {
+      const ok = ready();
+      res.status(ok ? 200 : 500).type('text/plain').send(ok ? 'ok' : 'caches not synced');
+    };
+    app.get(['/healthz', '/livez'], health(() => true));
+    app.get('/readyz', health(this.#deps.ready));
+    app.use((req, res, next) => void this.#authenticate(req, res, next));
+    app.get('/metrics', (req: Req, res, next) => void this.#metrics(req, res).catch(next));
+    app.get(['/apis', '/apis/', /^\/apis\/tenancy\.paddock\.dev(\/v1alpha1)?\/?$/], (req, res) => this.#discovery(req, res));
+    app.get(/^\/openapi\/v[23](\/.*)?$/, (req, res) => this.#openapi(req, res));
+    app.all(RESOURCE_PREFIX, (req: Req, res, next) => void this.#collection(req, res).catch(next));
+    app.all(NAME_PATH, (req: Req, res, next) => void this.#item(req, res).catch(next));
+    app.use((req: Req, res) => {
+      sendError(res, failure('NotFound', 'the server could not find the requested resource'));
+      void req;
+    });
+    app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+      const status = sendError(res, err);
+      if (status.code >= 500) this.#deps.log.error('request failed', { err });
+    });
+    return app;
+  }
+
+  async #authenticate(req: Req, res: Response, next: NextFunction): Promise<void> {
+    try {
+      const result = await this.#deps.authenticator.authenticate(req);
+      if (!result.ok) {
+        sendError(res, unauthorized());
+        return;
+      }
+      req.user = result.user;
+      next();
+    } catch (err) {
+      next(err);
+    }
+  }
+
+  async #viewer(user: UserInfo): Promise<Viewer> {
+    const seesAll = await this.#deps.authorizer.canListAllNamespaces(user);
+    return { name: user.name, groups: user.groups, seesAll };
+  }
+
+  async #authorize(user: UserInfo, verb: string, name?: string): Promise<void> {
+    const d = await this.#deps.authorizer.authorize(user, { verb, group: TENANT_NAMESPACES.group, version: TENANT_NAMESPACES.version, resource: TENANT_NAMESPACES.resource, name });
+    if (!d.allowed) throw forbidden(TENANT_NAMESPACES, name ?? '', user.name, verb, d.reason || undefined);
+  }
+
+  async #metrics(req: Req, res: Response): Promise<void> {
+    const d = await this.#deps.authorizer.authorize(req.user!, { path: '/metrics', verb: 'get' });
+    if (!d.allowed) throw forbiddenPath(req.user!.name, 'get', '/metrics');
+    res.status(200).type(registry.contentType).send(await registry.metrics());
+  }
+
+  #discovery(req: Request, res: Response): void {
+    const path = req.path.replace(/\/$/, '') || '/apis';
+    const r = serveDiscovery(this.#deps.discovery, { path: path === '' ? DISCOVERY_PATHS.apis : path, accept: req.get('accept'), ifNoneMatch: req.get('if-none-match') });
+    if (!r) throw failure('NotFound', 'the server could not find the requested resource');
+    sendStatic(res, r);
+  }
+
+  #openapi(req: Request, res: Response): void {
+    const r = serveOpenAPI(this.#deps.openapi, { path: req.path, hash: new URL(req.originalUrl, 'https://x').searchParams.get('hash'), accept: req.get('accept'), ifNoneMatch: req.get('if-none-match') });
+    if (!r) throw failure('NotFound', 'the server could not find the requested resource');
+    sendStatic(res, r);
+  }
+
+  /** Admission of a non-watch request: the inflight bound (429 with Retry-After past it). */
+  async #bounded<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#inflight >= this.#deps.limits.maxRequestsInflight) {
+      apiRejected.inc({ reason: 'inflight' });
+      throw tooManyRequests(1);
+    }
+    this.#inflight++;
+    apiInflight.set(this.#inflight);
+    try {
+      return await fn();
+    } finally {
+      this.#inflight--;
+      apiInflight.set(this.#inflight);
+    }
+  }
+
+  #negotiate(req: Request, watch: boolean): { negotiated: Negotiated; includeObject: IncludeObject; pretty: boolean } {
+    const negotiated = negotiateOutput(req.get('accept'), { watch });
+    const query = new URL(req.originalUrl, 'https://x').searchParams;
+    const includeObject = negotiated.target === 'Table' ? parseIncludeObject(query.get('includeObject') ?? undefined) : 'Metadata';
+    return { negotiated, includeObject, pretty: wantsPretty(negotiated, query.get('pretty'), req.get('user-agent')) };
+  }
+
+  async #collection(req: Req, res: Response): Promise<void> {
+    const started = process.hrtime.bigint();
+    const query = new URL(req.originalUrl, 'https://x').searchParams;
+    let verb = 'list';
+    let code = 200;
+    try {
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        const options = parseListOptions(query);
+        verb = options.watch ? 'watch' : 'list';
+        if (options.watch) return await this.#watch(req, res, options);
+        await this.#bounded(async () => {
+          const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
+          checkTargetFits(negotiated, 'list');
+          await this.#authorize(req.user!, 'list');
+          const result = listTenantNamespaces(this.#deps.view, await this.#viewer(req.user!), options);
+          send(res, 200, negotiated.contentType, renderList(result.items, result.metadata, { negotiated, includeObject, pretty, now: new Date() }));
+        });
+      } else if (req.method === 'POST') {
+        verb = 'create';
+        await this.#bounded(async () => {
+          const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
+          const body = await readBody(req, this.#deps.limits.maxBodyBytes);
+          await this.#authorize(req.user!, 'create');
+          const dryRun = query.getAll('dryRun');
+          if (dryRun.some((d) => d !== 'All')) throw badRequest(`dryRun: Unsupported value: "${dryRun.find((d) => d !== 'All')}": supported values: "All"`);
+          const created = await this.#deps.selfService.create(await this.#viewer(req.user!), body, dryRun.length > 0);
+          code = 201;
+          send(res, 201, negotiated.contentType, renderObject(created, { negotiated, includeObject, pretty, now: new Date() }));
+        });
+      } else {
+        verb = req.method.toLowerCase();
+        throw methodNotSupported(TENANT_NAMESPACES, req.method === 'DELETE' ? 'deletecollection' : req.method.toLowerCase());
+      }
+    } catch (err) {
+      code = sendError(res, err).code;
+    } finally {
+      if (verb !== 'watch') apiRequestDuration.observe({ verb, resource: TENANT_NAMESPACES.resource, code: String(code) }, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  }
+
+  async #item(req: Req, res: Response): Promise<void> {
+    const started = process.hrtime.bigint();
+    const name = decodeURIComponent(NAME_PATH.exec(req.path)![1]);
+    let verb = 'get';
+    let code = 200;
+    try {
+      await this.#bounded(async () => {
+        if (req.method === 'GET' || req.method === 'HEAD') {
+          const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
+          checkTargetFits(negotiated, 'object');
+          await this.#authorize(req.user!, 'get', name);
+          const row = getTenantNamespace(this.#deps.view, await this.#viewer(req.user!), name);
+          send(res, 200, negotiated.contentType, renderObject(row, { negotiated, includeObject, pretty, now: new Date() }));
+        } else if (req.method === 'DELETE') {
+          verb = 'delete';
+          const { negotiated } = this.#negotiate(req, false);
+          await readBody(req, this.#deps.limits.maxBodyBytes); // DeleteOptions, if any, change nothing here
+          await this.#authorize(req.user!, 'delete', name);
+          const status = await this.#deps.selfService.delete(await this.#viewer(req.user!), name);
+          sendValue(res, 200, status, negotiated);
+        } else {
+          verb = req.method.toLowerCase();
+          throw methodNotSupported(TENANT_NAMESPACES, verb === 'put' ? 'update' : verb);
+        }
+      });
+    } catch (err) {
+      code = sendError(res, err).code;
+    } finally {
+      apiRequestDuration.observe({ verb, resource: TENANT_NAMESPACES.resource, code: String(code) }, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  }
+
+  #admitWatcher(user: string): () => void {
+    const n = this.#watchersPerUser.get(user) ?? 0;
+    if (n >= this.#deps.limits.maxWatchersPerUser) {
+      apiRejected.inc({ reason: 'watchers-per-user' });
+      throw tooManyRequests(5, `too many open watches for user ${JSON.stringify(user)}`);
+    }
+    this.#watchersPerUser.set(user, n + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.#watchersPerUser.get(user) ?? 1) - 1;
+      if (left <= 0) this.#watchersPerUser.delete(user);
+      else this.#watchersPerUser.set(user, left);
+    };
+  }
+
+  async #watch(req: Req, res: Response, options: ReturnType<typeof parseListOptions>): Promise<void> {
+    const { negotiated, includeObject } = this.#negotiate(req, true);
+    await this.#authorize(req.user!, 'watch');
+    const viewer = await this.#viewer(req.user!);
+    const release = this.#admitWatcher(req.user!.name);
+    res.writeHead(200, { 'Content-Type': negotiated.contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    res.flushHeaders();
+    res.socket?.setNoDelay(true);
+    const sink: WatchSink = {
+      write: (b) => res.write(b),
+      get bufferedBytes() {
+        return res.writableLength;
+      },
+      end: () => res.end(),
+      destroy: () => res.destroy(),
+    };
+    const watcher = this.#deps.hub.serve(sink, { viewer, options, negotiated, includeObject, transport: 'http' }, release);
+    res.on('close', () => watcher.close('client'));
+  }
+
+  /** The same watch over a WebSocket: one text message per event. */
+  async #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const refuse = (err: unknown) => {
+      const status = sendErrorToSocket(socket, err);
+      if (status >= 500) this.#deps.log.error('websocket upgrade failed', { err });
+    };
+    try {
+      const url = new URL(req.url ?? '/', 'https://x');
+      if (url.pathname !== RESOURCE_PREFIX) throw failure('NotFound', 'the server could not find the requested resource');
+      const auth = await this.#deps.authenticator.authenticate(req);
+      if (!auth.ok) throw unauthorized();
+      const options = parseListOptions(url.searchParams);
+      options.watch = true;
+      const negotiated = negotiateOutput(req.headers.accept, { watch: true });
+      const includeObject = negotiated.target === 'Table' ? parseIncludeObject(url.searchParams.get('includeObject') ?? undefined) : 'Metadata';
+      await this.#authorize(auth.user, 'watch');
+      const viewer = await this.#viewer(auth.user);
+      const release = this.#admitWatcher(auth.user.name);
+      this.#wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+        const sink: WatchSink = {
+          write: (b) => {
+            ws.send(b.subarray(0, b.length - 1).toString('utf8'));
+            return true;
+          },
+          get bufferedBytes() {
+            return ws.bufferedAmount;
+          },
+          end: () => ws.close(1000),
+          destroy: () => ws.terminate(),
+        };
+        const watcher = this.#deps.hub.serve(sink, { viewer, options, negotiated, includeObject, transport: 'websocket' }, release);
+        ws.on('close', () => watcher.close('client'));
+        ws.on('error', () => watcher.close('client'));
+      });
+    } catch (err) {
+      refuse(err);
+    }
+  }
+}
+
+/** Writes a Status as a plain HTTP response on a socket that asked to upgrade; returns its code. */
+function sendErrorToSocket(socket: Duplex, err: unknown): number {
+  const chunks: Buffer[] = [];
+  const res = {
+    headersSent: false,
+    writeHead(status: number, headers: Record<string, string>) {
+      chunks.push(Buffer.from(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Error'}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\nConnection: close\r\n\r\n`));
+    },
+    end(body: Buffer) {
+      chunks.push(body);
+      socket.end(Buffer.concat(chunks));
+    },
+    destroy() {
+      socket.destroy();
+    },
+  } as unknown as ServerResponse;
+  return sendError(res, err).code;
+}
+
+/** Reads a request body up to `limit` bytes (413 past it) and parses it as JSON or YAML (400 if it is neither). */
+async function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const length = Number(req.headers['content-length'] ?? 0);
+  if (length > limit) {
+    apiRejected.inc({ reason: 'body-size' });
+    throw requestEntityTooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      apiRejected.inc({ reason: 'body-size' });
+      throw requestEntityTooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  if (size === 0) return undefined;
+  const text = Buffer.concat(chunks).toString('utf8');
+  const mediaType = negotiateInput(req.headers['content-type']);
+  try {
+    return mediaType === 'application/yaml' ? loadYaml(text) : JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`the body of the request could not be decoded: ${(err as Error).message}`);
+  }
+}
+

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { ApiServer } from './api/server';
+import { AuthConfigSource, Authenticator, Authorizer, TokenReviewer, type KubeRequester } from './api/auth';
+import { buildDiscoveryDocuments } from './api/discovery';
+import { buildOpenAPIDocuments } from './api/openapi';
+import { SelfService } from './api/tenantnamespaces/self-service';
+import { TenantNamespaceView } from './api/tenantnamespaces/view';
+import { WatchHub } from './api/watch/handler';
+import { SharedInformerFactory } from './cache/factory';
+import { PaddockCache } from './cache/paddock-cache';
+import { OptionsError, parseOptions, usage, type Options } from './config/options';
+import { TenantController } from './controller/controller';
+import { EventRecorder } from './controller/events';
+import { LeaderElector } from './controller/leader-election';
+import { TenantReconciler } from './controller/reconciler';
+import { Writer } from './controller/writer';
+import { KubeClient } from './kube/client';
+import { PADDOCK } from './kube/types';
+import { configureLogging, logger } from './log/logger';
+
+/**
+ * Paddock: options → one client, one informer factory, one cache → the API server (every replica) and
+ * the reconciler (the leader only) → graceful shutdown on SIGTERM/SIGINT.
+ */
+async function run(options: Options): Promise<void> {
+  configureLogging(options.logLevel);
+  const log = logger({ component: 'paddock', identity: options.identity });
+  const client = await KubeClient.fromKubeConfig(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}, { qps: options.qps, burst: options.burst });
+  const factory = new SharedInformerFactory(client, { logger: logger({ component: 'informer' }) });
+  const cache = new PaddockCache(factory);
+  const stop = new AbortController();
+  const tasks: Promise<unknown>[] = [];
+
+  let api: ApiServer | undefined;
+  if (options.mode !== 'controller') {
+    const requester: KubeRequester = { request: (method, path, body) => client.request(method, path, { body }) };
+    const authSource = new AuthConfigSource(requester, { onError: (err) => log.warn('reading extension-apiserver-authentication failed', { err }) });
+    await authSource.start();
+    const view = new TenantNamespaceView(cache, options.watchWindow);
+    const serving = () => ({ cert: readFileSync(options.tlsCertFile!), key: readFileSync(options.tlsKeyFile!) });
+    api = new ApiServer({
+      view,
+      hub: new WatchHub(view, { maxBufferedBytes: 8 << 20, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, log: logger({ component: 'watch' }) }),
+      selfService: new SelfService(view, client),
+      authSource,
+      authenticator: new Authenticator({ config: () => authSource.current, tokens: new TokenReviewer(requester) }),
+      authorizer: new Authorizer(requester),
+      discovery: buildDiscoveryDocuments(),
+      openapi: buildOpenAPIDocuments(),
+      serving,
+      ready: () => factory.hasSynced(),
+      limits: { maxRequestsInflight: options.maxRequestsInflight, maxWatchersPerUser: options.maxWatchersPerUser, maxBodyBytes: options.maxBodyBytes },
+      log: logger({ component: 'apiserver' }),
+    });
+    const port = await api.listen(options.securePort, options.bindAddress);
+    log.info('serving tenantnamespaces', { address: options.bindAddress, port });
+    stop.signal.addEventListener('abort', () => authSource.stop(), { once: true });
+  }
+
+  if (options.mode !== 'apiserver') {
+    const writer = new Writer(client);
+    const events = new EventRecorder(client, 'paddock', options.identity, logger({ component: 'events' }));
+    const controller = new TenantController(cache, new TenantReconciler(cache, writer, events, logger({ component: 'reconciler' })), writer,
+      { workers: options.workers, resyncPeriodMs: options.resyncPeriodMs }, logger({ component: 'controller' }));
+    if (options.leaderElect) {
+      const elector = new LeaderElector({
+        client,
+        namespace: options.leaderElectionNamespace,
+        name: PADDOCK.leaseName,
+        identity: options.identity,
+        leaseDurationMs: options.leaseDurationMs,
+        renewDeadlineMs: options.renewDeadlineMs,
+        retryPeriodMs: options.retryPeriodMs,
+        onStartedLeading: (signal) => controller.run(signal),
+        onNewLeader: (leader) => log.info('leader', { leader }),
+        logger: logger({ component: 'leader-election' }),
+      });
+      tasks.push(elector.run(stop.signal));
+    } else {
+      tasks.push(controller.run(stop.signal));
+    }
+  }
+
+  factory.start(stop.signal);
+  const shutdown = async (signal: string) => {
+    log.info('shutting down', { signal });
+    stop.abort();
+    await api?.close();
+    await Promise.race([Promise.allSettled(tasks), new Promise((r) => setTimeout(r, 10_000).unref())]);
+    client.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+function main(): void {
+  let options: Options | undefined;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof OptionsError) {
+      process.stderr.write(`paddock: ${err.message}\n\n${usage()}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (!options) {
+    process.stdout.write(usage());
+    return;
+  }
+  run(options).catch((err: unknown) => {
+    logger({ component: 'paddock' }).error('fatal', { err });
+    process.exit(1);
+  });
+}
+
+main();
