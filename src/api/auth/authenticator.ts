@@ -40,7 +40,7 @@ interface ConnectionMemo {
   clientCert?: ChainVerification;
 }
 
-/** How long a connection's certificate verification is reused before it is redone. */
+/** How long a connection's certificate verification is reused before it is redone (never past a certificate's expiry). */
 const CONNECTION_MEMO_MS = 60_000;
 
 /**
@@ -73,7 +73,8 @@ export class Authenticator {
     }
     const now = this.#now();
     if (!conn.memo || conn.memo.config !== config || conn.memo.checkedUntil < now.getTime()) {
-      conn.memo = { config, checkedUntil: now.getTime() + CONNECTION_MEMO_MS };
+      const expiries = conn.peer.map((c) => c.validToDate.getTime());
+      conn.memo = { config, checkedUntil: Math.min(now.getTime() + CONNECTION_MEMO_MS, ...expiries) };
     }
     return this.#authenticate({ peerCertificates: conn.peer, headers: req.headersDistinct }, config, now, conn.memo);
   }

@@ -26,7 +26,7 @@ export interface SubjectAccessReview {
   apiVersion: 'authorization.k8s.io/v1';
   kind: 'SubjectAccessReview';
   spec: {
-    resourceAttributes?: ResourceAttributes & { group: string };
+    resourceAttributes?: ResourceAttributes;
     nonResourceAttributes?: NonResourceAttributes;
     user: string;
     groups: string[];
