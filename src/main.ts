@@ -15,7 +15,7 @@ import { EventRecorder } from './controller/events';
 import { LeaderElector } from './controller/leader-election';
 import { TenantReconciler } from './controller/reconciler';
 import { Writer } from './controller/writer';
-import { KubeClient } from './kube/client';
+import { KubeClient, paddockVersion } from './kube/client';
 import { PADDOCK } from './kube/types';
 import { configureLogging, logger } from './log/logger';
 
@@ -26,7 +26,12 @@ import { configureLogging, logger } from './log/logger';
 async function run(options: Options): Promise<void> {
   configureLogging(options.logLevel);
   const log = logger({ component: 'paddock', identity: options.identity });
-  const client = await KubeClient.fromKubeConfig(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}, { qps: options.qps, burst: options.burst });
+  const client = await KubeClient.fromKubeConfig(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}, {
+    qps: options.qps,
+    burst: options.burst,
+    // The identity in the User-Agent lets kube-apiserver's audit log tell replicas apart.
+    userAgent: `paddock/${paddockVersion()} (${options.identity})`,
+  });
   const factory = new SharedInformerFactory(client, { logger: logger({ component: 'informer' }) });
   const cache = new PaddockCache(factory);
   const stop = new AbortController();

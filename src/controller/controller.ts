@@ -36,7 +36,7 @@ export class TenantController {
     try {
       await this.cache.factory.waitForCacheSync(signal);
       if (signal.aborted) return;
-      await this.ensureClusterRoles();
+      await this.ensureClusterRoles().catch((err: unknown) => this.log.error('ensuring the shipped cluster roles failed', { err }));
       this.#enqueueAll();
       const timer = this.#scheduleResync(signal);
       signal.addEventListener('abort', () => {
@@ -49,7 +49,10 @@ export class TenantController {
     }
   }
 
-  /** Creates or repairs the shipped ClusterRoles and the tenantnamespaces-user binding. */
+  /**
+   * Repairs the shipped ClusterRoles and the tenantnamespaces-user binding (installed with Paddock);
+   * creates a missing one where Paddock's RBAC allows it.
+   */
   async ensureClusterRoles(): Promise<void> {
     for (const want of [...clusterRoles(), ...clusterRoleBindings()] as KubeObject[]) {
       const live = await this.writer.get<KubeObject>(want);

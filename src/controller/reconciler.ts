@@ -74,7 +74,7 @@ export class TenantReconciler {
       observed.namespaces.push(name);
       return true;
     }
-    if (isForeignNamespace(live, tenant.metadata.name)) {
+    if (this.#isForeign(tenant, live)) {
       observed.conflicts.push(name);
       return false;
     }
@@ -174,6 +174,17 @@ export class TenantReconciler {
       this.events.record(tenant, 'Warning', after.reason ?? 'NotReady', after.message ?? '');
     }
     this.log.debug('status written', { tenant: tenant.metadata.name, phase: status.phase, reason: after?.reason });
+  }
+
+  /**
+   * A namespace is this tenant's when it carries the tenant's label, or carries no tenant label at all
+   * but was provisioned by this tenant before (it is in status.namespaces): someone removed the label,
+   * which is drift to repair. Any other namespace is never adopted.
+   */
+  #isForeign(tenant: Tenant, ns: Namespace): boolean {
+    if (!isForeignNamespace(ns, tenant.metadata.name)) return false;
+    const label = ns.metadata.labels?.[PADDOCK.tenantLabel];
+    return label !== undefined || !(tenant.status?.namespaces ?? []).includes(ns.metadata.name);
   }
 
   #informerOf(kind: string) {

@@ -23,7 +23,7 @@ export function buildPaddock(): void {
  * with a real token from the TokenRequest API, so local runs have exactly the permissions of a deployed one.
  */
 export function installPaddockIdentity(state: ControlPlaneState): string {
-  for (const f of ['namespace.yaml', 'serviceaccount.yaml', 'rbac.yaml']) kubectl(state, ['apply', '-f', join(REPO, 'apiservice', f)]);
+  for (const f of ['namespace.yaml', 'serviceaccount.yaml', 'rbac.yaml', 'tenant-roles.yaml']) kubectl(state, ['apply', '-f', join(REPO, 'apiservice', f)]);
   const token = kubectl(state, ['create', 'token', 'paddock', '-n', 'paddock-system', '--duration=48h']).trim();
   const path = join(state.dir, 'kubeconfig-paddock');
   writeFileSync(path, JSON.stringify({

@@ -48,3 +48,44 @@ export function parseTable(output: string): Record<string, string>[] {
     return row;
   });
 }
+
+/** Runs kubectl and parses its JSON output; throws with kubectl's stderr when it fails. */
+export async function kubectlJson<T = any>(user: string, args: string[], input?: string): Promise<T> {
+  const res = await kubectl(user, [...args, '-o', 'json'], input);
+  if (res.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${res.stderr}`);
+  return JSON.parse(res.stdout) as T;
+}
+
+/** `kubectl apply -f -` of an object as admin; throws when it fails. */
+export async function applyObject(obj: unknown, user = 'admin'): Promise<void> {
+  const res = await kubectl(user, ['apply', '-f', '-'], JSON.stringify(obj));
+  if (res.code !== 0) throw new Error(`kubectl apply failed: ${res.stderr}`);
+}
+
+export { sleep, waitFor } from '../controlplane/processes';
+
+/** One entry of kube-apiserver's audit log (the fields tests read). */
+export interface AuditEvent {
+  verb: string;
+  user: { username: string };
+  userAgent?: string;
+  objectRef?: { resource?: string; namespace?: string; name?: string; apiGroup?: string; subresource?: string };
+  responseStatus?: { code?: number };
+  requestReceivedTimestamp: string;
+  stage: string;
+}
+
+/** Audit events (writes only: the policy logs nothing else) received at or after `since`. */
+export function auditWrites(since: Date): AuditEvent[] {
+  const text = readFileSync(controlPlane().auditLog, 'utf8');
+  const events: AuditEvent[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const e = JSON.parse(line) as AuditEvent;
+    if (e.stage === 'ResponseComplete' && new Date(e.requestReceivedTimestamp) >= since) events.push(e);
+  }
+  return events;
+}
+
+/** The user kube-apiserver knows Paddock as: its ServiceAccount, with a token from the TokenRequest API. */
+export const PADDOCK_USER = 'system:serviceaccount:paddock-system:paddock';

@@ -1,13 +1,21 @@
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startControlPlane } from '../controlplane/controlplane';
+import { installPaddockIdentity, registerApiService, startPaddock } from '../controlplane/paddock';
 
 /** The directory of the control plane shared by every integration suite of one run. */
 export const TEST_CONTROL_PLANE_DIR = resolve(__dirname, '..', '..', '.paddock', 'test');
+/** Where the global setup records the Paddock replicas it started (see env.ts). */
+export const PADDOCK_STATE_FILE = join(TEST_CONTROL_PLANE_DIR, 'paddock.json');
+
+/** Flags of the replicas under test: a short resync so tests can watch several happen. */
+export const TEST_PADDOCK_ARGS = ['--resync-period=4s', '--lease-duration=6s', '--renew-deadline=4s', '--retry-period=1s', '--watch-window=2000'];
 
 /**
- * Starts one local control plane for the whole run and installs the Tenant CRD. Suites find it through
- * `test/integration/env.ts` and isolate themselves by unique names.
+ * Starts one local control plane for the whole run, installs the Tenant CRD, and starts two Paddock
+ * replicas (mode all, leader election on) with the APIService pointing at the first. Suites find all of
+ * it through `test/integration/env.ts` and isolate themselves by unique names.
  */
 export default async function globalSetup(): Promise<void> {
   const state = await startControlPlane({ dir: TEST_CONTROL_PLANE_DIR });
@@ -15,5 +23,9 @@ export default async function globalSetup(): Promise<void> {
   execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs.admin, 'apply', '-f', crd], { stdio: 'pipe' });
   execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs.admin, 'wait', '--for=condition=Established', '--timeout=30s',
     'crd/tenants.paddock.dev'], { stdio: 'pipe' });
-  process.env.PADDOCK_TEST_STATE = join(TEST_CONTROL_PLANE_DIR, 'state.json');
+  const kubeconfig = installPaddockIdentity(state);
+  const replicas = [];
+  for (const name of ['paddock-a', 'paddock-b']) replicas.push(await startPaddock(state, kubeconfig, { name, extraArgs: TEST_PADDOCK_ARGS }));
+  await registerApiService(state, replicas[0].port);
+  writeFileSync(PADDOCK_STATE_FILE, JSON.stringify({ kubeconfig, replicas }, null, 2));
 }

@@ -1,0 +1,34 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { registerApiService, startPaddock, stopPaddock, type PaddockProcess } from '../controlplane/paddock';
+import { controlPlane } from './env';
+import { PADDOCK_STATE_FILE, TEST_PADDOCK_ARGS } from './global-setup';
+
+interface PaddockState {
+  kubeconfig: string;
+  replicas: PaddockProcess[];
+}
+
+function read(): PaddockState {
+  return JSON.parse(readFileSync(PADDOCK_STATE_FILE, 'utf8')) as PaddockState;
+}
+
+/** The Paddock replicas of this run (paddock-a serves the APIService, both compete for the Lease). */
+export function replicas(): PaddockProcess[] {
+  return read().replicas;
+}
+
+export async function stopReplica(name: string): Promise<void> {
+  const state = read();
+  const r = state.replicas.find((p) => p.identity === name);
+  if (r) await stopPaddock(r);
+  writeFileSync(PADDOCK_STATE_FILE, JSON.stringify({ ...state, replicas: state.replicas.filter((p) => p.identity !== name) }, null, 2));
+}
+
+/** Starts replica `name` again (after stopReplica); paddock-a also takes the APIService back. */
+export async function startReplica(name: string): Promise<PaddockProcess> {
+  const state = read();
+  const p = await startPaddock(controlPlane(), state.kubeconfig, { name, extraArgs: TEST_PADDOCK_ARGS });
+  writeFileSync(PADDOCK_STATE_FILE, JSON.stringify({ ...state, replicas: [...state.replicas.filter((r) => r.identity !== name), p] }, null, 2));
+  if (name === 'paddock-a') await registerApiService(controlPlane(), p.port);
+  return p;
+}
