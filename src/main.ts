@@ -81,7 +81,10 @@ async function run(options: Options): Promise<void> {
         onNewLeader: (leader) => log.info('leader', { leader }),
         logger: logger({ component: 'leader-election' }),
       });
-      tasks.push(elector.run(stop.signal));
+      // One run() is one term: after losing the lease, campaign again until shutdown.
+      tasks.push((async () => {
+        while (!stop.signal.aborted) await elector.run(stop.signal);
+      })());
     } else {
       tasks.push(controller.run(stop.signal));
     }

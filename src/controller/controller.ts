@@ -20,7 +20,8 @@ export interface ControllerOptions {
  * every tenant, and the shipped ClusterRoles are ensured at start and on each resync.
  */
 export class TenantController {
-  readonly queue = new WorkQueue<string>({ name: 'tenants' });
+  /** The queue of the current leadership term; a new term starts with a new queue. */
+  queue = new WorkQueue<string>({ name: 'tenants' });
 
   constructor(
     readonly cache: PaddockCache,
@@ -32,6 +33,7 @@ export class TenantController {
 
   /** Reconciles until `signal` aborts (leadership lost or shutdown); the caches must be running. */
   async run(signal: AbortSignal): Promise<void> {
+    this.queue = new WorkQueue<string>({ name: 'tenants' });
     const registrations = this.#watchCache();
     try {
       await this.cache.factory.waitForCacheSync(signal);
