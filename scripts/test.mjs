@@ -28,13 +28,17 @@ if (spawnSync('tsc', ['--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' }).
 if (projects.includes('integration') && spawnSync('tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' }).status !== 0) failedChecks++;
 
 const results = '.paddock/jest-results.json';
-const jest = spawnSync('jest', ['--selectProjects', ...projects, '--json', `--outputFile=${results}`, ...jestArgs], {
+// Integration suites share one control plane and two Paddock replicas that some suites restart: they run
+// one at a time.
+const serial = projects.includes('integration') ? ['--runInBand'] : [];
+const jest = spawnSync('jest', ['--selectProjects', ...projects, ...serial, '--json', `--outputFile=${results}`, ...jestArgs], {
   stdio: 'inherit',
   env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() },
 });
 
 // Whatever happened to Jest, leave no control-plane process behind.
-stopLeftovers('.paddock/test/state.json');
+stopLeftovers('.paddock/test/paddock.json', (s) => s.replicas.map((r) => r.pid));
+stopLeftovers('.paddock/test/state.json', (s) => Object.values(s.pids));
 
 let passed = 0;
 let failed = failedChecks;
@@ -51,10 +55,9 @@ writeFileSync('.paddock/test-summary.txt', summary + '\n');
 console.log(summary);
 process.exit(failed === 0 && jest.status === 0 ? 0 : 1);
 
-function stopLeftovers(stateFile) {
+function stopLeftovers(stateFile, pidsOf) {
   if (!existsSync(stateFile)) return;
-  const { pids } = JSON.parse(readFileSync(stateFile, 'utf8'));
-  for (const pid of Object.values(pids)) {
+  for (const pid of pidsOf(JSON.parse(readFileSync(stateFile, 'utf8')))) {
     try {
       process.kill(-pid, 'SIGKILL');
     } catch {
