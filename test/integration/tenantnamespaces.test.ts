@@ -61,6 +61,25 @@ function direct(path: string, opts: { cert?: CertFiles; headers?: Record<string,
 
 const TNS_PATH = '/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces';
 
+/** A request through kube-apiserver (kubectl's path) as `user`, with an Accept header kubectl cannot set. */
+function viaApiserver(user: string, path: string, accept: string): Promise<Raw> {
+  const { pki, server } = controlPlane();
+  const url = new URL(path, server);
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: url.hostname, port: url.port, path, headers: { Accept: accept }, ca: readFileSync(pki.ca.cert),
+      cert: readFileSync(pki.users[user].cert), key: readFileSync(pki.users[user].key),
+    }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 beforeAll(async () => {
   await applyObject(tenant(OIL, [{ kind: 'User', name: 'alice' }], ['production', 'staging'], { 'requests.cpu': '8', 'requests.memory': '16Gi', pods: '10' }));
   await applyObject(tenant(GAS, [{ kind: 'Group', name: 'gas-devs' }], ['production'], { 'requests.cpu': '4', pods: '5' }));
@@ -109,12 +128,18 @@ describe('kubectl get tns, per caller', () => {
     ['Table v1', TABLE_V1, (b: any) => b.rows.map((r: any) => r.cells[0]), 'Table'],
     ['Table v1beta1', 'application/json;as=Table;v=v1beta1;g=meta.k8s.io', (b: any) => b.rows.map((r: any) => r.cells[0]), 'Table'],
     ['PartialObjectMetadataList', 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io', (b: any) => b.items.map((i: any) => i.metadata.name), 'PartialObjectMetadataList'],
-  ])('answers get --raw with Accept %s the same way', async (_what, accept, names, kind) => {
-    const res = await kubectl('alice', ['get', '--raw', TNS_PATH, '-H', `Accept: ${accept}`]);
-    expect(res.stderr).toBe('');
-    const body = JSON.parse(res.stdout);
+  ])('answers through kube-apiserver with Accept %s the same way', async (_what, accept, names, kind) => {
+    const res = await viaApiserver('alice', TNS_PATH, accept);
+    expect(res.status).toBe(200);
+    const body = JSON.parse(res.body);
     expect(body.kind).toBe(kind);
     expect(names(body)).toEqual(await ownedNamespaces('alice'));
+  });
+
+  it('answers kubectl get --raw the same way', async () => {
+    const res = await kubectl('alice', ['get', '--raw', TNS_PATH]);
+    expect(res.stderr).toBe('');
+    expect(JSON.parse(res.stdout).items.map((i: any) => i.metadata.name)).toEqual(await ownedNamespaces('alice'));
   });
 
   it('answers a name alice may not see exactly like a name that does not exist', async () => {
@@ -208,7 +233,9 @@ describe('discovery', () => {
   });
 
   it('kubectl explain tns.status.quota', async () => {
-    const res = await kubectl('alice', ['explain', 'tns.status.quota']);
+    // kube-aggregator fetches an APIService's OpenAPI shortly after it becomes available.
+    let res = await kubectl('alice', ['explain', 'tns.status.quota']);
+    await waitFor('the aggregated OpenAPI', async () => (res = await kubectl('alice', ['explain', 'tns.status.quota'])).code === 0, 90_000, 1000);
     expect(res.stderr).toBe('');
     expect(res.stdout).toContain('KIND:       TenantNamespace');
     expect(res.stdout).toMatch(/hard/);
@@ -257,15 +284,15 @@ describe('direct HTTPS to Paddock', () => {
   });
 
   it.each([
-    ['a bad Accept', TNS_PATH, { Accept: 'text/html' }, 406, 'NotAcceptable'],
-    ['an unsupported field selector', `${TNS_PATH}?fieldSelector=status.owner=alice`, {}, 400, 'BadRequest'],
-    ['a malformed label selector', `${TNS_PATH}?labelSelector=${encodeURIComponent('a in (b')}`, {}, 400, 'BadRequest'],
-    ['a bad includeObject', `${TNS_PATH}?includeObject=Everything`, { Accept: TABLE_V1 }, 400, 'BadRequest'],
-    ['an unknown continue token', `${TNS_PATH}?limit=1&continue=bm90LWEtdG9rZW4`, {}, 400, 'BadRequest'],
-    ['an expired continue token', `${TNS_PATH}?limit=1&continue=${Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: '12345', start: 'a' })).toString('base64')}`, {}, 410, 'Expired'],
-    ['a negative timeoutSeconds', `${TNS_PATH}?watch=true&timeoutSeconds=-1`, {}, 400, 'BadRequest'],
-    ['an unknown method', `${TNS_PATH}/x`, {}, 405, 'MethodNotAllowed', 'PUT'],
-  ])('answers %s with a Status', async (_what, path, headers, code, reason, method?: string) => {
+    ['a bad Accept', 'GET', TNS_PATH, { Accept: 'text/html' }, 406, 'NotAcceptable'],
+    ['an unsupported field selector', 'GET', `${TNS_PATH}?fieldSelector=status.owner=alice`, {}, 400, 'BadRequest'],
+    ['a malformed label selector', 'GET', `${TNS_PATH}?labelSelector=${encodeURIComponent('a in (b')}`, {}, 400, 'BadRequest'],
+    ['a bad includeObject', 'GET', `${TNS_PATH}?includeObject=Everything`, { Accept: TABLE_V1 }, 400, 'BadRequest'],
+    ['an unknown continue token', 'GET', `${TNS_PATH}?limit=1&continue=bm90LWEtdG9rZW4`, {}, 400, 'BadRequest'],
+    ['an expired continue token', 'GET', `${TNS_PATH}?limit=1&continue=${Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: '12345', start: 'a' })).toString('base64')}`, {}, 410, 'Expired'],
+    ['a negative timeoutSeconds', 'GET', `${TNS_PATH}?watch=true&timeoutSeconds=-1`, {}, 400, 'BadRequest'],
+    ['an unsupported method', 'PUT', `${TNS_PATH}/x`, {}, 405, 'MethodNotAllowed'],
+  ])('answers %s with a Status', async (_what, method, path, headers, code, reason) => {
     const res = await direct(path, { cert: pki.users.alice, headers: headers as Record<string, string>, method });
     expect(res.status).toBe(code);
     expect(JSON.parse(res.body)).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason, code });
