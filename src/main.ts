@@ -46,7 +46,7 @@ async function run(options: Options): Promise<void> {
     const serving = () => ({ cert: readFileSync(options.tlsCertFile!), key: readFileSync(options.tlsKeyFile!) });
     api = new ApiServer({
       view,
-      hub: new WatchHub(view, { maxBufferedBytes: 8 << 20, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, log: logger({ component: 'watch' }) }),
+      hub: new WatchHub(view, { maxBufferedBytes: options.watchBufferBytes, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, log: logger({ component: 'watch' }) }),
       selfService: new SelfService(view, client),
       authSource,
       authenticator: new Authenticator({ config: () => authSource.current, tokens: new TokenReviewer(requester) }),

@@ -27,6 +27,7 @@ export interface Options {
   maxWatchersPerUser: number;
   maxBodyBytes: number;
   watchWindow: number;
+  watchBufferBytes: number;
   logLevel: LogLevel;
 }
 
@@ -58,6 +59,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   'max-watchers-per-user': { env: 'PADDOCK_MAX_WATCHERS_PER_USER', default: '100', help: 'open watches per user before 429' },
   'max-body-bytes': { env: 'PADDOCK_MAX_BODY_BYTES', default: '1048576', help: 'largest request body accepted' },
   'watch-window': { env: 'PADDOCK_WATCH_WINDOW', default: '10000', help: 'watch events kept for resuming from a resourceVersion' },
+  'watch-buffer-bytes': { env: 'PADDOCK_WATCH_BUFFER_BYTES', default: '8388608', help: 'unread bytes after which a watch is closed as too slow' },
   'log-level': { env: 'PADDOCK_LOG_LEVEL', default: 'info', help: 'debug | info | warn | error' },
 };
 
@@ -134,6 +136,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     maxWatchersPerUser: positiveInt('max-watchers-per-user', get('max-watchers-per-user')!),
     maxBodyBytes: positiveInt('max-body-bytes', get('max-body-bytes')!),
     watchWindow: positiveInt('watch-window', get('watch-window')!, 100),
+    watchBufferBytes: positiveInt('watch-buffer-bytes', get('watch-buffer-bytes')!, 4096),
     logLevel,
   };
   if (options.mode !== 'controller' && (!options.tlsCertFile || !options.tlsKeyFile)) {

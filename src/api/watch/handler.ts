@@ -6,7 +6,7 @@ import { watchEventTarget } from '../negotiation';
 import type { ListOptions } from '../request/list-options';
 import { cachedJson } from '../request/respond';
 import { TENANT_NAMESPACES } from '../resource';
-import { expired, EXPIRED_MESSAGES, type StatusError } from '../status';
+import { expired, EXPIRED_MESSAGES, timeout, type StatusError } from '../status';
 import { toObjectTable, toPartialObjectMetadata } from '../table';
 import { fieldsOf } from '../tenantnamespaces/fields';
 import { selectRows } from '../tenantnamespaces/list';
@@ -79,8 +79,9 @@ export class WatchHub {
   }
 
   /**
-   * Starts a watch on `sink`. Returns false after writing an ERROR event when the resourceVersion
-   * cannot be served (the stream is then ended).
+   * Starts a watch on `sink`: initial events (`resourceVersion` unset or 0, or `sendInitialEvents` with
+   * a resourceVersion this view has reached) or a replay from the client's resourceVersion, then live
+   * changes. A resourceVersion that cannot be served ends the stream with an ERROR event.
    */
   serve(sink: WatchSink, req: WatchRequest, onClosed: () => void): Watcher<TenantNamespace> {
     const { view } = this;
@@ -115,12 +116,24 @@ export class WatchHub {
 
     // Everything from here to subscribe runs in one tick: no change can fall between snapshot and live.
     const rv = opts.resourceVersion;
-    const resume = rv && rv !== '0' && opts.sendInitialEvents !== true;
-    if (resume) {
-      const parsed = view.log.versions.parse(rv);
-      const changes = parsed === 'invalid' || parsed === 'foreign' || parsed.seq > view.log.seq ? 'expired' : view.log.since(parsed.seq);
+    const parsed = rv && rv !== '0' ? view.log.versions.parse(rv) : undefined;
+    if (parsed !== undefined) {
+      // A resourceVersion this view cannot place (another replica's, an earlier process's, malformed) or
+      // one it has not reached: the watch ends with the ERROR event kube-apiserver would send.
+      let refusal: StatusError | undefined;
+      if (parsed === 'invalid' || parsed === 'foreign') refusal = expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv!, view.log.resourceVersion));
+      else if (parsed.seq > view.log.seq) refusal = timeout(`Too large resource version: ${rv}, current: ${view.log.resourceVersion}`, 1);
+      if (refusal) {
+        watcher.writeRaw(errorEvent(refusal));
+        watcher.close('done');
+        return watcher;
+      }
+    }
+    if (parsed !== undefined && opts.sendInitialEvents !== true) {
+      // Resume: exactly the changes after the client's resourceVersion, or 410 if they are gone.
+      const changes = view.log.since((parsed as { seq: number }).seq);
       if (changes === 'expired') {
-        watcher.writeRaw(errorEvent(expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, view.log.oldestResumable ? view.log.versions.format(view.log.oldestResumable) : undefined))));
+        watcher.writeRaw(errorEvent(expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv!, view.log.versions.format(view.log.oldestResumable)))));
         watcher.close('done');
         return watcher;
       }

@@ -65,10 +65,31 @@ describe('Watcher', () => {
 
   it('closes a watcher whose client does not read, once, as slow', () => {
     const { log, sink, watcher, closes } = setup(new Set(['oil']), 20);
-    for (let i = 0; i < 10; i++) log.append('ADDED', { name: `oil-${i}`, tenant: 'oil' }, undefined);
+    for (let i = 0; i < 30; i++) log.append('ADDED', { name: `oil-${i}`, tenant: 'oil' }, undefined);
     expect(watcher.closed).toBe(true);
     expect(sink.destroyed).toBe(true);
     expect(closes).toEqual(['slow']);
-    expect(sink.lines.length).toBeLessThan(10);
+    expect(sink.lines.length).toBeLessThan(30);
+  });
+
+  it('lets a burst pass the bound if the client catches up within the grace, and closes it if not', () => {
+    jest.useFakeTimers();
+    try {
+      const reader = setup(new Set(['oil']), 20);
+      reader.log.append('ADDED', { name: 'oil-burst-1', tenant: 'oil' }, undefined);
+      reader.log.append('ADDED', { name: 'oil-burst-2', tenant: 'oil' }, undefined);
+      expect(reader.sink.bufferedBytes).toBeGreaterThan(20);
+      reader.sink.bufferedBytes = 0; // the client read everything
+      jest.advanceTimersByTime(2000);
+      expect(reader.watcher.closed).toBe(false);
+
+      const stuck = setup(new Set(['oil']), 20);
+      stuck.log.append('ADDED', { name: 'oil-burst-1', tenant: 'oil' }, undefined);
+      stuck.log.append('ADDED', { name: 'oil-burst-2', tenant: 'oil' }, undefined);
+      jest.advanceTimersByTime(2000);
+      expect(stuck.closes).toEqual(['slow']);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

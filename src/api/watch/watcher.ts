@@ -17,8 +17,14 @@ export interface WatcherOptions<T> {
   visible(object: T): boolean;
   /** The bytes of one event in this watcher's form; shared with every watcher of the same form. */
   encode(change: Change<T>, type: ChangeType, object: T): Buffer;
-  /** Past this many unread bytes the watcher is closed as too slow. */
+  /**
+   * Past this many unread bytes for longer than `slowGraceMs` the watcher is closed as too slow; past four
+   * times as many it is closed at once. A burst (the initial events, a tenant change that rewrites every
+   * row) may pass the bound briefly; a client that keeps up brings it back within the grace.
+   */
   maxBufferedBytes: number;
+  /** Default 2 s. */
+  slowGraceMs?: number;
   /** Called once when the watcher closes, with why. */
   onClose(reason: 'slow' | 'done' | 'client'): void;
 }
@@ -34,6 +40,7 @@ export interface WatcherOptions<T> {
 export class Watcher<T> {
   readonly #sent = new Set<string>();
   #closed = false;
+  #slowCheck: NodeJS.Timeout | undefined;
 
   constructor(readonly sink: WatchSink, readonly options: WatcherOptions<T>) {}
 
@@ -81,6 +88,7 @@ export class Watcher<T> {
   close(reason: 'slow' | 'done' | 'client'): void {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#slowCheck);
     if (reason === 'slow') this.sink.destroy();
     else if (reason === 'done') this.sink.end();
     this.options.onClose(reason);
@@ -88,6 +96,16 @@ export class Watcher<T> {
 
   #write(bytes: Buffer): void {
     this.sink.write(bytes);
-    if (this.sink.bufferedBytes > this.options.maxBufferedBytes) this.close('slow');
+    const { maxBufferedBytes, slowGraceMs = 2000 } = this.options;
+    const buffered = this.sink.bufferedBytes;
+    if (buffered > 4 * maxBufferedBytes) {
+      this.close('slow');
+    } else if (buffered > maxBufferedBytes && !this.#slowCheck) {
+      this.#slowCheck = setTimeout(() => {
+        this.#slowCheck = undefined;
+        if (this.sink.bufferedBytes > maxBufferedBytes) this.close('slow');
+      }, slowGraceMs);
+      this.#slowCheck.unref();
+    }
   }
 }

@@ -1,0 +1,242 @@
+import { httpsGet } from '../controlplane/controlplane';
+import { startPaddock, stopPaddock, type PaddockProcess } from '../controlplane/paddock';
+import { applyObject, controlPlane, kubectl, kubectlJson, sleep, uniqueName, waitFor } from './env';
+import { replicas } from './paddock-env';
+import { DirectWatch, KubectlWatch, WebSocketWatch, type WatchEventLine } from './watch-client';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { PADDOCK_STATE_FILE } from './global-setup';
+
+jest.setTimeout(180_000);
+
+function tenant(name: string, owners: unknown[], namespaces: string[], extra: Record<string, unknown> = {}) {
+  return { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name }, spec: { owners, namespaces, deletionPolicy: 'Delete', ...extra } };
+}
+const ALICE = [{ kind: 'User', name: 'alice' }];
+const GAS_DEVS = [{ kind: 'Group', name: 'gas-devs' }];
+
+async function served(names: string[]): Promise<void> {
+  await waitFor(`rows ${names.join(', ')}`, async () => (await kubectl('admin', ['get', 'tns', ...names])).code === 0, 60_000, 200);
+}
+
+/** A merge patch through kube-apiserver as admin, without a kubectl process per change. */
+function patchAsAdmin(path: string, body: unknown): Promise<number> {
+  const { pki, server } = controlPlane();
+  const url = new URL(path, server);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' },
+      ca: readFileSync(pki.ca.cert), cert: readFileSync(pki.users.admin.cert), key: readFileSync(pki.users.admin.key) }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+const portOf = (identity: string) => replicas().find((r) => r.identity === identity)!.port;
+const kinds = (events: WatchEventLine[]) => events.map((e) => `${e.type} ${e.object?.metadata?.name ?? ''}`);
+
+describe('kubectl get tns -w as alice', () => {
+  const oil = uniqueName('woil');
+  const gas = uniqueName('wgas');
+  let watch: KubectlWatch;
+
+  beforeAll(async () => {
+    await applyObject(tenant(oil, ALICE, ['a'], { resourceQuotas: [{ hard: { pods: '5' } }] }));
+    await served([`${oil}-a`]);
+    watch = new KubectlWatch('alice');
+    await watch.waitFor('the initial ADDED', (rows) => rows.some(([e, n]) => e === 'ADDED' && n === `${oil}-a`));
+  });
+
+  afterAll(async () => {
+    watch.stop();
+    await kubectl('admin', ['delete', 'tenants', oil, gas, '--wait=false', '--ignore-not-found']);
+  });
+
+  it('shows a new oil namespace as ADDED', async () => {
+    await applyObject(tenant(oil, ALICE, ['a', 'b'], { resourceQuotas: [{ hard: { pods: '5' } }] }));
+    await watch.waitFor('ADDED b', (rows) => rows.some(([e, n]) => e === 'ADDED' && n === `${oil}-b`));
+  });
+
+  it('shows a quota usage change after a pod is created as MODIFIED', async () => {
+    const before = watch.rows().length;
+    await waitFor('a pod', async () => (await kubectl('admin', ['run', 'p', '-n', `${oil}-a`, '--image=registry.k8s.io/pause:3.10', '--restart=Never'])).code === 0, 30_000, 250);
+    await waitFor('quota usage', async () => (await kubectlJson('alice', ['get', 'tns', `${oil}-a`])).status.quota?.used?.pods === '1', 60_000, 250);
+    await watch.waitFor('MODIFIED a', (rows) => rows.slice(before).some(([e, n]) => e === 'MODIFIED' && n === `${oil}-a`));
+  });
+
+  it('shows a deletion: Terminating, then gone', async () => {
+    await applyObject(tenant(oil, ALICE, ['a'], { resourceQuotas: [{ hard: { pods: '5' } }] }));
+    await watch.waitFor('Terminating b', (rows) => rows.some(([e, n, s]) => e === 'MODIFIED' && n === `${oil}-b` && s === 'Terminating'));
+    await watch.waitFor('DELETED b', (rows) => rows.some(([e, n]) => e === 'DELETED' && n === `${oil}-b`), 90_000);
+  });
+
+  it('never shows gas events', async () => {
+    await applyObject(tenant(gas, GAS_DEVS, ['x']));
+    await served([`${gas}-x`]);
+    await kubectl('admin', ['label', 'namespace', `${gas}-x`, 'touched=yes']);
+    await sleep(1000);
+    expect(watch.rows().filter(([, n]) => n.startsWith(gas))).toEqual([]);
+  });
+});
+
+describe('ownership changes reach open watches', () => {
+  it('adding alice as an owner of gas emits ADDED for its rows; removing her emits DELETED', async () => {
+    const gas = uniqueName('wown');
+    await applyObject(tenant(gas, GAS_DEVS, ['x', 'y']));
+    await served([`${gas}-x`, `${gas}-y`]);
+    const w = await DirectWatch.open(portOf('paddock-a'), '', controlPlane().pki.users.alice);
+    try {
+      await sleep(500);
+      expect(w.names().filter((n) => n.startsWith(gas))).toEqual([]);
+      await applyObject(tenant(gas, [...GAS_DEVS, ...ALICE], ['x', 'y']));
+      await w.waitFor('ADDED x and y', (ev) => ['x', 'y'].every((s) => ev.some((e) => e.type === 'ADDED' && e.object.metadata.name === `${gas}-${s}`)));
+      await applyObject(tenant(gas, GAS_DEVS, ['x', 'y']));
+      await w.waitFor('DELETED x and y', (ev) => ['x', 'y'].every((s) => ev.some((e) => e.type === 'DELETED' && e.object.metadata.name === `${gas}-${s}`)));
+    } finally {
+      w.close();
+      await kubectl('admin', ['delete', 'tenant', gas, '--wait=false']);
+    }
+  });
+});
+
+describe('resourceVersions', () => {
+  const name = uniqueName('wrv');
+  const ns = `${name}-a`;
+  let extra: PaddockProcess;
+
+  beforeAll(async () => {
+    await applyObject(tenant(name, ALICE, ['a']));
+    await served([ns]);
+    const { kubeconfig } = JSON.parse(readFileSync(PADDOCK_STATE_FILE, 'utf8')) as { kubeconfig: string };
+    // A replica of its own with a short change log (100) and small watch buffers (1 MiB).
+    extra = await startPaddock(controlPlane(), kubeconfig, {
+      name: 'paddock-watch', mode: 'apiserver', extraArgs: ['--leader-elect=false', '--watch-window=100', '--watch-buffer-bytes=1048576'],
+    });
+  });
+
+  afterAll(async () => {
+    await stopPaddock(extra);
+    await kubectl('admin', ['delete', 'tenant', name, '--wait=false']);
+  });
+
+  async function listRv(port: number): Promise<string> {
+    const { pki } = controlPlane();
+    const res = await httpsGet(`https://127.0.0.1:${port}/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces`, pki, pki.users.alice);
+    return JSON.parse(res.body).metadata.resourceVersion;
+  }
+
+  async function relabel(times: number, key = 'step'): Promise<void> {
+    for (let i = 0; i < times; i++) await kubectl('admin', ['label', 'namespace', ns, `${key}=${i}`, '--overwrite']);
+  }
+
+  it("resumes a watch from a list's resourceVersion with exactly the later events", async () => {
+    const rv = await listRv(portOf('paddock-a'));
+    await relabel(5, 'resume');
+    await waitFor('the last change served', async () => (await kubectlJson('alice', ['get', 'tns', ns])).metadata.labels.resume === '4', 30_000, 100);
+    const w = await DirectWatch.open(portOf('paddock-a'), `resourceVersion=${rv}&fieldSelector=metadata.name=${ns}`, controlPlane().pki.users.alice);
+    try {
+      await w.waitFor('5 changes', (ev) => ev.length >= 5);
+      await sleep(500);
+      expect(w.events.map((e) => `${e.type} ${e.object.metadata.labels.resume}`)).toEqual(['0', '1', '2', '3', '4'].map((v) => `MODIFIED ${v}`));
+      const rvs = w.events.map((e) => BigInt(e.object.metadata.resourceVersion));
+      expect([...rvs].sort((a, b) => (a < b ? -1 : 1))).toEqual(rvs);
+      expect(rvs[0] > BigInt(rv)).toBe(true);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('answers a resourceVersion older than the window with an ERROR event carrying 410 Expired', async () => {
+    const rv = await listRv(extra.port);
+    await relabel(110, 'old');
+    await waitFor('the window to move on', async () => BigInt(await listRv(extra.port)) - BigInt(rv) > 100n, 60_000, 200);
+    const w = await DirectWatch.open(extra.port, `resourceVersion=${rv}`, controlPlane().pki.users.alice);
+    await w.waitFor('the stream to end', () => w.ended);
+    expect(w.status).toBe(200);
+    expect(w.events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ kind: 'Status', code: 410, reason: 'Expired' }) }]);
+  });
+
+  it("answers another replica's resourceVersion with 410, never a silent gap", async () => {
+    const rv = await listRv(portOf('paddock-a'));
+    const w = await DirectWatch.open(portOf('paddock-b'), `resourceVersion=${rv}`, controlPlane().pki.users.alice);
+    await w.waitFor('the stream to end', () => w.ended);
+    expect(w.events.map((e) => `${e.type} ${e.object.code}`)).toEqual(['ERROR 410']);
+  });
+
+  it('sends initial events, then the initial-events-end bookmark, then live changes (WatchList)', async () => {
+    const w = await DirectWatch.open(portOf('paddock-a'), `sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&fieldSelector=spec.tenant=${name}`, controlPlane().pki.users.alice);
+    try {
+      await w.waitFor('the bookmark', (ev) => ev.some((e) => e.type === 'BOOKMARK'));
+      expect(kinds(w.events)).toEqual([`ADDED ${ns}`, 'BOOKMARK ']);
+      expect(w.events[1].object.metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+      await kubectl('admin', ['label', 'namespace', ns, 'live=yes']);
+      await w.waitFor('a live change', (ev) => ev.length >= 3);
+      expect(kinds(w.events)[2]).toBe(`MODIFIED ${ns}`);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('ends a watch with timeoutSeconds=5 cleanly after about 5 s', async () => {
+    const started = Date.now();
+    const w = await DirectWatch.open(portOf('paddock-a'), 'timeoutSeconds=5', controlPlane().pki.users.alice);
+    await w.waitFor('the stream to end', () => w.ended, 15_000);
+    const took = w.endedAt - started;
+    expect(took).toBeGreaterThanOrEqual(4900);
+    expect(took).toBeLessThan(8000);
+    expect(w.events.every((e) => e.type === 'ADDED')).toBe(true);
+  });
+
+  it('closes a watcher that never reads, while another keeps flowing', async () => {
+    const ROUNDS = 200;
+    const big = uniqueName('wbig');
+    const spaces = Array.from({ length: 100 }, (_, i) => `n${i}`);
+    await applyObject(tenant(big, ALICE, spaces));
+    await served(spaces.map((s) => `${big}-${s}`));
+    const { pki } = controlPlane();
+    const slow = await DirectWatch.open(extra.port, `fieldSelector=spec.tenant=${big}&includeObject=Object`, pki.users.alice, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+    const fast = await DirectWatch.open(extra.port, `fieldSelector=spec.tenant=${big}`, pki.users.alice);
+    slow.pause();
+    try {
+      // Each owner change rewrites all 100 rows: 200 rounds make 20,000 events (tens of MB of Tables), more
+      // than the socket buffers of both ends hold, so the server's own buffer passes its bound.
+      for (let i = 0; i < ROUNDS; i++) {
+        await patchAsAdmin(`/apis/paddock.dev/v1alpha1/tenants/${big}`, { spec: { owners: [...ALICE, { kind: 'Group', name: `g${i}` }] } });
+      }
+      await fast.waitFor('every change at the reader', (ev) => ev.filter((e) => e.type === 'MODIFIED' && e.object.status.owners.some((o: any) => o.name === `g${ROUNDS - 1}`)).length === 100, 120_000);
+      const metrics = (await httpsGet(`https://127.0.0.1:${extra.port}/metrics`, pki, pki.users.admin)).body;
+      expect(metrics).toMatch(/paddock_watchers_closed_total\{reason="slow"\} [1-9]/);
+      expect(fast.ended).toBe(false);
+    } finally {
+      slow.close();
+      fast.close();
+      await kubectl('admin', ['delete', 'tenant', big, '--wait=false']);
+    }
+  });
+});
+
+describe('WebSocket watch', () => {
+  it('delivers the same events as the chunked one', async () => {
+    const name = uniqueName('wws');
+    await applyObject(tenant(name, ALICE, ['a']));
+    await served([`${name}-a`]);
+    const { pki } = controlPlane();
+    const query = `fieldSelector=spec.tenant=${name}`;
+    const chunked = await DirectWatch.open(portOf('paddock-a'), query, pki.users.alice);
+    const ws = await WebSocketWatch.open(portOf('paddock-a'), query, pki.users.alice);
+    try {
+      await chunked.waitFor('initial', (ev) => ev.length >= 1);
+      await kubectl('admin', ['label', 'namespace', `${name}-a`, 'ws=1']);
+      await applyObject(tenant(name, ALICE, ['a', 'b']));
+      await chunked.waitFor('changes', (ev) => ev.some((e) => e.object.metadata.name === `${name}-b`));
+      await waitFor('the websocket to catch up', async () => ws.events.length === chunked.events.length, 10_000, 50);
+      expect(ws.events).toEqual(chunked.events);
+    } finally {
+      chunked.close();
+      ws.close();
+      await kubectl('admin', ['delete', 'tenant', name, '--wait=false']);
+    }
+  });
+});
