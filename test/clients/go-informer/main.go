@@ -3,7 +3,7 @@
 //
 //	{"event":"request","method":"GET","path":"/apis/...","query":"..."}   every request to kube-apiserver
 //	{"event":"synced","watchList":true}                                    once the handler has synced
-//	{"event":"add"|"update"|"delete","name":"...","tenant":"...","resourceVersion":"..."}
+//	{"event":"add"|"update"|"delete","name":"...","tenant":"...","resourceVersion":"...","phase":"...","labels":{...}}
 //
 // Whether the reflector lists then watches, or asks for a WatchList stream (sendInitialEvents=true),
 // is client-go's WatchListClient feature gate, read from the environment variable
@@ -72,7 +72,11 @@ func rowEvent(event string, obj any) map[string]any {
 		return map[string]any{"event": event, "error": fmt.Sprintf("unexpected object %T", obj)}
 	}
 	tenant, _, _ := unstructured.NestedString(u.Object, "spec", "tenant")
-	return map[string]any{"event": event, "name": u.GetName(), "tenant": tenant, "resourceVersion": u.GetResourceVersion()}
+	phase, _, _ := unstructured.NestedString(u.Object, "status", "phase")
+	return map[string]any{
+		"event": event, "name": u.GetName(), "tenant": tenant, "resourceVersion": u.GetResourceVersion(),
+		"phase": phase, "labels": u.GetLabels(),
+	}
 }
 
 func main() {
