@@ -34,8 +34,8 @@ export type ClientEvent =
   | RowEvent
   /** The client holds the complete initial state (informer synced, or the initial-events-end bookmark). */
   | { event: 'synced'; watchList?: boolean }
-  /** A request the client sent (client-go only: its transport is wrapped to report them). */
-  | { event: 'request'; method: string; path: string; query: string }
+  /** A request the client sent, once answered (client-go only: its transport is wrapped to report them). */
+  | { event: 'request'; method: string; path: string; query: string; status?: number; error?: string }
   | { event: 'bookmark'; resourceVersion: string; initialEventsEnd: boolean }
   /** The client's watch ended and it resumed from its last resourceVersion. */
   | { event: 'reconnect'; resourceVersion: string; reason: string }
@@ -118,62 +118,118 @@ export function startGoInformer(name: string, binary: string, kubeconfig: string
   };
 }
 
-/** client-node's informer: list with CustomObjectsApi, then watch from the list's resourceVersion. */
+/**
+ * client-node's informer: list with CustomObjectsApi, then watch from the list's resourceVersion. It stops
+ * on any error but a 410 or a client-side timeout; like its documentation advises, it is then started
+ * again (after a second), which watches from its last resourceVersion or relists.
+ */
 export async function startNodeInformer(name: string, kubeconfig: string): Promise<InformerClient> {
   const kc = loadKubeConfig(kubeconfig);
   const api = kc.makeApiClient(CustomObjectsApi);
   const list = () => api.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL }) as Promise<KubernetesListObject<TenantNamespaceObject>>;
   const informer = makeInformer<TenantNamespaceObject>(kc, TNS_PATH, list);
   const events: ClientEvent[] = [];
+  let stopped = false;
   informer.on('add', (o) => events.push(rowEvent('add', o)));
   informer.on('update', (o) => events.push(rowEvent('update', o)));
   informer.on('delete', (o) => events.push(rowEvent('delete', o)));
-  // client-node's informer stops on any error but 410 and client-side timeouts: a test then sees it here.
-  informer.on('error', (err) => events.push({ event: 'error', message: String((err as Error)?.message ?? err) }));
+  informer.on('error', (err) => {
+    if (stopped) return;
+    events.push({ event: 'reconnect', resourceVersion: '', reason: String((err as Error)?.message ?? err) });
+    setTimeout(() => void (stopped || informer.start()), 1000).unref();
+  });
   await informer.start();
   events.push({ event: 'synced' });
-  return { name, events, diagnostics: () => '', stop: () => informer.stop() };
+  return {
+    name, events, diagnostics: () => '',
+    async stop() {
+      stopped = true;
+      await informer.stop();
+    },
+  };
 }
 
 /**
  * client-node's `Watch` asking for a WatchList stream: ADDED for every visible row, a BOOKMARK annotated
- * `k8s.io/initial-events-end: "true"`, then live events. When the stream ends (server timeout, or
- * client-node's 30 s inactivity timeout) it resumes from the last resourceVersion, as a reflector does.
+ * `k8s.io/initial-events-end: "true"`, then live events. It keeps what a reflector keeps (each row's
+ * resourceVersion) and recovers as one does: a stream that ends is resumed from the last resourceVersion
+ * (after a second if it failed); a 410 starts a fresh WatchList, whose initial events are reported
+ * against what it held (update for a changed row, delete for one not sent again).
  */
 export async function startNodeWatchList(name: string, kubeconfig: string): Promise<InformerClient> {
   const watch = new Watch(loadKubeConfig(kubeconfig));
   const events: ClientEvent[] = [];
+  const held = new Map<string, string>();
+  /** The names sent by the initial events of the current WatchList, until its initial-events-end bookmark. */
+  let initial: Set<string> | undefined;
   let resourceVersion = '';
   let stopped = false;
+  let expired = false;
   let failed = false;
   let controller: AbortController | undefined;
 
   const onEvent = (type: string, obj: TenantNamespaceObject) => {
-    if (obj?.metadata?.resourceVersion) resourceVersion = obj.metadata.resourceVersion;
+    const rowName = obj?.metadata?.name ?? '';
     switch (type) {
-      case 'ADDED': events.push(rowEvent('add', obj)); break;
-      case 'MODIFIED': events.push(rowEvent('update', obj)); break;
-      case 'DELETED': events.push(rowEvent('delete', obj)); break;
+      case 'ADDED':
+        initial?.add(rowName);
+        if (!held.has(rowName)) events.push(rowEvent('add', obj));
+        else if (held.get(rowName) !== obj.metadata?.resourceVersion) events.push(rowEvent('update', obj));
+        held.set(rowName, obj.metadata?.resourceVersion ?? '');
+        break;
+      case 'MODIFIED':
+        events.push(rowEvent('update', obj));
+        held.set(rowName, obj.metadata?.resourceVersion ?? '');
+        break;
+      case 'DELETED':
+        events.push(rowEvent('delete', obj));
+        held.delete(rowName);
+        break;
       case 'BOOKMARK': {
         const initialEventsEnd = obj.metadata?.annotations?.[INITIAL_EVENTS_END] === 'true';
         events.push({ event: 'bookmark', resourceVersion: obj.metadata?.resourceVersion ?? '', initialEventsEnd });
-        if (initialEventsEnd) events.push({ event: 'synced' });
+        if (initialEventsEnd && initial) {
+          for (const gone of [...held.keys()].filter((n) => !initial!.has(n))) {
+            events.push({ event: 'delete', name: gone, tenant: '', resourceVersion: held.get(gone)!, phase: '', labels: {} });
+            held.delete(gone);
+          }
+          initial = undefined;
+          events.push({ event: 'synced' });
+        }
         break;
       }
-      default: // ERROR: a Status; the stream ends and is not resumed (a 410 would need a fresh WatchList).
-        failed = true;
-        events.push({ event: 'error', message: `${type}: ${JSON.stringify(obj)}` });
+      default: { // ERROR carries a Status and the server ends the stream: a 410 means relist, anything else is fatal.
+        const message = `${type}: ${JSON.stringify(obj)}`;
+        if ((obj as { code?: number }).code === 410) {
+          expired = true;
+          events.push({ event: 'reconnect', resourceVersion, reason: message });
+        } else {
+          failed = true;
+          events.push({ event: 'error', message });
+        }
+        return;
+      }
     }
+    if (obj?.metadata?.resourceVersion) resourceVersion = obj.metadata.resourceVersion;
   };
   const onDone = (err: unknown) => {
     if (stopped || failed) return;
+    if (expired) {
+      expired = false;
+      void open(true);
+      return;
+    }
     events.push({ event: 'reconnect', resourceVersion, reason: err ? String((err as Error).message ?? err) : 'closed by the server' });
-    void open({ resourceVersion, allowWatchBookmarks: true });
+    setTimeout(() => void (stopped || open(false)), err ? 1000 : 0).unref();
   };
-  const open = async (query: Record<string, string | boolean>) => {
+  const open = async (fresh: boolean) => {
+    if (fresh) initial = new Set();
+    const query = fresh
+      ? { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true }
+      : { resourceVersion, allowWatchBookmarks: true };
     controller = await watch.watch(TNS_PATH, query, onEvent, onDone);
   };
-  await open({ sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true });
+  await open(true);
   return {
     name,
     events,

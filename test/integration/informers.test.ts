@@ -2,7 +2,8 @@ import {
   buildGoInformer, isRow, startGoInformer, startNodeInformer, startNodeWatchList, TNS_PATH,
   type ClientEvent, type InformerClient, type RowEvent,
 } from '../clients/informers';
-import { applyObject, controlPlane, kubectl, uniqueName, waitFor } from './env';
+import { applyObject, controlPlane, kubectl, kubectlJson, uniqueName, waitFor } from './env';
+import { startReplica, stopReplica } from './paddock-env';
 
 jest.setTimeout(120_000);
 
@@ -188,17 +189,73 @@ describe("another tenant's rows", () => {
     const seen = c.events.filter(isRow).filter((e) => e.tenant === GAS_BEFORE || e.tenant === GAS_AFTER || e.name.startsWith(`${GAS_BEFORE}-`) || e.name.startsWith(`${GAS_AFTER}-`));
     expect(seen).toEqual([]);
   });
+});
 
-  it.each(CLIENTS)('%s reported no error', (name) => {
-    expect(client(name).events.filter((e) => e.event === 'error')).toEqual([]);
+describe('ownership of a tenant granted to alice', () => {
+  beforeAll(async () => {
+    await applyObject(tenant(GAS_BEFORE, [...GAS_DEVS, ...ALICE], ['a']));
+  });
+
+  it.each(CLIENTS)('%s reports add for its row', async (name) => {
+    await reported(client(name), `add ${GAS_BEFORE}-a`, hasRow('add', `${GAS_BEFORE}-a`, (e) => e.tenant === GAS_BEFORE));
+  });
+});
+
+describe('that ownership revoked', () => {
+  beforeAll(async () => {
+    await applyObject(tenant(GAS_BEFORE, GAS_DEVS, ['a']));
+  });
+
+  it.each(CLIENTS)('%s reports delete for the row', async (name) => {
+    await reported(client(name), `delete ${GAS_BEFORE}-a`, hasRow('delete', `${GAS_BEFORE}-a`));
+    expect(rowsOf(client(name), `${GAS_BEFORE}-a`).map((e) => e.event)).toEqual(['add', 'delete']);
   });
 });
 
 describe('every client', () => {
-  it.each(CLIENTS.slice(1))('%s reported the same changes to alice\'s new tenant as client-go list+watch', (name) => {
-    const changes = (c: InformerClient) => c.events.filter(isRow).filter((e) => e.tenant === OIL).map((e) => `${e.event} ${e.name} ${e.resourceVersion}`);
+  it.each(CLIENTS.slice(1))("%s reported the same changes to alice's rows as client-go list+watch", (name) => {
+    const changes = (c: InformerClient) => c.events.filter(isRow).filter((e) => e.tenant === OIL || e.tenant === GAS_BEFORE)
+      .map((e) => `${e.event} ${e.name} ${e.resourceVersion}`);
     const reference = changes(client(GO_LIST_WATCH));
-    expect(reference.length).toBeGreaterThanOrEqual(5);
+    expect(reference.length).toBeGreaterThanOrEqual(7);
     expect(changes(client(name))).toEqual(reference);
+  });
+});
+
+describe('paddock-a, which serves the APIService, restarting under the clients', () => {
+  // The restarted process numbers its changes in a new epoch: each client's resourceVersion is then
+  // foreign, a watch from it answers 410 Expired, and the client must relist (or start a new WatchList).
+  const marks = new Map<string, number>();
+  beforeAll(async () => {
+    for (const [name, c] of clients) marks.set(name, c.events.length);
+    await stopReplica('paddock-a');
+    await startReplica('paddock-a');
+    await served('alice', [`${OIL}-a`]);
+    const res = await kubectl('admin', ['label', 'namespace', `${OIL}-a`, 'foo=baz', '--overwrite']);
+    if (res.code !== 0) throw new Error(res.stderr);
+  }, 180_000);
+
+  it.each(CLIENTS)('%s recovers and reports the next change', async (name) => {
+    const c = client(name);
+    await reported(c, `update ${OIL}-a with foo=baz`, hasRow('update', `${OIL}-a`, (e) => e.labels.foo === 'baz'), 90_000);
+    const since = c.events.slice(marks.get(name));
+    expect(since.filter(isRow).filter((e) => e.event === 'delete' && e.name.startsWith(OIL))).toEqual([]);
+  });
+
+  it.each([[`${OIL}-a`], [`${PRE}-a`]])('every client ends holding the resourceVersion of %s that alice gets from kubectl', async (row) => {
+    // PRE's row did not change: a client holds its new resourceVersion only if it relisted.
+    const server = async () => (await kubectlJson('alice', ['get', 'tns', row])).metadata.resourceVersion as string;
+    for (const c of clients.values()) {
+      await waitFor(`${c.name} to hold the server's resourceVersion of ${row}`, async () => rowsOf(c, row).at(-1)?.resourceVersion === await server(), 30_000, 250)
+        .catch(async (err) => {
+          throw new Error(`${(err as Error).message}; server ${await server()}, client ${JSON.stringify(rowsOf(c, row).at(-1))}`);
+        });
+    }
+  });
+});
+
+describe('all along', () => {
+  it.each(CLIENTS)('%s reported no error', (name) => {
+    expect(client(name).events.filter((e) => e.event === 'error')).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // Command go-informer runs a client-go dynamic shared informer on tenancy.paddock.dev/v1alpha1
 // tenantnamespaces and reports what it sees as JSON lines on stdout, one per line:
 //
-//	{"event":"request","method":"GET","path":"/apis/...","query":"..."}   every request to kube-apiserver
+//	{"event":"request","method":"GET","path":"/apis/...","query":"...","status":200}   each request sent, once answered
 //	{"event":"synced","watchList":true}                                    once the handler has synced
 //	{"event":"add"|"update"|"delete","name":"...","tenant":"...","resourceVersion":"...","phase":"...","labels":{...}}
 //
@@ -59,8 +59,15 @@ type recordingTransport struct {
 }
 
 func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	t.out.emit(map[string]any{"event": "request", "method": req.Method, "path": req.URL.Path, "query": req.URL.RawQuery})
-	return t.next.RoundTrip(req)
+	resp, err := t.next.RoundTrip(req)
+	event := map[string]any{"event": "request", "method": req.Method, "path": req.URL.Path, "query": req.URL.RawQuery}
+	if err != nil {
+		event["error"] = err.Error()
+	} else {
+		event["status"] = resp.StatusCode
+	}
+	t.out.emit(event)
+	return resp, err
 }
 
 func rowEvent(event string, obj any) map[string]any {
