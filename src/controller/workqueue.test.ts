@@ -1,3 +1,4 @@
+import { silentLogger } from '../kube/log';
 import { ItemExponentialFailureRateLimiter } from './rate-limit';
 import { WorkQueue } from './workqueue';
 import { runWorkers, TerminalError } from './workqueue-workers';
@@ -148,7 +149,7 @@ describe('runWorkers', () => {
       attempts[key] = (attempts[key] ?? 0) + 1;
       if (key === 'flaky' && attempts[key]! < 3) throw new Error('transient');
       if (key === 'bad') throw new TerminalError('invalid spec');
-    }, { logger: { info() {}, warn() {}, error() {} } });
+    }, { logger: silentLogger });
     q.add('flaky');
     q.add('bad');
     await tick(50);

@@ -12,6 +12,5 @@ export { Authenticator, peerChain, userFromCertificate, type Authentication, typ
 export { Authorizer, subjectAccessReview, type AccessAttributes, type AuthorizerOptions, type Decision, type NonResourceAttributes, type ResourceAttributes } from './authorizer';
 export { TokenReviewer, type TokenResult, type TokenReviewerOptions } from './tokenreview';
 export { reloadTlsOnChange, secureContextOptions, tlsServerOptions, type ServingCertificate } from './tls';
-export { ownerSubjectKey, parseServiceAccountUser, subjectKeysFor, type OwnerSubjectKey } from './visibility';
 export { bearerToken, identityFromHeaders, WEBSOCKET_BEARER_PROTOCOL_PREFIX, websocketBearerToken, type DistinctHeaders } from './headers';
 export { certSubject, parseCertBundle, verifyClientChain, type ChainVerification } from './x509';
