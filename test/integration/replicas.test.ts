@@ -34,9 +34,13 @@ async function reconciles(identity: string): Promise<number> {
   return m ? Number(m[1]) : 0;
 }
 
-/** Paddock's writes, leader-election renewals of its Lease aside (those are how it keeps leading). */
+/**
+ * Paddock's writes of cluster state. Not counted: renewals of its Lease (how it keeps leading) and the
+ * TokenReviews and SubjectAccessReviews every replica's API server sends (questions, not state).
+ */
+const NOT_STATE = new Set(['leases', 'tokenreviews', 'subjectaccessreviews']);
 function paddockWrites(since: Date): AuditEvent[] {
-  return auditWrites(since).filter((e) => e.user.username === PADDOCK_USER && e.objectRef?.resource !== 'leases');
+  return auditWrites(since).filter((e) => e.user.username === PADDOCK_USER && !NOT_STATE.has(e.objectRef?.resource ?? ''));
 }
 
 const writerOf = (e: AuditEvent) => /\((paddock-[ab])\)/.exec(e.userAgent ?? '')?.[1];

@@ -261,7 +261,6 @@ describe('discovery', () => {
     const { pki } = controlPlane();
     const metrics = (await direct('/metrics', { cert: pki.users.admin })).body;
     expect(metrics).toMatch(/paddock_apiserver_request_duration_seconds_count\{verb="list",resource="tenantnamespaces",code="200"\} [1-9]/);
-    expect(metrics).toMatch(/paddock_watchers\{transport="http"\} [1-9]/);
   });
 });
 
