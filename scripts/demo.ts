@@ -5,10 +5,14 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startControlPlane, stopControlPlane, type ControlPlaneState } from '../test/controlplane/controlplane';
+import { buildPaddock, installPaddockIdentity, registerApiService, startPaddock } from '../test/controlplane/paddock';
+import { killGroup } from '../test/controlplane/processes';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const REPO = resolve(__dirname, '..');
 const DIR = join(REPO, '.paddock', 'demo');
 const USERS = ['admin', 'alice', 'bob', 'carol'];
+const PADDOCK_PID = join(DIR, 'paddock.pid');
 
 function kubectl(state: ControlPlaneState, user: string, args: string[]): string {
   return execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs[user], ...args], { encoding: 'utf8' });
@@ -19,8 +23,22 @@ async function up(detach: boolean): Promise<void> {
   for (const user of USERS) copyFileSync(state.kubeconfigs[user], join(REPO, '.paddock', `kubeconfig-${user}`));
   kubectl(state, 'admin', ['apply', '--server-side', '-k', join(REPO, 'schemas')]);
   kubectl(state, 'admin', ['wait', '--for=condition=Established', 'crd/tenants.paddock.dev']);
+  console.log('building Paddock (tsc)...');
+  buildPaddock();
+  const paddock = await startPaddock(state, installPaddockIdentity(state), { name: 'paddock' });
+  writeFileSync(PADDOCK_PID, String(paddock.pid));
+  await registerApiService(state, paddock.port);
+  console.log(`Paddock serving on https://127.0.0.1:${paddock.port} (log: ${paddock.log}); APIService v1alpha1.tenancy.paddock.dev is Available`);
   const examples = readdirSync(join(REPO, 'examples')).filter((f) => /^tenant-.*\.yaml$/.test(f));
   for (const file of examples) process.stdout.write(kubectl(state, 'admin', ['apply', '-f', join(REPO, 'examples', file)]));
+  kubectl(state, 'admin', ['wait', '--for=condition=Ready', 'tenants', '--all', '--timeout=60s']);
+  console.log('\n$ kubectl get tenants -o wide');
+  process.stdout.write(kubectl(state, 'admin', ['get', 'tenants', '-o', 'wide']));
+  for (const user of USERS) {
+    console.log(`\n$ kubectl --kubeconfig .paddock/kubeconfig-${user} get tns${user === 'admin' ? ' -o wide' : ''}`);
+    const out = execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs[user], 'get', 'tns', ...(user === 'admin' ? ['-o', 'wide'] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    process.stdout.write(out || 'No resources found\n');
+  }
   printWhatToTry();
   if (detach) {
     console.log('\nLeft running. Stop it with: npm run demo:down');
@@ -32,6 +50,12 @@ async function up(detach: boolean): Promise<void> {
     process.once('SIGTERM', done);
   });
   console.log('stopping...');
+  await down();
+}
+
+/** Stops Paddock, then the control plane. */
+async function down(): Promise<void> {
+  if (existsSync(PADDOCK_PID)) await killGroup(Number(readFileSync(PADDOCK_PID, 'utf8')));
   await stopControlPlane(DIR);
 }
 
@@ -42,14 +66,19 @@ Paddock demo is up. Kubeconfigs: ${USERS.map(kc).join(', ')}
 
 Try:
   export KUBECONFIG=${kc('admin')}
-  kubectl get tenants -o wide                      # the example tenants oil (alice) and gas (group gas-devs)
-  kubectl get tenant oil -o yaml
-  kubectl --kubeconfig ${kc('alice')} auth whoami
-  kubectl --kubeconfig ${kc('bob')} auth whoami     # bob is in group gas-devs`);
+  kubectl get tenants -o wide                          # oil (owner alice), gas (owner group gas-devs)
+  kubectl get tns -o wide                             # every tenant namespace, with quota used/hard
+  kubectl --kubeconfig ${kc('alice')} get tns           # alice sees oil only
+  kubectl --kubeconfig ${kc('bob')} get tns -w          # bob (group gas-devs) watches gas only
+  kubectl --kubeconfig ${kc('carol')} get tns           # carol owns nothing: No resources found
+  kubectl --kubeconfig ${kc('alice')} create -f examples/self-service/tenantnamespace-oil-dev.yaml
+  kubectl --kubeconfig ${kc('alice')} delete tns oil-dev
+  kubectl explain tns.status.quota
+  kubectl delete quota paddock-quota-0 -n oil-production && kubectl get quota -n oil-production   # repaired`);
 }
 
 const args = process.argv.slice(2);
-(args.includes('--down') ? stopControlPlane(DIR).then(() => console.log('demo stopped')) : up(args.includes('--detach'))).catch((err) => {
+(args.includes('--down') ? down().then(() => console.log('demo stopped')) : up(args.includes('--detach'))).catch((err) => {
   console.error(String(err instanceof Error ? err.message : err));
   process.exit(1);
 });

@@ -216,7 +216,9 @@ export class ApiServer {
           await this.#authorize(req.user!, 'create');
           const dryRun = query.getAll('dryRun');
           if (dryRun.some((d) => d !== 'All')) throw badRequest(`dryRun: Unsupported value: "${dryRun.find((d) => d !== 'All')}": supported values: "All"`);
-          const created = await this.#deps.selfService.create(await this.#viewer(req.user!), body, dryRun.length > 0);
+          const fieldValidation = query.get('fieldValidation') ?? 'Warn';
+          if (!['Ignore', 'Warn', 'Strict'].includes(fieldValidation)) throw badRequest(`fieldValidation: Unsupported value: "${fieldValidation}": supported values: "Ignore", "Strict", "Warn"`);
+          const created = await this.#deps.selfService.create(await this.#viewer(req.user!), body, dryRun.length > 0, fieldValidation === 'Strict');
           code = 201;
           send(res, 201, negotiated.contentType, renderObject(created, { negotiated, includeObject, pretty, now: new Date() }));
         });

@@ -57,9 +57,11 @@ describe('OpenAPI v3 for kubectl explain', () => {
     expect(schemas).toHaveProperty(['io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta']);
   });
 
-  it('has get, list, create and delete operations, and no others', () => {
+  it('has get, list, create and delete operations, and a PATCH that tells kubectl fields are validated on the server', () => {
     const actions = Object.values(v3['paths'] as Obj).flatMap((p: Obj) => Object.values(p).map((op: Obj) => op['x-kubernetes-action']).filter(Boolean));
-    expect(actions.sort()).toEqual(['delete', 'get', 'list', 'post']);
+    expect(actions.sort()).toEqual(['delete', 'get', 'list', 'patch', 'post']);
+    const patch = Object.values(v3['paths'] as Obj).map((p: Obj) => p['patch']).find(Boolean);
+    expect(patch['parameters'].map((q: Obj) => q['name'])).toContain('fieldValidation');
   });
 });
 

@@ -54,7 +54,7 @@ function response(flavor: Flavor, code: string, description: string, schema: str
 }
 
 interface Op {
-  action: 'get' | 'list' | 'post' | 'delete';
+  action: 'get' | 'list' | 'post' | 'delete' | 'patch';
   id: string;
   description: string;
   query: string[];
@@ -135,6 +135,20 @@ export function tenantNamespacePaths(flavor: Flavor): Obj {
           description: 'delete a TenantNamespace: deletes its self-service namespace (declared namespaces are removed by editing the Tenant)',
           query: ['dryRun', 'gracePeriodSeconds', 'propagationPolicy'],
           responses: [response(flavor, '200', 'OK', status), response(flavor, '202', 'Accepted', status)],
+        },
+        flavor,
+      ),
+      // Not served (405 MethodNotAllowed; discovery does not list patch). kubectl decides whether
+      // `kubectl create -f` can validate fields on the server by looking for fieldValidation on the PATCH
+      // operation of the kind (kubernetes/kubernetes#124760); without one it fails before sending.
+      patch: operation(
+        {
+          action: 'patch',
+          id: `patch${ID}TenantNamespace`,
+          description: 'not served: TenantNamespaces are not patched (405); present so clients can tell that this resource validates fields on the server',
+          query: ['dryRun', 'fieldManager', 'fieldValidation'],
+          body: ns,
+          responses: [response(flavor, '200', 'OK', ns)],
         },
         flavor,
       ),

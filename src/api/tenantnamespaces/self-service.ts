@@ -5,7 +5,7 @@ import { SELF_SERVICE_ANNOTATION } from '../../controller/reconciler';
 import { desiredNamespace } from '../../tenancy';
 import { ownerKey, subjectKeysOfUser } from '../../tenancy/owner-keys';
 import { TENANT_NAMESPACES } from '../resource';
-import { alreadyExists, fieldInvalid, fieldRequired, forbidden, forbiddenBecause, invalid, notFound, success, type FieldError } from '../status';
+import { alreadyExists, badRequest, fieldInvalid, fieldRequired, forbidden, forbiddenBecause, invalid, notFound, success, type FieldError } from '../status';
 import { toTenantNamespace } from './read-model';
 import type { TenantNamespaceView, Viewer } from './view';
 
@@ -25,8 +25,26 @@ function countedNamespaces(view: TenantNamespaceView, tenant: Tenant): Set<strin
   return names;
 }
 
-function validate(body: unknown): { name: string; tenant: string } {
-  const obj = (body ?? {}) as Partial<TenantNamespace>;
+const KNOWN_FIELDS: Record<string, ReadonlySet<string>> = {
+  '': new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']),
+  spec: new Set(['tenant']),
+};
+
+/** Fields of a TenantNamespace body that the type does not have (for fieldValidation=Strict). */
+function unknownFields(obj: Record<string, unknown>): string[] {
+  const unknown = Object.keys(obj).filter((k) => !KNOWN_FIELDS[''].has(k));
+  const spec = obj.spec;
+  if (spec && typeof spec === 'object') unknown.push(...Object.keys(spec).filter((k) => !KNOWN_FIELDS.spec.has(k)).map((k) => `spec.${k}`));
+  return unknown;
+}
+
+function validate(body: unknown, strict: boolean): { name: string; tenant: string } {
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the body must be a TenantNamespace object');
+  if (strict) {
+    const unknown = unknownFields(body as Record<string, unknown>);
+    if (unknown.length) throw badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+  }
+  const obj = body as Partial<TenantNamespace>;
   const errors: FieldError[] = [];
   const name = obj.metadata?.name;
   const tenant = obj.spec?.tenant;
@@ -52,8 +70,9 @@ function validate(body: unknown): { name: string; tenant: string } {
 export class SelfService {
   constructor(readonly view: TenantNamespaceView, readonly client: KubeClient) {}
 
-  async create(viewer: Viewer, body: unknown, dryRun: boolean): Promise<TenantNamespace> {
-    const { name, tenant: tenantName } = validate(body);
+  /** `strict`: fieldValidation=Strict, unknown fields are refused (kubectl's default). */
+  async create(viewer: Viewer, body: unknown, dryRun: boolean, strict = false): Promise<TenantNamespace> {
+    const { name, tenant: tenantName } = validate(body, strict);
     const tenant = this.view.cache.tenants.store.get(tenantName);
     if (!tenant || !isAdminOwner(viewer, tenant)) {
       throw forbidden(TENANT_NAMESPACES, name, viewer.name, 'create', `only an admin owner of tenant "${tenantName}" may create its namespaces`);
