@@ -1,0 +1,157 @@
+import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
+import type { EventHandler } from '../../cache/informer';
+import type { KubeObject, Namespace, ResourceQuota, Tenant } from '../../kube/types';
+import { parseFieldSelector } from '../../selectors/field-selector';
+import { parseLabelSelector } from '../../selectors/label-selector';
+import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
+import type { ListOptions } from '../request/list-options';
+import { StatusError } from '../status';
+import { ResourceVersions } from '../watch/resource-version';
+import { getTenantNamespace, listTenantNamespaces } from './list';
+import { TenantNamespaceView, type Viewer } from './view';
+
+/** An in-memory stand-in for the informers the view reads: enough to drive its event handlers. */
+class FakeInformer<T extends KubeObject> {
+  readonly items = new Map<string, T>();
+  readonly handlers: EventHandler<T>[] = [];
+  constructor(readonly index: (o: T) => [string, string[]][] = () => []) {}
+  readonly store = {
+    get: (k: string) => this.items.get(k),
+    list: () => [...this.items.values()],
+    byIndex: (name: string, value: string) => [...this.items.values()].filter((o) => this.index(o).some(([n, vs]) => n === name && vs.includes(value))),
+  };
+  addEventHandler(h: EventHandler<T>) {
+    this.handlers.push(h);
+    return { remove() {}, hasSynced: () => true };
+  }
+  set(key: string, obj: T): void {
+    const old = this.items.get(key);
+    this.items.set(key, obj);
+    for (const h of this.handlers) old ? h.update?.(old, obj) : h.add?.(obj, false);
+  }
+  remove(key: string): void {
+    const old = this.items.get(key);
+    this.items.delete(key);
+    if (old) for (const h of this.handlers) h.delete?.(old, { finalStateUnknown: false });
+  }
+}
+
+function setup() {
+  const tenants = new FakeInformer<Tenant>((t) => [[INDEX.owner, ownerKeysOfTenant(t)]]);
+  const namespaces = new FakeInformer<Namespace>();
+  const quotas = new FakeInformer<ResourceQuota>();
+  const cache = {
+    tenants, namespaces, resourceQuotas: quotas,
+    quotasIn: (ns: string) => quotas.store.list().filter((q) => q.metadata.namespace === ns),
+    namespacesOf: (t: string) => namespaces.store.list().filter((n) => n.metadata.labels?.['paddock.dev/tenant'] === t),
+  } as unknown as PaddockCache;
+  const view = new TenantNamespaceView(cache, 5, new ResourceVersions(9));
+  const tenant = (name: string, owners: Tenant['spec']['owners']) => tenants.set(name, { metadata: { name, uid: name }, spec: { owners } });
+  const ns = (name: string, t: string, labels: Record<string, string> = {}) =>
+    namespaces.set(name, { metadata: { name, uid: `uid-${name}`, creationTimestamp: '2026-01-01T00:00:00Z', labels: { 'paddock.dev/tenant': t, ...labels } }, status: { phase: 'Active' } });
+  return { view, tenants, namespaces, quotas, tenant, ns };
+}
+
+const alice: Viewer = { name: 'alice', groups: ['system:authenticated'], seesAll: false };
+const bob: Viewer = { name: 'bob', groups: ['gas-devs', 'system:authenticated'], seesAll: false };
+const admin: Viewer = { name: 'admin', groups: ['system:masters'], seesAll: true };
+const opts = (o: Partial<ListOptions> = {}): ListOptions => ({ limit: 0, watch: false, allowWatchBookmarks: false, ...o });
+const names = (rows: { metadata: { name: string } }[]) => rows.map((r) => r.metadata.name);
+
+function world() {
+  const w = setup();
+  w.tenant('oil', [{ kind: 'User', name: 'alice' }]);
+  w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }]);
+  for (const n of ['oil-b', 'oil-a', 'oil-c']) w.ns(n, 'oil');
+  w.ns('gas-a', 'gas', { tier: 'prod' });
+  w.namespaces.set('kube-system', { metadata: { name: 'kube-system' } });
+  return w;
+}
+
+describe('TenantNamespaceView', () => {
+  it('has one row per labelled namespace, ordered by name', () => {
+    const { view } = world();
+    expect(names(view.all())).toEqual(['gas-a', 'oil-a', 'oil-b', 'oil-c']);
+  });
+
+  it('shows each caller the rows of the tenants it owns, by user or group', () => {
+    const { view } = world();
+    expect(names(view.visibleRows(alice))).toEqual(['oil-a', 'oil-b', 'oil-c']);
+    expect(names(view.visibleRows(bob))).toEqual(['gas-a']);
+    expect(names(view.visibleRows({ name: 'carol', groups: [], seesAll: false }))).toEqual([]);
+    expect(names(view.visibleRows(admin))).toHaveLength(4);
+  });
+
+  it('logs a change only when a row changes, and a Tenant change for each of its rows', () => {
+    const { view, tenant, ns } = world();
+    const seq = view.log.seq;
+    ns('oil-a', 'oil'); // same content: nothing
+    expect(view.log.seq).toBe(seq);
+    tenant('oil', [{ kind: 'User', name: 'alice' }, { kind: 'User', name: 'bob' }]);
+    expect(view.log.since(seq)).not.toBe('expired');
+    const changes = view.log.since(seq) as { type: string; object: { metadata: { name: string } } }[];
+    expect(changes.map((c) => `${c.type} ${c.object.metadata.name}`).sort()).toEqual(['MODIFIED oil-a', 'MODIFIED oil-b', 'MODIFIED oil-c']);
+    expect(names(view.visibleRows(bob))).toEqual(['gas-a', 'oil-a', 'oil-b', 'oil-c']);
+  });
+
+  it('reflects quota usage and drops a row whose namespace loses its tenant label', () => {
+    const { view, quotas, namespaces } = world();
+    quotas.set('oil-a/q', { metadata: { name: 'q', namespace: 'oil-a' }, spec: { hard: { pods: '10' } }, status: { hard: { pods: '10' }, used: { pods: '3' } } });
+    expect(view.get('oil-a')!.status!.quota).toEqual({ hard: { pods: '10' }, used: { pods: '3' } });
+    namespaces.set('oil-a', { metadata: { name: 'oil-a' } });
+    expect(view.get('oil-a')).toBeUndefined();
+    expect(view.log.since(view.log.seq - 1)).toEqual([expect.objectContaining({ type: 'DELETED' })]);
+  });
+});
+
+describe('list and get', () => {
+  it('filters by label and field selectors and hides what the caller may not see', () => {
+    const { view } = world();
+    expect(names(listTenantNamespaces(view, admin, opts({ labelSelector: parseLabelSelector('tier=prod') })).items)).toEqual(['gas-a']);
+    expect(names(listTenantNamespaces(view, alice, opts({ fieldSelector: parseFieldSelector('spec.tenant=gas') })).items)).toEqual([]);
+    expect(names(listTenantNamespaces(view, alice, opts({ fieldSelector: parseFieldSelector('metadata.name=oil-b') })).items)).toEqual(['oil-b']);
+    expect(() => getTenantNamespace(view, alice, 'gas-a')).toThrow('tenantnamespaces.tenancy.paddock.dev "gas-a" not found');
+  });
+
+  it('pages with limit and continue, and counts what remains', () => {
+    const { view } = world();
+    const first = listTenantNamespaces(view, alice, opts({ limit: 2 }));
+    expect(names(first.items)).toEqual(['oil-a', 'oil-b']);
+    expect(first.metadata.remainingItemCount).toBe(1);
+    const second = listTenantNamespaces(view, alice, opts({ limit: 2, continueToken: first.metadata.continue }));
+    expect(names(second.items)).toEqual(['oil-c']);
+    expect(second.metadata.continue).toBeUndefined();
+    expect(second.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
+  });
+
+  it('expires a continue token when a row after its start changed, and keeps it when only earlier rows did', () => {
+    const { view, ns } = world();
+    const first = listTenantNamespaces(view, alice, opts({ limit: 1 }));
+    ns('oil-a', 'oil', { touched: 'yes' }); // before the start of the next page
+    expect(names(listTenantNamespaces(view, alice, opts({ limit: 1, continueToken: first.metadata.continue })).items)).toEqual(['oil-b']);
+    ns('oil-c', 'oil', { touched: 'yes' });
+    expect(() => listTenantNamespaces(view, alice, opts({ continueToken: first.metadata.continue }))).toThrow(/continue parameter is too old/);
+  });
+
+  it.each([
+    ['another process\'s resourceVersion', () => new ResourceVersions(10).format(1), undefined, 410],
+    ['a resourceVersion from the future', (v: TenantNamespaceView) => v.log.versions.format(v.log.seq + 5), undefined, 504],
+    ['an Exact resourceVersion that is not the current one', (v: TenantNamespaceView) => v.log.versions.format(v.log.seq - 1), 'Exact' as const, 410],
+    ['a resourceVersion that is not a number', () => 'abc', undefined, 400],
+  ])('answers a list at %s with its Status', (_what, rv, match, code) => {
+    const { view } = world();
+    try {
+      listTenantNamespaces(view, alice, opts({ resourceVersion: rv(view), resourceVersionMatch: match }));
+      throw new Error('listed');
+    } catch (err) {
+      expect(err).toBeInstanceOf(StatusError);
+      expect((err as StatusError).code).toBe(code);
+    }
+  });
+
+  it('serves a NotOlderThan resourceVersion it has reached', () => {
+    const { view } = world();
+    const rv = view.log.versions.format(view.log.seq - 1);
+    expect(listTenantNamespaces(view, alice, opts({ resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' })).metadata.resourceVersion).toBe(view.log.resourceVersion);
+  });
+});
