@@ -15,7 +15,7 @@ import { parseListOptions } from './request/list-options';
 import { send, sendError, sendValue } from './request/respond';
 import { TENANT_NAMESPACES } from './resource';
 import type { StaticResponse } from './static/document';
-import { badRequest, failure, forbidden, forbiddenPath, methodNotSupported, requestEntityTooLarge, tooManyRequests, unauthorized } from './status';
+import { badRequest, failure, forbidden, isStatusError, forbiddenPath, methodNotSupported, requestEntityTooLarge, tooManyRequests, unauthorized } from './status';
 import { getTenantNamespace, listTenantNamespaces } from './tenantnamespaces/list';
 import { renderList, renderObject } from './tenantnamespaces/render';
 import type { SelfService } from './tenantnamespaces/self-service';
@@ -114,12 +114,11 @@ export class ApiServer {
     app.get(/^\/openapi\/v[23](\/.*)?$/, (req, res) => this.#openapi(req, res));
     app.all(RESOURCE_PREFIX, (req: Req, res, next) => void this.#collection(req, res).catch(next));
     app.all(NAME_PATH, (req: Req, res, next) => void this.#item(req, res).catch(next));
-    app.use((req: Req, res) => {
+    app.use((_req: Req, res) => {
       sendError(res, failure('NotFound', 'the server could not find the requested resource'));
-      void req;
     });
     app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-      const status = sendError(res, err);
+      const status = sendError(res, clientErrorOf(err) ?? err);
       if (status.code >= 500) this.#deps.log.error('request failed', { err });
     });
     return app;
@@ -156,8 +155,8 @@ export class ApiServer {
   }
 
   #discovery(req: Request, res: Response): void {
-    const path = req.path.replace(/\/$/, '') || '/apis';
-    const r = serveDiscovery(this.#deps.discovery, { path: path === '' ? DISCOVERY_PATHS.apis : path, accept: req.get('accept'), ifNoneMatch: req.get('if-none-match') });
+    const path = req.path.replace(/\/$/, '') || DISCOVERY_PATHS.apis;
+    const r = serveDiscovery(this.#deps.discovery, { path, accept: req.get('accept'), ifNoneMatch: req.get('if-none-match') });
     if (!r) throw failure('NotFound', 'the server could not find the requested resource');
     sendStatic(res, r);
   }
@@ -235,10 +234,10 @@ export class ApiServer {
 
   async #item(req: Req, res: Response): Promise<void> {
     const started = process.hrtime.bigint();
-    const name = decodeURIComponent(NAME_PATH.exec(req.path)![1]);
     let verb = 'get';
     let code = 200;
     try {
+      const name = decodeName(NAME_PATH.exec(req.path)![1]);
       await this.#bounded(async () => {
         if (req.method === 'GET' || req.method === 'HEAD') {
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
@@ -359,6 +358,27 @@ function sendErrorToSocket(socket: Duplex, err: unknown): number {
     },
   } as unknown as ServerResponse;
   return sendError(res, err).code;
+}
+
+/**
+ * Errors raised by the HTTP layer for the client's mistakes (a malformed percent-encoding in the path,
+ * which the router decodes before any handler runs, or any error that carries a 4xx status) are the
+ * client's: 400, never a 500.
+ */
+function clientErrorOf(err: unknown) {
+  if (err instanceof URIError) return badRequest(`malformed URL: ${err.message}`);
+  const status = (err as { status?: unknown })?.status;
+  if (!isStatusError(err) && typeof status === 'number' && status >= 400 && status < 500) return badRequest((err as Error).message);
+  return undefined;
+}
+
+/** A path segment as a name; malformed percent-encoding is the client's error (400), not ours. */
+function decodeName(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw badRequest(`invalid name in the path: ${JSON.stringify(segment)}`);
+  }
 }
 
 /** Reads a request body up to `limit` bytes (413 past it) and parses it as JSON or YAML (400 if it is neither). */

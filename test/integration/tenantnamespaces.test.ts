@@ -41,7 +41,7 @@ interface Raw {
 }
 
 /** A request straight to Paddock's HTTPS port (no kube-apiserver in between). */
-function direct(path: string, opts: { cert?: CertFiles; headers?: Record<string, string>; method?: string } = {}): Promise<Raw> {
+function direct(path: string, opts: { cert?: CertFiles; headers?: Record<string, string>; method?: string; body?: string } = {}): Promise<Raw> {
   const { pki } = controlPlane();
   const port = replicas().find((r) => r.identity === 'paddock-a')!.port;
   return new Promise((resolve, reject) => {
@@ -55,7 +55,7 @@ function direct(path: string, opts: { cert?: CertFiles; headers?: Record<string,
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(opts.body);
   });
 }
 
@@ -299,10 +299,22 @@ describe('direct HTTPS to Paddock', () => {
     ['an expired continue token', 'GET', `${TNS_PATH}?limit=1&continue=${Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: '12345', start: 'a' })).toString('base64')}`, {}, 410, 'Expired'],
     ['a negative timeoutSeconds', 'GET', `${TNS_PATH}?watch=true&timeoutSeconds=-1`, {}, 400, 'BadRequest'],
     ['an unsupported method', 'PUT', `${TNS_PATH}/x`, {}, 405, 'MethodNotAllowed'],
+    ['a malformed name in the path', 'GET', `${TNS_PATH}/%E0%A4%A`, {}, 400, 'BadRequest'],
   ])('answers %s with a Status', async (_what, method, path, headers, code, reason) => {
     const res = await direct(path, { cert: pki.users.alice, headers: headers as Record<string, string>, method });
     expect(res.status).toBe(code);
     expect(JSON.parse(res.body)).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason, code });
+  });
+
+  it.each([
+    ['a body that is not JSON', '{"kind": ', { 'Content-Type': 'application/json' }, 400, 'BadRequest'],
+    ['a body of an unsupported type', '<x/>', { 'Content-Type': 'application/xml' }, 415, 'UnsupportedMediaType'],
+    ['a body over the size limit', 'x'.repeat(2 << 20), { 'Content-Type': 'application/json' }, 413, 'RequestEntityTooLarge'],
+    ['a body that is not an object', '[1,2]', { 'Content-Type': 'application/json' }, 400, 'BadRequest'],
+  ])('answers a create with %s with a Status', async (_what, body, headers, code, reason) => {
+    const res = await direct(TNS_PATH, { cert: pki.users.alice, method: 'POST', headers, body });
+    expect(res.status).toBe(code);
+    expect(JSON.parse(res.body)).toMatchObject({ kind: 'Status', status: 'Failure', reason, code });
   });
 
   it('keeps /healthz, /livez and /readyz open and /metrics behind authorization', async () => {
