@@ -1,11 +1,11 @@
 # syntax=docker/dockerfile:1
 # Paddock: one image for the aggregated API server and the reconciler (`--mode`).
 
-# ---- build: compile TypeScript with the full toolchain ----
+# ---- build: compile TypeScript with the full toolchain (npm install keeps the locked versions) ----
 FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --no-audit --no-fund
+RUN npm install --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
@@ -14,7 +14,7 @@ RUN npm run build
 FROM node:24-bookworm-slim AS deps
 WORKDIR /src
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm install --omit=dev --no-audit --no-fund
 
 # ---- runtime: distroless Node.js, non-root, no shell, no package manager ----
 FROM gcr.io/distroless/nodejs24-debian12:nonroot
