@@ -19,6 +19,7 @@ import { badRequest, failure, forbidden, isStatusError, forbiddenPath, methodNot
 import { getTenantNamespace, listTenantNamespaces } from './tenantnamespaces/list';
 import { renderList, renderObject } from './tenantnamespaces/render';
 import type { SelfService } from './tenantnamespaces/self-service';
+import { ListSnapshots } from './tenantnamespaces/snapshots';
 import type { TenantNamespaceView, Viewer } from './tenantnamespaces/view';
 import type { WatchHub } from './watch/handler';
 import type { WatchSink } from './watch/watcher';
@@ -69,6 +70,7 @@ export class ApiServer {
   readonly #deps: ApiServerDeps;
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   readonly #watchersPerUser = new Map<string, number>();
+  readonly #snapshots = new ListSnapshots();
   #inflight = 0;
 
   constructor(deps: ApiServerDeps) {
@@ -204,7 +206,7 @@ export class ApiServer {
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
           checkTargetFits(negotiated, 'list');
           await this.#authorize(req.user!, 'list');
-          const result = listTenantNamespaces(this.#deps.view, await this.#viewer(req.user!), options);
+          const result = listTenantNamespaces(this.#deps.view, await this.#viewer(req.user!), options, this.#snapshots);
           send(res, 200, negotiated.contentType, renderList(result.items, result.metadata, { negotiated, includeObject, pretty, now: new Date() }));
         });
       } else if (req.method === 'POST') {

@@ -1,3 +1,4 @@
+import { request as httpsRequestRaw } from 'node:https';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -89,3 +90,31 @@ export function auditWrites(since: Date): AuditEvent[] {
 
 /** The user kube-apiserver knows Paddock as: its ServiceAccount, with a token from the TokenRequest API. */
 export const PADDOCK_USER = 'system:serviceaccount:paddock-system:paddock';
+
+export interface HttpsResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * One HTTPS request trusting the cluster CA, with an optional client certificate; `servername` is
+ * `localhost` so both kube-apiserver's and Paddock's serving certificates verify on 127.0.0.1.
+ */
+export function httpsRequest(url: string, opts: { cert?: { cert: string; key: string }; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<HttpsResponse> {
+  const { pki } = controlPlane();
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpsRequestRaw({
+      host: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, method: opts.method ?? 'GET', headers: opts.headers, servername: 'localhost',
+      ca: readFileSync(pki.ca.cert), ...(opts.cert ? { cert: readFileSync(opts.cert.cert), key: readFileSync(opts.cert.key) } : {}),
+    }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}

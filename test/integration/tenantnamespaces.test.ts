@@ -1,9 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePki, type CertFiles } from '../controlplane/pki';
-import { applyObject, controlPlane, kubectl, kubectlJson, parseTable, uniqueName, waitFor } from './env';
+import { applyObject, controlPlane, httpsRequest, kubectl, kubectlJson, parseTable, uniqueName, waitFor, type HttpsResponse } from './env';
 import { replicas } from './paddock-env';
 
 jest.setTimeout(120_000);
@@ -34,50 +33,18 @@ async function ownedNamespaces(user: string, groups: string[] = []): Promise<str
     .sort();
 }
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
 /** A request straight to Paddock's HTTPS port (no kube-apiserver in between). */
-function direct(path: string, opts: { cert?: CertFiles; headers?: Record<string, string>; method?: string; body?: string } = {}): Promise<Raw> {
-  const { pki } = controlPlane();
+function direct(path: string, opts: { cert?: CertFiles; headers?: Record<string, string>; method?: string; body?: string } = {}): Promise<HttpsResponse> {
   const port = replicas().find((r) => r.identity === 'paddock-a')!.port;
-  return new Promise((resolve, reject) => {
-    const req = request({
-      host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: opts.headers, servername: 'localhost',
-      ca: readFileSync(pki.ca.cert), ...(opts.cert ? { cert: readFileSync(opts.cert.cert), key: readFileSync(opts.cert.key) } : {}),
-    }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end(opts.body);
-  });
+  return httpsRequest(`https://127.0.0.1:${port}${path}`, opts);
 }
 
 const TNS_PATH = '/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces';
 
 /** A request through kube-apiserver (kubectl's path) as `user`, with an Accept header kubectl cannot set. */
-function viaApiserver(user: string, path: string, accept: string): Promise<Raw> {
+function viaApiserver(user: string, path: string, accept: string): Promise<HttpsResponse> {
   const { pki, server } = controlPlane();
-  const url = new URL(path, server);
-  return new Promise((resolve, reject) => {
-    const req = request({
-      host: url.hostname, port: url.port, path, headers: { Accept: accept }, ca: readFileSync(pki.ca.cert),
-      cert: readFileSync(pki.users[user].cert), key: readFileSync(pki.users[user].key),
-    }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return httpsRequest(`${server}${path}`, { cert: pki.users[user], headers: { Accept: accept } });
 }
 
 beforeAll(async () => {

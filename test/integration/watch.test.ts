@@ -1,10 +1,9 @@
 import { httpsGet } from '../controlplane/controlplane';
 import { startPaddock, stopPaddock, type PaddockProcess } from '../controlplane/paddock';
-import { applyObject, controlPlane, kubectl, kubectlJson, sleep, uniqueName, waitFor } from './env';
+import { applyObject, controlPlane, httpsRequest, kubectl, kubectlJson, sleep, uniqueName, waitFor } from './env';
 import { replicas } from './paddock-env';
 import { DirectWatch, KubectlWatch, WebSocketWatch, type WatchEventLine } from './watch-client';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { PADDOCK_STATE_FILE } from './global-setup';
 
 jest.setTimeout(180_000);
@@ -20,18 +19,10 @@ async function served(names: string[]): Promise<void> {
 }
 
 /** A merge patch through kube-apiserver as admin, without a kubectl process per change. */
-function patchAsAdmin(path: string, body: unknown): Promise<number> {
+async function patchAsAdmin(path: string, body: unknown): Promise<number> {
   const { pki, server } = controlPlane();
-  const url = new URL(path, server);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path, method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' },
-      ca: readFileSync(pki.ca.cert), cert: readFileSync(pki.users.admin.cert), key: readFileSync(pki.users.admin.key) }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
+  const res = await httpsRequest(`${server}${path}`, { cert: pki.users.admin, method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify(body) });
+  return res.status;
 }
 
 const portOf = (identity: string) => replicas().find((r) => r.identity === identity)!.port;

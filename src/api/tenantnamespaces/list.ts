@@ -4,7 +4,11 @@ import type { ListOptions } from '../request/list-options';
 import { TENANT_NAMESPACES } from '../resource';
 import { badRequest, expired, EXPIRED_MESSAGES, notFound, timeout } from '../status';
 import { fieldsOf } from './fields';
+import { ListSnapshots } from './snapshots';
 import type { TenantNamespaceView, Viewer } from './view';
+
+/** For callers that keep no snapshots (every continuation goes through the change log). */
+const NO_SNAPSHOTS = new ListSnapshots(0);
 
 export interface ListResult {
   items: TenantNamespace[];
@@ -33,15 +37,18 @@ function checkListResourceVersion(view: TenantNamespaceView, opts: ListOptions):
 }
 
 /**
- * Where a continued list starts. A continuation is honoured when no row at or after its start has
- * changed since its page was served, so continued pages form the consistent list kube promises;
- * otherwise it is 410 Expired, as kube answers a token whose snapshot was compacted.
+ * Where a continued list resumes, and from which rows. While the first page's snapshot is kept, the pages
+ * come from it: one consistent list, as kube-apiserver serves pages from one etcd revision. After that,
+ * a continuation is honoured when no row at or after its start has changed since its page was served;
+ * otherwise it is 410 Expired, as kube answers a token whose revision etcd has compacted.
  */
-function continueFrom(view: TenantNamespaceView, token: string): { start: string; resourceVersion: string } {
+function continueFrom(view: TenantNamespaceView, snapshots: ListSnapshots, owner: string, token: string): { start: string; resourceVersion: string; rows?: readonly TenantNamespace[]; snapshot?: string } {
   const c = decodeContinue(token);
   const parsed = view.log.versions.parse(c.resourceVersion);
   if (parsed === 'invalid') throw badRequest('invalid continue token: continue key is not valid');
   if (parsed === 'foreign' || parsed.seq > view.log.seq) throw expired(EXPIRED_MESSAGES.continueTooOld);
+  const rows = c.snapshot ? snapshots.get(c.snapshot, owner) : undefined;
+  if (rows) return { start: c.start, resourceVersion: c.resourceVersion, rows, snapshot: c.snapshot };
   const changes = view.log.since(parsed.seq);
   if (changes === 'expired' || changes.some((ch) => ch.object.metadata.name >= c.start)) throw expired(EXPIRED_MESSAGES.continueTooOld);
   return { start: c.start, resourceVersion: c.resourceVersion };
@@ -67,26 +74,32 @@ export function selectRows(view: TenantNamespaceView, viewer: Viewer, opts: Pick
   return rows;
 }
 
+/** Who a snapshot belongs to: the same caller with the same selectors. */
+function snapshotOwner(viewer: Viewer, opts: ListOptions): string {
+  return JSON.stringify([viewer.name, [...viewer.groups].sort(), viewer.seesAll, opts.labelSelector?.toString() ?? '', opts.fieldSelector?.toString() ?? '']);
+}
+
 /** LIST: the caller's rows, filtered, paged with `limit` and `continue`. */
-export function listTenantNamespaces(view: TenantNamespaceView, viewer: Viewer, opts: ListOptions): ListResult {
+export function listTenantNamespaces(view: TenantNamespaceView, viewer: Viewer, opts: ListOptions, snapshots = NO_SNAPSHOTS): ListResult {
   let resourceVersion = view.log.resourceVersion;
   let start: string | undefined;
-  if (opts.continueToken) ({ start, resourceVersion } = continueFrom(view, opts.continueToken));
+  let rows: readonly TenantNamespace[] | undefined;
+  let snapshot: string | undefined;
+  const owner = snapshotOwner(viewer, opts);
+  if (opts.continueToken) ({ start, resourceVersion, rows, snapshot } = continueFrom(view, snapshots, owner, opts.continueToken));
   else checkListResourceVersion(view, opts);
 
-  let rows = selectRows(view, viewer, opts);
-  if (start !== undefined) {
-    const from = lowerBound(rows, start);
-    rows = rows.slice(from);
-  }
+  rows ??= selectRows(view, viewer, opts);
+  const from = start === undefined ? 0 : lowerBound(rows, start);
   const metadata: ListMeta = { resourceVersion };
-  if (opts.limit > 0 && rows.length > opts.limit) {
-    const rest = rows.length - opts.limit;
-    metadata.continue = encodeContinue({ resourceVersion, start: rows[opts.limit].metadata.name });
-    if (!opts.labelSelector && !opts.fieldSelector) metadata.remainingItemCount = rest;
-    rows = rows.slice(0, opts.limit);
+  let page = rows.slice(from);
+  if (opts.limit > 0 && page.length > opts.limit) {
+    snapshot ??= snapshots.put(owner, rows);
+    metadata.continue = encodeContinue({ resourceVersion, start: page[opts.limit].metadata.name, snapshot });
+    if (!opts.labelSelector && !opts.fieldSelector) metadata.remainingItemCount = page.length - opts.limit;
+    page = page.slice(0, opts.limit);
   }
-  return { items: rows, metadata };
+  return { items: page, metadata };
 }
 
 /** GET: one row; one the caller may not see answers exactly as one that does not exist. */

@@ -8,6 +8,7 @@ import type { ListOptions } from '../request/list-options';
 import { StatusError } from '../status';
 import { ResourceVersions } from '../watch/resource-version';
 import { getTenantNamespace, listTenantNamespaces } from './list';
+import { ListSnapshots } from './snapshots';
 import { TenantNamespaceView, type Viewer } from './view';
 
 /** An in-memory stand-in for the informers the view reads: enough to drive its event handlers. */
@@ -131,6 +132,20 @@ describe('list and get', () => {
     expect(names(listTenantNamespaces(view, alice, opts({ limit: 1, continueToken: first.metadata.continue })).items)).toEqual(['oil-b']);
     ns('oil-c', 'oil', { touched: 'yes' });
     expect(() => listTenantNamespaces(view, alice, opts({ continueToken: first.metadata.continue }))).toThrow(/continue parameter is too old/);
+  });
+
+  it('serves every page of a list from its first page\'s snapshot, whatever changed since', () => {
+    const { view, ns } = world();
+    const snapshots = new ListSnapshots();
+    const first = listTenantNamespaces(view, alice, opts({ limit: 1 }), snapshots);
+    ns('oil-c', 'oil', { touched: 'yes' });
+    ns('oil-d', 'oil');
+    const second = listTenantNamespaces(view, alice, opts({ limit: 1, continueToken: first.metadata.continue }), snapshots);
+    const third = listTenantNamespaces(view, alice, opts({ limit: 1, continueToken: second.metadata.continue }), snapshots);
+    expect([...first.items, ...second.items, ...third.items].map((r) => [r.metadata.name, r.metadata.labels?.touched])).toEqual([['oil-a', undefined], ['oil-b', undefined], ['oil-c', undefined]]);
+    expect(third.metadata.continue).toBeUndefined();
+    // Another caller cannot read alice's snapshot: the token falls back to the change log, which has moved on.
+    expect(() => listTenantNamespaces(view, admin, opts({ limit: 1, continueToken: first.metadata.continue }), snapshots)).toThrow(/too old/);
   });
 
   it.each([
