@@ -182,7 +182,7 @@ export class BenchCluster {
       const depth = metricSum(await this.paddockMetrics(), 'paddock_workqueue_depth');
       last = `rows ${served}/${rows}, quotas with status ${computed}/${quotas.items.length}, workqueue depth ${depth}`;
       if (served === rows && computed === quotas.items.length && depth === 0) return;
-      await sleep(1000);
+      await sleep(rows > 5000 ? 2000 : 1000);
     }
     throw new Error(`cluster did not settle in ${timeoutMs} ms: ${last}`);
   }

@@ -184,9 +184,9 @@ export function toMarkdown(r: BenchResults): string {
  * scale), one colour per target, p50 solid and p99 dashed.
  */
 export function latencyChart(results: ListResult[]): string {
-  const W = 720;
+  const W = 820;
   const H = 420;
-  const pad = { left: 70, right: 250, top: 40, bottom: 55 };
+  const pad = { left: 70, right: 330, top: 40, bottom: 55 };
   const pw = W - pad.left - pad.right;
   const ph = H - pad.top - pad.bottom;
   const sizes = results.map((r) => r.size);
