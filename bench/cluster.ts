@@ -48,7 +48,8 @@ export class BenchCluster {
   }
 
   static async up(dir: string, log: Log): Promise<BenchCluster> {
-    const state = await startControlPlane({ dir, log });
+    // One audit file for the whole run (kube-apiserver rotates at 100 MB by default; 10k namespaces write more).
+    const state = await startControlPlane({ dir, log, apiserverArgs: ['--audit-log-maxsize=100000', '--audit-log-maxbackup=1'] });
     try {
       const kubectl = (args: string[]) => execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs.admin, ...args], { stdio: 'pipe', encoding: 'utf8' });
       kubectl(['apply', '--server-side', '-k', join(REPO, 'schemas')]);
@@ -195,6 +196,7 @@ export class BenchCluster {
   /** Paddock's writes (create/update/patch/delete) in the audit log after `offset`. */
   paddockWrites(offset: number): AuditWrites {
     const size = statSync(this.state.auditLog).size;
+    if (size < offset) throw new Error('the audit log was rotated; writes cannot be counted');
     const buf = Buffer.alloc(size - offset);
     const fd = openSync(this.state.auditLog, 'r');
     try {
