@@ -1,0 +1,265 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startControlPlane, stopControlPlane, type ControlPlaneState } from '../test/controlplane/controlplane';
+import { installPaddockIdentity, registerApiService, startPaddock, stopPaddock, type PaddockProcess } from '../test/controlplane/paddock';
+import { issueClientCert, type CertFiles } from '../test/controlplane/pki';
+import { sleep } from '../test/controlplane/processes';
+import { Client, pool } from './http';
+import { heapOf, metricSum, type HeapSample } from './proc';
+
+const REPO = resolve(__dirname, '..');
+const PROBE = join(REPO, 'bench', 'probe', 'heap-probe.cjs');
+
+/** The user kube-apiserver knows Paddock as (its ServiceAccount). */
+export const PADDOCK_USER = 'system:serviceaccount:paddock-system:paddock';
+export const TENANT_LABEL = 'paddock.dev/tenant';
+const TENANTS = '/apis/paddock.dev/v1alpha1/tenants';
+export const TNS = '/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces';
+
+/** Flags of one Paddock run: the client rate limit and worker count it was given. */
+export interface PaddockFlags {
+  qps: number;
+  burst: number;
+  workers: number;
+  resyncPeriod: string;
+}
+
+type Log = (line: string) => void;
+
+/**
+ * The benchmark's cluster: a local control plane, Paddock running from dist/ as its ServiceAccount and
+ * registered through the APIService, and HTTPS clients for the identities the scenarios use.
+ */
+export class BenchCluster {
+  paddock: PaddockProcess | undefined;
+  flags: PaddockFlags | undefined;
+  /** kube-apiserver as admin (system:masters). */
+  readonly admin: Client;
+  /** Paddock's port directly, as admin; replaced on each Paddock start. */
+  paddockAdmin: Client | undefined;
+  readonly #userCerts = new Map<string, CertFiles>();
+  readonly #clients: Client[] = [];
+  readonly heapFile: string;
+
+  private constructor(readonly state: ControlPlaneState, readonly paddockKubeconfig: string, readonly log: Log) {
+    this.admin = this.client(state.server, state.pki.users.admin, 32);
+    this.heapFile = join(state.dir, 'paddock-heap.json');
+  }
+
+  static async up(dir: string, log: Log): Promise<BenchCluster> {
+    // One audit file for the whole run (kube-apiserver rotates at 100 MB by default; 10k namespaces write more).
+    const state = await startControlPlane({ dir, log, apiserverArgs: ['--audit-log-maxsize=100000', '--audit-log-maxbackup=1'] });
+    try {
+      const kubectl = (args: string[]) => execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs.admin, ...args], { stdio: 'pipe', encoding: 'utf8' });
+      kubectl(['apply', '--server-side', '-k', join(REPO, 'schemas')]);
+      kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/tenants.paddock.dev']);
+      return new BenchCluster(state, installPaddockIdentity(state), log);
+    } catch (err) {
+      await stopControlPlane(dir);
+      throw err;
+    }
+  }
+
+  /** A keep-alive HTTPS client for `cert`, closed with the cluster. */
+  client(base: string, cert: CertFiles, maxSockets = 16): Client {
+    const c = new Client(base, this.state.pki.ca.cert, cert, maxSockets);
+    this.#clients.push(c);
+    return c;
+  }
+
+  get paddockUrl(): string {
+    if (!this.paddock) throw new Error('Paddock is not running');
+    return `https://127.0.0.1:${this.paddock.port}`;
+  }
+
+  /** A client certificate for a user of the cluster CA (minted once per name). */
+  userCert(user: string): CertFiles {
+    const known = this.state.pki.users[user] ?? this.#userCerts.get(user);
+    if (known) return known;
+    const cert = issueClientCert(this.state.pki, `bench-${user}`, { user, groups: [] });
+    this.#userCerts.set(user, cert);
+    return cert;
+  }
+
+  /**
+   * Starts Paddock (mode all, no leader election: one replica) with `flags`, the heap probe preloaded,
+   * and points the APIService at it. Resolves once /readyz answers (caches synced) and the APIService is
+   * Available.
+   */
+  async startPaddock(flags: PaddockFlags, name = 'paddock'): Promise<PaddockProcess> {
+    if (this.paddock) throw new Error('Paddock is already running');
+    this.paddock = await startPaddock(this.state, this.paddockKubeconfig, {
+      name,
+      extraArgs: ['--leader-elect=false', '--log-level=info', `--qps=${flags.qps}`, `--burst=${flags.burst}`,
+        `--workers=${flags.workers}`, `--resync-period=${flags.resyncPeriod}`],
+      env: { NODE_OPTIONS: `--expose-gc --require=${PROBE}`, PADDOCK_BENCH_HEAP_FILE: this.heapFile },
+    });
+    this.flags = flags;
+    this.paddockAdmin = this.client(this.paddockUrl, this.state.pki.users.admin, 16);
+    await registerApiService(this.state, this.paddock.port);
+    return this.paddock;
+  }
+
+  async stopPaddock(): Promise<void> {
+    if (!this.paddock) return;
+    await stopPaddock(this.paddock);
+    this.paddock = undefined;
+    this.paddockAdmin?.close();
+    this.paddockAdmin = undefined;
+  }
+
+  /** Everything down: clients, Paddock, the control plane. Safe to call twice. */
+  async down(): Promise<void> {
+    for (const c of this.#clients) c.close();
+    await this.stopPaddock();
+    await stopControlPlane(this.state.dir);
+  }
+
+  async paddockMetrics(): Promise<string> {
+    const res = await this.paddockAdmin!.get('/metrics', 'text/plain');
+    if (res.status !== 200) throw new Error(`GET /metrics: ${res.status}`);
+    return res.body.toString('utf8');
+  }
+
+  /** Paddock's heap after a full GC (min of a few samples). */
+  heap(): Promise<HeapSample> {
+    return heapOf(this.paddock!.pid, this.heapFile);
+  }
+
+  /** Creates Tenants through kube-apiserver (AlreadyExists is fine). */
+  async createTenants(tenants: object[], concurrency = 16): Promise<void> {
+    await pool(tenants, concurrency, async (t) => {
+      const res = await this.admin.postJson<{ message?: string }>(TENANTS, t);
+      if (res.status !== 201 && res.status !== 409) throw new Error(`creating a Tenant: ${res.status} ${res.body.message ?? ''}`);
+    });
+  }
+
+  /** Names of the Tenants, among `names`, that are Ready=True and observed at their generation. */
+  async readyTenants(names: ReadonlySet<string>): Promise<number> {
+    const list = await this.admin.getJson<{ items: TenantObject[] }>(TENANTS);
+    let n = 0;
+    for (const t of list.items) {
+      if (!names.has(t.metadata.name)) continue;
+      const ready = t.status?.conditions?.find((c) => c.type === 'Ready');
+      if (ready?.status === 'True' && t.status?.observedGeneration === t.metadata.generation) n++;
+    }
+    return n;
+  }
+
+  /** Polls until every Tenant in `names` is Ready; returns the milliseconds it took. */
+  async waitTenantsReady(names: ReadonlySet<string>, timeoutMs: number, progress?: (ready: number) => void): Promise<number> {
+    const started = Date.now();
+    let lastReport = 0;
+    for (;;) {
+      const ready = await this.readyTenants(names);
+      if (ready === names.size) return Date.now() - started;
+      if (Date.now() - started > timeoutMs) throw new Error(`only ${ready}/${names.size} Tenants Ready after ${timeoutMs} ms`);
+      if (progress && Date.now() - lastReport > 10_000) {
+        lastReport = Date.now();
+        progress(ready);
+      }
+      await sleep(names.size > 500 ? 1000 : 250);
+    }
+  }
+
+  /** Rows in Paddock's view (admin sees all), from a one-item page. */
+  async paddockRows(): Promise<number> {
+    const page = await this.paddockAdmin!.getJson<{ items: unknown[]; metadata: { remainingItemCount?: number } }>(`${TNS}?limit=1`);
+    return page.items.length + (page.metadata.remainingItemCount ?? 0);
+  }
+
+  /**
+   * Waits until the cluster is settled: Paddock serves `rows` rows, every Paddock ResourceQuota has its
+   * status computed by kube-controller-manager, and Paddock's workqueue is empty.
+   */
+  async waitSettled(rows: number, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    while (Date.now() < deadline) {
+      const served = await this.paddockRows();
+      const quotas = await this.admin.getJson<{ items: { status?: { hard?: object } }[] }>('/api/v1/resourcequotas?labelSelector=app.kubernetes.io%2Fmanaged-by%3Dpaddock');
+      const computed = quotas.items.filter((q) => q.status?.hard).length;
+      const depth = metricSum(await this.paddockMetrics(), 'paddock_workqueue_depth');
+      last = `rows ${served}/${rows}, quotas with status ${computed}/${quotas.items.length}, workqueue depth ${depth}`;
+      if (served === rows && computed === quotas.items.length && depth === 0) return;
+      await sleep(rows > 5000 ? 2000 : 1000);
+    }
+    throw new Error(`cluster did not settle in ${timeoutMs} ms: ${last}`);
+  }
+
+  /** Current size of the audit log: writes after this offset are the ones to count. */
+  auditOffset(): number {
+    return statSync(this.state.auditLog).size;
+  }
+
+  /** Paddock's writes (create/update/patch/delete) in the audit log after `offset`. */
+  paddockWrites(offset: number): AuditWrites {
+    const size = statSync(this.state.auditLog).size;
+    if (size < offset) throw new Error('the audit log was rotated; writes cannot be counted');
+    const buf = Buffer.alloc(size - offset);
+    const fd = openSync(this.state.auditLog, 'r');
+    try {
+      readSync(fd, buf, 0, buf.length, offset);
+    } finally {
+      closeSync(fd);
+    }
+    const byResource: Record<string, number> = {};
+    let total = 0;
+    let first = Infinity;
+    let last = -Infinity;
+    for (const line of buf.toString('utf8').split('\n')) {
+      if (!line.includes(PADDOCK_USER)) continue;
+      const e = JSON.parse(line) as AuditEvent;
+      if (e.stage !== 'ResponseComplete' || e.user.username !== PADDOCK_USER) continue;
+      const resource = e.objectRef?.resource ?? '';
+      // Not writes of cluster state: reviews are "create" by verb only; the Lease is leader election.
+      if (['subjectaccessreviews', 'tokenreviews', 'selfsubjectaccessreviews', 'leases'].includes(resource)) continue;
+      const key = `${e.verb} ${resource}${e.objectRef?.subresource ? '/' + e.objectRef.subresource : ''}`;
+      byResource[key] = (byResource[key] ?? 0) + 1;
+      total++;
+      const at = Date.parse(e.requestReceivedTimestamp);
+      first = Math.min(first, at);
+      last = Math.max(last, at);
+    }
+    return { total, byResource, firstMs: first, lastMs: last };
+  }
+}
+
+export interface AuditWrites {
+  total: number;
+  byResource: Record<string, number>;
+  /** Epoch ms of the first and last counted write (±Infinity when none). */
+  firstMs: number;
+  lastMs: number;
+}
+
+interface AuditEvent {
+  stage: string;
+  verb: string;
+  user: { username: string };
+  objectRef?: { resource?: string; subresource?: string };
+  requestReceivedTimestamp: string;
+}
+
+interface TenantObject {
+  metadata: { name: string; generation?: number };
+  status?: { observedGeneration?: number; conditions?: { type: string; status: string }[] };
+}
+
+/** A Tenant of the benchmark: `nsCount` declared namespaces, each with a quota, limits, isolation and owner RBAC. */
+export function benchTenant(name: string, owners: string[], nsCount: number): object {
+  return {
+    apiVersion: 'paddock.dev/v1alpha1',
+    kind: 'Tenant',
+    metadata: { name },
+    spec: {
+      owners: owners.map((o) => ({ kind: 'User', name: o })),
+      namespaces: Array.from({ length: nsCount }, (_, i) => `n${i}`),
+      resourceQuotas: [{ hard: { 'requests.cpu': '4', 'requests.memory': '8Gi', 'limits.cpu': '8', 'limits.memory': '16Gi', pods: '20' } }],
+      limitRanges: [{ limits: [{ type: 'Container', default: { cpu: '500m', memory: '512Mi' }, defaultRequest: { cpu: '100m', memory: '128Mi' } }] }],
+      networkIsolation: true,
+      podSecurity: { enforce: 'baseline' },
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { performance } from 'node:perf_hooks';
+import type { BenchCluster } from './cluster';
+import { TENANT_LABEL, TNS } from './cluster';
+import { ACCEPT_JSON, ACCEPT_TABLE, pool, type Client } from './http';
+import { ALICE_TENANT, type BenchConfig } from './scenarios';
+import { round, summarize, type LatencySummary } from './stats';
+
+/** One thing measured: a request a client makes, against Paddock or against the baseline. */
+export interface Target {
+  name: string;
+  role: 'paddock' | 'baseline';
+  client: Client;
+  path: string;
+  accept: string;
+  /** Rows (Table) or items (JSON) the answer must hold. */
+  expectRows: (n: number) => boolean;
+}
+
+export interface TargetResult {
+  target: string;
+  role: 'paddock' | 'baseline';
+  rows: number;
+  bytes: number;
+  latency: LatencySummary;
+  /** Requests per second with `concurrency` clients in flight. */
+  rps: number;
+}
+
+export interface ListResult {
+  scenario: 'owner-list' | 'admin-list';
+  size: number;
+  sequential: number;
+  burst: number;
+  concurrency: number;
+  targets: TargetResult[];
+}
+
+function rowsOf(body: Buffer): number {
+  const obj = JSON.parse(body.toString('utf8')) as { rows?: unknown[]; items?: unknown[] };
+  return (obj.rows ?? obj.items ?? []).length;
+}
+
+async function once(t: Target): Promise<{ ms: number; bytes: number; rows: number }> {
+  const res = await t.client.get(t.path, t.accept);
+  if (res.status !== 200) throw new Error(`${t.name}: GET ${t.path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+  return { ms: res.ms, bytes: res.body.length, rows: rowsOf(res.body) };
+}
+
+/**
+ * Measures targets side by side: a warm-up, then `sequential` rounds in which each target is asked once
+ * in turn (latency, interleaved so that drift hits all alike), then per target a burst of `burst`
+ * requests with `concurrency` in flight (throughput).
+ */
+export async function measure(targets: Target[], opts: { sequential: number; burst: number; concurrency: number; warmup?: number }): Promise<TargetResult[]> {
+  const first = new Map<string, { bytes: number; rows: number }>();
+  for (const t of targets) {
+    const r = await once(t);
+    if (!t.expectRows(r.rows)) throw new Error(`${t.name}: unexpected row count ${r.rows}`);
+    first.set(t.name, r);
+  }
+  for (let i = 0; i < (opts.warmup ?? 5); i++) for (const t of targets) await once(t);
+  const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  for (let i = 0; i < opts.sequential; i++) {
+    for (const t of targets) samples.get(t.name)!.push((await once(t)).ms);
+  }
+  const results: TargetResult[] = [];
+  for (const t of targets) {
+    const started = performance.now();
+    await pool(Array.from({ length: opts.burst }), opts.concurrency, async () => void (await once(t)));
+    const rps = opts.burst / ((performance.now() - started) / 1000);
+    const f = first.get(t.name)!;
+    results.push({ target: t.name, role: t.role, rows: f.rows, bytes: f.bytes, latency: summarize(samples.get(t.name)!), rps: round(rps) });
+  }
+  return results;
+}
+
+/**
+ * Scenario 1: one owner's `kubectl get tns` (a Table) — Paddock directly, Paddock through kube-apiserver's
+ * aggregator (kubectl's path), and the baseline a label-injecting proxy would send: kube-apiserver's
+ * namespace list with `labelSelector=paddock.dev/tenant=<tenant>`, as a Table.
+ */
+export async function ownerList(cluster: BenchCluster, config: BenchConfig, size: number): Promise<ListResult> {
+  const alice = cluster.userCert('alice');
+  const five = (n: number) => n === config.namespacesPerTenant;
+  const targets: Target[] = [
+    { name: 'Paddock direct', role: 'paddock', client: cluster.client(cluster.paddockUrl, alice), path: TNS, accept: ACCEPT_TABLE, expectRows: five },
+    { name: 'Paddock via kube-apiserver', role: 'paddock', client: cluster.client(cluster.state.server, alice), path: TNS, accept: ACCEPT_TABLE, expectRows: five },
+    {
+      name: 'kube-apiserver namespaces, label selector', role: 'baseline', client: cluster.admin,
+      path: `/api/v1/namespaces?labelSelector=${encodeURIComponent(`${TENANT_LABEL}=${ALICE_TENANT}`)}`, accept: ACCEPT_TABLE, expectRows: five,
+    },
+  ];
+  const o = config.ownerList;
+  return { scenario: 'owner-list', size, ...o, targets: await measure(targets, o) };
+}
+
+/**
+ * Scenario 2: an admin lists everything, as a Table and as JSON — Paddock directly (and the Table
+ * through the aggregator) against kube-apiserver's own namespace list.
+ */
+export async function adminList(cluster: BenchCluster, config: BenchConfig, size: number): Promise<ListResult> {
+  const admin = cluster.admin;
+  const direct = cluster.paddockAdmin!;
+  const all = (n: number) => n === size;
+  const allAndSystem = (n: number) => n >= size;
+  const targets: Target[] = [
+    { name: 'Paddock direct, Table', role: 'paddock', client: direct, path: TNS, accept: ACCEPT_TABLE, expectRows: all },
+    { name: 'Paddock via kube-apiserver, Table', role: 'paddock', client: admin, path: TNS, accept: ACCEPT_TABLE, expectRows: all },
+    { name: 'Paddock direct, JSON', role: 'paddock', client: direct, path: TNS, accept: ACCEPT_JSON, expectRows: all },
+    { name: 'kube-apiserver namespaces, Table', role: 'baseline', client: admin, path: '/api/v1/namespaces', accept: ACCEPT_TABLE, expectRows: allAndSystem },
+    { name: 'kube-apiserver namespaces, JSON', role: 'baseline', client: admin, path: '/api/v1/namespaces', accept: ACCEPT_JSON, expectRows: allAndSystem },
+  ];
+  const o = config.adminList;
+  return { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2 }) };
+}

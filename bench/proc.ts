@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { sleep } from '../test/controlplane/processes';
+
+/** Resident memory of a process from /proc/<pid>/status, in MiB: now (VmRSS) and peak (VmHWM). */
+export function memoryOf(pid: number): { rssMiB: number; hwmMiB: number } {
+  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
+  return { rssMiB: kb('VmRSS') / 1024, hwmMiB: kb('VmHWM') / 1024 };
+}
+
+/** Samples the RSS of some processes every `intervalMs` until stopped; reports the peak and the mean. */
+export class RssSampler {
+  readonly #samples = new Map<string, number[]>();
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(readonly pids: Record<string, number>, intervalMs = 500) {
+    for (const name of Object.keys(pids)) this.#samples.set(name, []);
+    const sample = () => {
+      for (const [name, pid] of Object.entries(pids)) {
+        try {
+          this.#samples.get(name)!.push(memoryOf(pid).rssMiB);
+        } catch {
+          /* the process is gone; the report shows what was sampled */
+        }
+      }
+    };
+    sample();
+    this.#timer = setInterval(sample, intervalMs);
+  }
+
+  stop(): Record<string, { peakMiB: number; meanMiB: number }> {
+    clearInterval(this.#timer);
+    const out: Record<string, { peakMiB: number; meanMiB: number }> = {};
+    for (const [name, xs] of this.#samples) {
+      out[name] = { peakMiB: Math.max(...xs), meanMiB: xs.reduce((a, b) => a + b, 0) / (xs.length || 1) };
+    }
+    return out;
+  }
+}
+
+export interface HeapSample {
+  heapUsed: number;
+  heapTotal: number;
+  rss: number;
+  external: number;
+  arrayBuffers: number;
+  gc: boolean;
+}
+
+/**
+ * Asks the heap probe preloaded into a Paddock process (bench/probe/heap-probe.cjs) for its memory after
+ * a full GC, `samples` times; returns the sample with the least heap used.
+ */
+export async function heapOf(pid: number, file: string, samples = 3): Promise<HeapSample> {
+  let best: HeapSample | undefined;
+  for (let i = 0; i < samples; i++) {
+    const asked = Date.now();
+    process.kill(pid, 'SIGUSR2');
+    const deadline = asked + 30_000;
+    let got: (HeapSample & { at: number }) | undefined;
+    while (Date.now() < deadline) {
+      await sleep(100);
+      if (!existsSync(file)) continue;
+      const s = JSON.parse(readFileSync(file, 'utf8')) as HeapSample & { at: number };
+      if (s.at >= asked) {
+        got = s;
+        break;
+      }
+    }
+    if (!got) throw new Error('the heap probe did not answer (is NODE_OPTIONS honoured?)');
+    if (!best || got.heapUsed < best.heapUsed) best = got;
+    await sleep(300);
+  }
+  return best!;
+}
+
+/** Sums every series of one metric in a Prometheus text exposition, optionally filtered by a label. */
+export function metricSum(text: string, name: string, label?: [string, string]): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name)) continue;
+    const m = /^([a-zA-Z_:][\w:]*)(\{[^}]*\})?\s+(\S+)/.exec(line);
+    if (!m || m[1] !== name) continue;
+    if (label && !(m[2] ?? '').includes(`${label[0]}="${label[1]}"`)) continue;
+    sum += Number(m[3]);
+  }
+  return sum;
+}

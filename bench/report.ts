@@ -1,0 +1,242 @@
+import type { ListResult, TargetResult } from './list';
+import type { MemoryResult } from './memory';
+import type { ReconcileResult } from './reconcile';
+import { GOALS, type BenchConfig } from './scenarios';
+import { ratio, round } from './stats';
+import type { WatchResult } from './watch';
+
+/** One size step of data setup: Tenants created while Paddock runs, until all Ready and settled. */
+export interface SetupStep {
+  namespaces: number;
+  tenantsCreated: number;
+  allReadyMs: number;
+  settledMs: number;
+  paddockWrites: number;
+  writesPerSecond: number;
+}
+
+export interface BenchResults {
+  startedAt: string;
+  durationSeconds: number;
+  config: BenchConfig;
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; kubernetes: string };
+  setup: SetupStep[];
+  ownerList: ListResult[];
+  adminList: ListResult[];
+  watch?: WatchResult;
+  reconcile?: ReconcileResult;
+  memory?: MemoryResult;
+  goals: Goal[];
+}
+
+export interface Goal {
+  goal: string;
+  measured: string;
+  met: boolean;
+}
+
+const f = (x: number) => (Number.isFinite(x) ? String(round(x)) : '–');
+const k = (n: number) => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
+const bytes = (n: number) => (n >= 2 ** 20 ? `${round(n / 2 ** 20)} MiB` : n >= 1024 ? `${round(n / 1024)} KiB` : `${n} B`);
+
+function table(head: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** The baseline a target is compared with: same encoding (Table/JSON) when there is a choice. */
+function baselineFor(t: TargetResult, all: TargetResult[]): TargetResult | undefined {
+  const baselines = all.filter((b) => b.role === 'baseline');
+  const enc = t.target.includes('JSON') ? 'JSON' : 'Table';
+  return baselines.find((b) => b.target.includes(enc)) ?? baselines[0];
+}
+
+function listTable(results: ListResult[]): string {
+  const rows: (string | number)[][] = [];
+  for (const r of results) {
+    for (const t of r.targets) {
+      const b = baselineFor(t, r.targets);
+      const vs = t.role === 'baseline' || !b ? 'baseline' : `${f(ratio(b.latency.p50, t.latency.p50))}× / ${f(ratio(b.latency.p99, t.latency.p99))}× / ${f(ratio(t.rps, b.rps))}×`;
+      rows.push([k(r.size), t.target, t.rows, bytes(t.bytes), f(t.latency.p50), f(t.latency.p99), f(t.rps), vs]);
+    }
+  }
+  return table(['namespaces', 'target', 'rows', 'response', 'p50 ms', 'p99 ms', 'req/s (8 in flight)', 'vs baseline: p50 / p99 / req/s'], rows);
+}
+
+function watchTable(w: WatchResult): string {
+  const base = w.phases.find((p) => p.role === 'baseline');
+  return table(
+    ['target', 'watchers', 'changes', 'delivered / expected', 'wrong owner', 'p50 ms', 'p99 ms', 'max ms', 'PATCH p50 ms', 'Paddock RSS peak MiB', 'kube-apiserver RSS peak MiB', 'Paddock writes', 'p99 vs baseline'],
+    w.phases.map((p) => [
+      p.target, p.watchers, p.changes, `${p.delivered} / ${p.expected}`, p.unexpected, f(p.delivery.p50), f(p.delivery.p99), f(p.delivery.max),
+      f(p.write.p50), f(p.rssPeakMiB.paddock), f(p.rssPeakMiB.kubeApiserver), p.paddockWrites,
+      p.role === 'baseline' || !base ? 'baseline' : `${f(ratio(base.delivery.p99, p.delivery.p99))}×`,
+    ]),
+  );
+}
+
+function writesCell(w: { total: number; byResource: Record<string, number> }): string {
+  const parts = Object.entries(w.byResource).sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`);
+  return parts.length ? `${w.total} (${parts.join(', ')})` : '0';
+}
+
+function reconcileTable(r: ReconcileResult): string {
+  return table(['measure', 'value'], [
+    ['how', r.how],
+    ['new Tenants × namespaces', `${r.tenants} × ${r.namespacesPerTenant} (+ ${r.inSyncTenants} Tenants already in sync)`],
+    ['flags', `--qps=${r.flags.qps} --burst=${r.flags.burst} --workers=${r.flags.workers}`],
+    ['start → /readyz (caches synced)', `${f(r.readyzMs / 1000)} s`],
+    ['start → all new Tenants Ready', `${f(r.allReadyMs / 1000)} s`],
+    ['writes issued (audit log)', writesCell(r.writes)],
+    ['writes/s (first → last write)', `${f(r.writes.perSecond)} (limit ${r.flags.qps})`],
+    ['least time the rate limit allows ((writes − burst) / qps)', `${f(r.rateLimitFloorMs / 1000)} s`],
+    ['time to Ready / rate-limit floor', `${f(r.paceVsLimit)}`],
+    ['peak RSS (VmHWM)', `${f(r.peakRssMiB)} MiB`],
+    ['full resync by restart: reconciles / writes', `${r.resync.restart.reconciles} / ${writesCell(r.resync.restart.writes)} (${f(r.resync.restart.ms / 1000)} s to drain)`],
+    [`periodic resync (--resync-period=${r.resync.periodic.periodSeconds}s): reconciles / writes`, `${r.resync.periodic.reconciles} / ${writesCell(r.resync.periodic.writes)}`],
+  ]);
+}
+
+function memoryTable(m: MemoryResult): string {
+  const zero = m.points[0];
+  return table(['namespaces', 'cached objects', 'heap used MiB (after GC)', 'RSS MiB', 'heap per namespace since 0'],
+    m.points.map((p) => [k(p.namespaces), p.cachedObjects, f(p.heapUsedMiB), f(p.rssMiB),
+      p.namespaces ? bytes(Math.round((p.heapUsedBytes - zero.heapUsedBytes) / p.namespaces)) : '–']));
+}
+
+function setupTable(steps: SetupStep[]): string {
+  return table(['namespaces', 'Tenants created', 'create → all Ready s', '→ settled s', 'Paddock writes', 'writes/s'],
+    steps.map((s) => [k(s.namespaces), s.tenantsCreated, f(s.allReadyMs / 1000), f(s.settledMs / 1000), s.paddockWrites, f(s.writesPerSecond)]));
+}
+
+/** Checks the results against the goals (reported, never asserted). */
+export function evaluateGoals(r: Omit<BenchResults, 'goals'>): Goal[] {
+  const goals: Goal[] = [];
+  const largest = r.ownerList[r.ownerList.length - 1];
+  if (largest) {
+    const direct = largest.targets.find((t) => t.target === 'Paddock direct')!;
+    const base = largest.targets.find((t) => t.role === 'baseline')!;
+    goals.push({ goal: `owner list p99 ≤ ${GOALS.ownerListP99Ms} ms direct at ${k(largest.size)}`, measured: `${f(direct.latency.p99)} ms`, met: direct.latency.p99 <= GOALS.ownerListP99Ms });
+    const speedup = base.latency.p50 / direct.latency.p50;
+    goals.push({ goal: `owner list ≥ ${GOALS.ownerListSpeedup}× faster than baseline (p50)`, measured: `${f(speedup)}× (p99 ${f(base.latency.p99 / direct.latency.p99)}×)`, met: speedup >= GOALS.ownerListSpeedup });
+  }
+  const admin = r.adminList[r.adminList.length - 1];
+  if (admin) {
+    const table = admin.targets.find((t) => t.target === 'Paddock direct, Table')!;
+    goals.push({ goal: `admin ${k(admin.size)}-row Table ≤ ${GOALS.adminTableMs} ms`, measured: `p50 ${f(table.latency.p50)} ms, p99 ${f(table.latency.p99)} ms`, met: table.latency.p50 <= GOALS.adminTableMs });
+  }
+  const paddockWatch = r.watch?.phases.find((p) => p.role === 'paddock');
+  if (paddockWatch) {
+    goals.push({ goal: `watch delivery p99 ≤ ${GOALS.watchP99Ms} ms at ${paddockWatch.watchers} watchers`, measured: `${f(paddockWatch.delivery.p99)} ms (${paddockWatch.delivered}/${paddockWatch.expected} delivered)`, met: paddockWatch.delivery.p99 <= GOALS.watchP99Ms && paddockWatch.delivered === paddockWatch.expected });
+  }
+  if (r.memory) {
+    goals.push({ goal: `≤ ${GOALS.heapBytesPerNamespace / 1024} KiB heap per cached namespace`, measured: `${bytes(r.memory.heapBytesPerNamespace)} (marginal ${bytes(r.memory.marginalBytesPerNamespace)})`, met: r.memory.heapBytesPerNamespace <= GOALS.heapBytesPerNamespace });
+  }
+  if (r.reconcile) {
+    const rc = r.reconcile;
+    goals.push({ goal: 'cold reconcile limited by the rate limit alone', measured: `${f(rc.writes.perSecond)} writes/s at --qps=${rc.flags.qps}; time to Ready ${f(rc.paceVsLimit)}× the rate-limit floor`, met: rc.writes.perSecond >= 0.9 * rc.flags.qps });
+    const resyncWrites = rc.resync.restart.writes.total + rc.resync.periodic.writes.total;
+    goals.push({ goal: 'zero writes on a full resync', measured: `${resyncWrites}`, met: resyncWrites === 0 });
+  }
+  return goals;
+}
+
+/** The results as Markdown: one table per scenario, the goals first. */
+export function toMarkdown(r: BenchResults): string {
+  const m = r.machine;
+  const out: string[] = [];
+  out.push(`# Paddock benchmark (${r.config.name})`, '');
+  out.push(`Run ${r.startedAt}, ${f(r.durationSeconds / 60)} min. Machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB; Node ${m.node}; Kubernetes ${m.kubernetes}. ` +
+    'Everything (etcd, kube-apiserver, kube-controller-manager, Paddock and the benchmark client) shares the machine. ' +
+    'Latencies are client-side, from sending the request to the last byte; p50 is the median. Each Paddock number is compared with a baseline measured in the same run.', '');
+  out.push('## Goals', '', table(['goal', 'measured', 'met'], r.goals.map((g) => [g.goal, g.measured, g.met ? 'yes' : '**no**'])), '');
+  out.push('## 1. Owner list', '',
+    `\`kubectl get tns\` by alice, owner of one tenant (${r.config.namespacesPerTenant} namespaces), as a Table. Baseline: kube-apiserver's namespace list with ` +
+    `\`labelSelector=paddock.dev/tenant=<tenant>\` as a Table (what a label-injecting proxy sends). ${r.ownerList[0]?.sequential ?? 0} sequential requests per target, interleaved, ` +
+    `then ${r.ownerList[0]?.burst ?? 0} requests with ${r.ownerList[0]?.concurrency ?? 0} in flight. "vs baseline" is how many times faster (higher is better).`, '',
+    listTable(r.ownerList), '', '![latency vs size](latency-vs-size.svg)', '');
+  out.push('## 2. Admin list', '',
+    `Every row, as admin (system:masters). Baseline: kube-apiserver's own namespace list (all namespaces, a few system ones more). ${r.adminList[0]?.sequential ?? 0} sequential requests per target, ` +
+    `then ${r.adminList[0]?.burst ?? 0} with ${r.adminList[0]?.concurrency ?? 0} in flight.`, '', listTable(r.adminList), '');
+  if (r.watch) {
+    const w = r.watch;
+    out.push('## 3. Watch fan-out', '',
+      `${w.owners} owners × ${w.watchersPerOwner} watches each, open at once, at ${k(w.size)} namespaces; an admin patches a label on a random tenant namespace ${w.changesPerSecond} times/s for ${w.seconds} s ` +
+      `(the same sequence in both phases, run one after the other). Delivery latency: from just before the PATCH is sent to the event's arrival at each watcher that must see it. ` +
+      'Paddock: watches of tenantnamespaces with the owner\'s client certificate, directly. Baseline: watches of namespaces on kube-apiserver with `labelSelector=paddock.dev/tenant in (<the owner\'s tenants>)`. ' +
+      'RSS sampled every 0.5 s during the changes.', '', watchTable(w), '');
+  }
+  if (r.reconcile) out.push('## 4. Reconcile', '', reconcileTable(r.reconcile), '');
+  if (r.memory) {
+    out.push('## 5. Memory', '',
+      'Paddock\'s heap after a full GC (least of 3 samples; a preloaded probe runs `gc()` on SIGUSR2), with all caches synced and the cluster settled. ' +
+      `Each namespace comes with a ResourceQuota, a LimitRange, a NetworkPolicy and a RoleBinding (5 cached objects, plus 1 Tenant per ${r.config.namespacesPerTenant} namespaces), and a TenantNamespace row. ` +
+      `Heap per namespace at the largest size: ${bytes(r.memory.heapBytesPerNamespace)} (${bytes(r.memory.heapBytesPerObject)} per cached object); marginal, between the two largest sizes: ${bytes(r.memory.marginalBytesPerNamespace)}.`, '',
+      memoryTable(r.memory), '');
+  }
+  out.push('## Data setup', '', 'Tenants created through kube-apiserver while Paddock runs with ' +
+    `--qps=${r.config.setup.qps} --burst=${r.config.setup.burst} --workers=${r.config.setup.workers}; Paddock's reconciler creates every namespace and guardrail.`, '', setupTable(r.setup), '');
+  return out.join('\n');
+}
+
+/**
+ * A line chart of scenario 1's latency against cluster size: x = namespaces, y = milliseconds (log
+ * scale), one colour per target, p50 solid and p99 dashed.
+ */
+export function latencyChart(results: ListResult[]): string {
+  const W = 820;
+  const H = 420;
+  const pad = { left: 70, right: 330, top: 40, bottom: 55 };
+  const pw = W - pad.left - pad.right;
+  const ph = H - pad.top - pad.bottom;
+  const sizes = results.map((r) => r.size);
+  const names = results[0]?.targets.map((t) => t.target) ?? [];
+  const colours = ['#1f77b4', '#ff7f0e', '#7f7f7f', '#2ca02c'];
+  const values = results.flatMap((r) => r.targets.flatMap((t) => [t.latency.p50, t.latency.p99])).filter((v) => v > 0);
+  const lo = Math.pow(10, Math.floor(Math.log10(Math.min(...values, 1))));
+  const hi = Math.pow(10, Math.ceil(Math.log10(Math.max(...values, 10))));
+  const minX = Math.min(...sizes, 0);
+  const maxX = Math.max(...sizes, 1);
+  const x = (s: number) => pad.left + (sizes.length === 1 ? pw / 2 : ((s - minX) / (maxX - minX)) * pw);
+  const y = (v: number) => pad.top + ph - ((Math.log10(v) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * ph;
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const parts: string[] = [];
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`);
+  parts.push(`<rect width="${W}" height="${H}" fill="white"/>`);
+  parts.push(`<text x="${pad.left}" y="22" font-size="14" font-weight="bold">Owner list (kubectl get tns, Table): latency vs cluster size</text>`);
+  for (let d = lo; d <= hi; d *= 10) {
+    for (const m of [1, 2, 5]) {
+      const v = d * m;
+      if (v > hi) break;
+      const yy = y(v).toFixed(1);
+      parts.push(`<line x1="${pad.left}" x2="${pad.left + pw}" y1="${yy}" y2="${yy}" stroke="${m === 1 ? '#ccc' : '#eee'}"/>`);
+      parts.push(`<text x="${pad.left - 6}" y="${yy}" text-anchor="end" dominant-baseline="middle">${round(v)}</text>`);
+    }
+  }
+  for (const s of sizes) {
+    parts.push(`<line x1="${x(s)}" x2="${x(s)}" y1="${pad.top}" y2="${pad.top + ph}" stroke="#eee"/>`);
+    parts.push(`<text x="${x(s)}" y="${pad.top + ph + 18}" text-anchor="middle">${k(s)}</text>`);
+  }
+  parts.push(`<line x1="${pad.left}" x2="${pad.left}" y1="${pad.top}" y2="${pad.top + ph}" stroke="#333"/>`);
+  parts.push(`<line x1="${pad.left}" x2="${pad.left + pw}" y1="${pad.top + ph}" y2="${pad.top + ph}" stroke="#333"/>`);
+  parts.push(`<text x="${pad.left + pw / 2}" y="${H - 12}" text-anchor="middle">tenant namespaces in the cluster</text>`);
+  parts.push(`<text transform="translate(18 ${pad.top + ph / 2}) rotate(-90)" text-anchor="middle">latency, ms (log scale)</text>`);
+  names.forEach((name, i) => {
+    const colour = colours[i % colours.length];
+    for (const [q, dash] of [['p50', ''], ['p99', ' stroke-dasharray="6 4"']] as const) {
+      const pts = results.map((r) => {
+        const t = r.targets.find((tt) => tt.target === name)!;
+        return [x(r.size), y(Math.max(t.latency[q], lo))] as const;
+      });
+      parts.push(`<polyline fill="none" stroke="${colour}" stroke-width="2"${dash} points="${pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(' ')}"/>`);
+      for (const [a, b] of pts) parts.push(`<circle cx="${a.toFixed(1)}" cy="${b.toFixed(1)}" r="3" fill="${colour}"/>`);
+    }
+    const ly = pad.top + 10 + i * 36;
+    const lx = pad.left + pw + 20;
+    parts.push(`<line x1="${lx}" x2="${lx + 24}" y1="${ly}" y2="${ly}" stroke="${colour}" stroke-width="2"/>`);
+    parts.push(`<text x="${lx + 30}" y="${ly}" dominant-baseline="middle">${esc(name)}</text>`);
+    parts.push(`<text x="${lx + 30}" y="${ly + 15}" dominant-baseline="middle" fill="#555">p50 solid, p99 dashed</text>`);
+  });
+  parts.push('</svg>');
+  return parts.join('\n') + '\n';
+}

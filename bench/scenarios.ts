@@ -1,0 +1,64 @@
+/**
+ * The benchmark's scenario table: one row per knob, for the full run and for `--quick` (development).
+ * Every measured Paddock number is compared with a baseline measured in the same run on the same cluster.
+ */
+export interface BenchConfig {
+  name: 'full' | 'quick';
+  /** Cluster sizes in tenant namespaces, grown in this order on the same cluster (scenarios 1, 2, 5). */
+  sizes: number[];
+  /** Namespaces per tenant for the size steps (10k namespaces = 2k tenants at 5). */
+  namespacesPerTenant: number;
+  /** Owners u00..: tenant t00000 is owned by alice alone, every other by one of these users in turn. */
+  owners: number;
+  /** Paddock's flags while the data is created (fast), and for scenarios 1–3 and 5. */
+  setup: { qps: number; burst: number; workers: number };
+  ownerList: { sequential: number; burst: number; concurrency: number };
+  adminList: { sequential: number; burst: number; concurrency: number };
+  watch: { watchersPerOwner: number; changesPerSecond: number; seconds: number };
+  reconcile: { tenants: number; namespacesPerTenant: number; qps: number; burst: number; workers: number; resyncPeriodSeconds: number };
+}
+
+export const FULL: BenchConfig = {
+  name: 'full',
+  sizes: [1000, 5000, 10000],
+  namespacesPerTenant: 5,
+  owners: 100,
+  setup: { qps: 1000, burst: 2000, workers: 16 },
+  ownerList: { sequential: 400, burst: 800, concurrency: 8 },
+  adminList: { sequential: 20, burst: 24, concurrency: 8 },
+  watch: { watchersPerOwner: 10, changesPerSecond: 50, seconds: 20 },
+  reconcile: { tenants: 1000, namespacesPerTenant: 3, qps: 200, burst: 400, workers: 16, resyncPeriodSeconds: 20 },
+};
+
+export const QUICK: BenchConfig = {
+  name: 'quick',
+  sizes: [1000],
+  namespacesPerTenant: 5,
+  owners: 20,
+  setup: { qps: 1000, burst: 2000, workers: 16 },
+  ownerList: { sequential: 200, burst: 400, concurrency: 8 },
+  adminList: { sequential: 10, burst: 16, concurrency: 8 },
+  watch: { watchersPerOwner: 5, changesPerSecond: 25, seconds: 8 },
+  reconcile: { tenants: 100, namespacesPerTenant: 3, qps: 200, burst: 400, workers: 16, resyncPeriodSeconds: 15 },
+};
+
+/** The tenant of the owner-list scenario: owned by alice alone. */
+export const ALICE_TENANT = 't00000';
+
+export const ownerName = (i: number) => `u${String(i).padStart(3, '0')}`;
+export const tenantName = (i: number) => `t${String(i).padStart(5, '0')}`;
+export const reconcileTenantName = (i: number) => `r${String(i).padStart(5, '0')}`;
+
+/** Owner of size-step tenant `i`: alice for tenant 0, else u000.. in turn. */
+export function ownerOfTenant(config: BenchConfig, i: number): string {
+  return i === 0 ? 'alice' : ownerName((i - 1) % config.owners);
+}
+
+/** Goals to report against (not assertions). */
+export const GOALS = {
+  ownerListP99Ms: 5,
+  ownerListSpeedup: 5,
+  adminTableMs: 100,
+  watchP99Ms: 100,
+  heapBytesPerNamespace: 2048,
+};

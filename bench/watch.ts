@@ -1,0 +1,205 @@
+import { request, type Agent } from 'node:https';
+import type { ClientRequest } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { sleep } from '../test/controlplane/processes';
+import { TENANT_LABEL, TNS, type BenchCluster } from './cluster';
+import { pool, type Client } from './http';
+import { RssSampler } from './proc';
+import { ownerName, type BenchConfig } from './scenarios';
+import { round, summarize, type LatencySummary } from './stats';
+
+/** The label the benchmark patches onto a namespace; its value names the phase and the change. */
+const SEQ_LABEL = 'bench.paddock.dev/seq';
+
+/** The namespaces changes are made to, with the owner whose watchers must see each. */
+export interface WatchWorld {
+  namespaces: { name: string; tenant: string; owner: string }[];
+  tenantsOf: Map<string, string[]>;
+}
+
+export interface WatchPhaseResult {
+  target: string;
+  role: 'paddock' | 'baseline';
+  watchers: number;
+  /** Milliseconds to open every watch (headers received). */
+  openMs: number;
+  changes: number;
+  expected: number;
+  delivered: number;
+  /** Deliveries to a watcher whose owner does not own the namespace (must be 0). */
+  unexpected: number;
+  /** Paddock's writes to kube-apiserver during the phase (audit log; must be 0: label changes are not drift). */
+  paddockWrites: number;
+  /** From just before the PATCH is sent to the event's arrival at a watcher that should see it. */
+  delivery: LatencySummary;
+  /** Latency of the PATCH requests themselves. */
+  write: LatencySummary;
+  rssPeakMiB: { paddock: number; kubeApiserver: number };
+  rssMeanMiB: { paddock: number; kubeApiserver: number };
+}
+
+export interface WatchResult {
+  scenario: 'watch-fanout';
+  size: number;
+  owners: number;
+  watchersPerOwner: number;
+  changesPerSecond: number;
+  seconds: number;
+  phases: WatchPhaseResult[];
+}
+
+/** A deterministic pseudo-random sequence (mulberry32), so both phases make the same changes. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface OpenWatch {
+  req: ClientRequest;
+  seen: Set<number>;
+}
+
+/**
+ * Opens one watch and resolves once its response headers arrived. Every event line is parsed; an event
+ * whose object carries `phase-<seq>` in the seq label counts as one delivery of change `seq` to this
+ * watcher (first arrival only).
+ */
+function openWatch(agent: Agent, url: string, phase: string, onDelivery: (seq: number, at: number) => void): Promise<OpenWatch> {
+  return new Promise((resolve, reject) => {
+    const seen = new Set<number>();
+    const prefix = `${phase}-`;
+    const req = request(url, { agent, headers: { Accept: 'application/json' } }, (res) => {
+      if (res.statusCode !== 200) {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => reject(new Error(`watch ${url}: ${res.statusCode} ${body.slice(0, 300)}`)));
+        return;
+      }
+      let buffered = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        const at = performance.now();
+        buffered += chunk;
+        let nl: number;
+        while ((nl = buffered.indexOf('\n')) >= 0) {
+          const line = buffered.slice(0, nl);
+          buffered = buffered.slice(nl + 1);
+          if (!line.includes(prefix)) continue;
+          const event = JSON.parse(line) as { object?: { metadata?: { labels?: Record<string, string> } } };
+          const value = event.object?.metadata?.labels?.[SEQ_LABEL];
+          if (!value?.startsWith(prefix)) continue;
+          const seq = Number(value.slice(prefix.length));
+          if (seen.has(seq)) continue;
+          seen.add(seq);
+          onDelivery(seq, at);
+        }
+      });
+      res.on('error', () => {});
+      resolve({ req, seen });
+    });
+    req.on('error', (err) => reject(err));
+    req.end();
+  });
+}
+
+interface Phase {
+  target: string;
+  role: 'paddock' | 'baseline';
+  /** The watch URLs of one owner's watchers (one per watcher) and the agent they share. */
+  watchesOf(owner: string): { agent: Agent; url: string };
+}
+
+/**
+ * Scenario 3: `watchersPerOwner` watches for each owner, open at once, while an admin patches a label on
+ * tenant namespaces at a steady rate; every change must reach exactly the watchers of the namespace's
+ * owner. Paddock's watchers watch tenantnamespaces directly with their owner's client certificate; the
+ * baseline watchers watch kube-apiserver's namespaces with a set-based selector on the owner's tenants
+ * (`paddock.dev/tenant in (...)`, what a label-injecting proxy would send). The two phases run one after
+ * the other with the same sequence of changes.
+ */
+export async function watchFanout(cluster: BenchCluster, config: BenchConfig, size: number, world: WatchWorld): Promise<WatchResult> {
+  const w = config.watch;
+  const owners = Array.from({ length: config.owners }, (_, i) => ownerName(i));
+  const paddockRv = (await cluster.paddockAdmin!.getJson<{ metadata: { resourceVersion: string } }>(`${TNS}?limit=1`)).metadata.resourceVersion;
+  const baselineAgent = cluster.client(cluster.state.server, cluster.state.pki.users.admin, owners.length * w.watchersPerOwner + 8).agent;
+  const paddockAgents = new Map<string, Client>(owners.map((o) => [o, cluster.client(cluster.paddockUrl, cluster.userCert(o), w.watchersPerOwner + 2)]));
+  const phases: Phase[] = [
+    {
+      target: 'Paddock direct (tenantnamespaces)', role: 'paddock',
+      watchesOf: (owner) => ({ agent: paddockAgents.get(owner)!.agent, url: `${cluster.paddockUrl}${TNS}?watch=1&resourceVersion=${paddockRv}` }),
+    },
+    {
+      target: 'kube-apiserver namespaces, label selector', role: 'baseline',
+      watchesOf: (owner) => {
+        const selector = `${TENANT_LABEL} in (${world.tenantsOf.get(owner)!.join(',')})`;
+        return { agent: baselineAgent, url: `${cluster.state.server}/api/v1/namespaces?watch=1&labelSelector=${encodeURIComponent(selector)}` };
+      },
+    },
+  ];
+  const random = prng(42);
+  const total = Math.round(w.changesPerSecond * w.seconds);
+  const changes = Array.from({ length: total }, () => world.namespaces[Math.floor(random() * world.namespaces.length)]);
+  const writer = cluster.client(cluster.state.server, cluster.state.pki.users.admin, 16);
+  const results: WatchPhaseResult[] = [];
+  for (const [p, phase] of phases.entries()) {
+    const tag = `p${p}`;
+    const sentAt = new Array<number>(total);
+    const latencies: number[] = [];
+    let unexpected = 0;
+    const deliveryTo = (owner: string) => (seq: number, at: number) => {
+      if (changes[seq].owner !== owner) unexpected++;
+      else latencies.push(at - sentAt[seq]);
+    };
+    let rv = '';
+    if (phase.role === 'baseline') rv = (await cluster.admin.getJson<{ metadata: { resourceVersion: string } }>('/api/v1/namespaces?limit=1')).metadata.resourceVersion;
+    const opening = performance.now();
+    const slots = owners.flatMap((o) => Array.from({ length: w.watchersPerOwner }, () => o));
+    const open: OpenWatch[] = [];
+    await pool(slots, 32, async (owner) => {
+      const { agent, url } = phase.watchesOf(owner);
+      open.push(await openWatch(agent, rv ? `${url}&resourceVersion=${rv}` : url, tag, deliveryTo(owner)));
+    });
+    const openMs = performance.now() - opening;
+    const audit = cluster.auditOffset();
+    const sampler = new RssSampler({ paddock: cluster.paddock!.pid, kubeApiserver: cluster.state.pids.apiserver });
+    await sleep(1000);
+
+    const writes: number[] = [];
+    const pending: Promise<void>[] = [];
+    const interval = 1000 / w.changesPerSecond;
+    const started = performance.now();
+    for (let seq = 0; seq < total; seq++) {
+      const due = started + seq * interval;
+      const wait = due - performance.now();
+      if (wait > 1) await sleep(wait);
+      const ns = changes[seq];
+      const body = JSON.stringify({ metadata: { labels: { [SEQ_LABEL]: `${tag}-${seq}` } } });
+      sentAt[seq] = performance.now();
+      pending.push(writer.send('PATCH', `/api/v1/namespaces/${ns.name}`, { 'Content-Type': 'application/merge-patch+json', Accept: 'application/json' }, body).then((res) => {
+        if (res.status !== 200) throw new Error(`PATCH namespace ${ns.name}: ${res.status}`);
+        writes.push(res.ms);
+      }));
+    }
+    await Promise.all(pending);
+    const expected = total * w.watchersPerOwner;
+    const deadline = performance.now() + 10_000;
+    while (latencies.length < expected && performance.now() < deadline) await sleep(100);
+    const rss = sampler.stop();
+    for (const o of open) o.req.destroy();
+    results.push({
+      target: phase.target, role: phase.role, watchers: slots.length, openMs: round(openMs), changes: total, expected,
+      delivered: latencies.length, unexpected, paddockWrites: cluster.paddockWrites(audit).total, delivery: summarize(latencies), write: summarize(writes),
+      rssPeakMiB: { paddock: round(rss.paddock.peakMiB), kubeApiserver: round(rss.kubeApiserver.peakMiB) },
+      rssMeanMiB: { paddock: round(rss.paddock.meanMiB), kubeApiserver: round(rss.kubeApiserver.meanMiB) },
+    });
+    await sleep(2000);
+  }
+  for (const c of paddockAgents.values()) c.close();
+  return { scenario: 'watch-fanout', size, owners: owners.length, watchersPerOwner: w.watchersPerOwner, changesPerSecond: w.changesPerSecond, seconds: w.seconds, phases: results };
+}

@@ -1,0 +1,155 @@
+// `npm run bench`: Paddock's benchmark scenarios against a local control plane of its own, each measured
+// side by side with a baseline in the same run. `npm run bench -- --quick` runs the 1k size only with
+// fewer watchers and changes (for development). Results: bench/results/<timestamp>.json, latest.json,
+// latest.md and latency-vs-size.svg. Everything started is stopped on exit, on error and on Ctrl-C.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { benchTenant, BenchCluster } from '../bench/cluster';
+import { adminList, ownerList } from '../bench/list';
+import { memoryPoint, memoryResult, type MemoryPoint } from '../bench/memory';
+import { coldReconcile } from '../bench/reconcile';
+import { evaluateGoals, latencyChart, toMarkdown, type BenchResults, type SetupStep } from '../bench/report';
+import { FULL, QUICK, ownerName, ownerOfTenant, tenantName, type BenchConfig } from '../bench/scenarios';
+import { round } from '../bench/stats';
+import { watchFanout, type WatchWorld } from '../bench/watch';
+import { stopControlPlane } from '../test/controlplane/controlplane';
+import { buildPaddock } from '../test/controlplane/paddock';
+
+const REPO = resolve(__dirname, '..');
+const DIR = join(REPO, '.paddock', 'bench');
+const RESULTS = join(REPO, 'bench', 'results');
+
+const t0 = performance.now();
+const log = (line: string) => console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(4)}s] ${line}`);
+
+let cluster: BenchCluster | undefined;
+let tearingDown: Promise<void> | undefined;
+function teardown(): Promise<void> {
+  tearingDown ??= (async () => {
+    log('tearing down');
+    if (cluster) await cluster.down();
+    else await stopControlPlane(DIR);
+  })();
+  return tearingDown;
+}
+
+/** Creates the size step's Tenants (tenants `from`..`to`-1) while Paddock runs; waits until settled. */
+async function grow(c: BenchCluster, config: BenchConfig, from: number, to: number, namespaces: number): Promise<SetupStep> {
+  const names = Array.from({ length: to - from }, (_, i) => tenantName(from + i));
+  const offset = c.auditOffset();
+  const started = Date.now();
+  await c.createTenants(names.map((n, i) => benchTenant(n, [ownerOfTenant(config, from + i)], config.namespacesPerTenant)));
+  await c.waitTenantsReady(new Set(names), 30 * 60_000, (n) => log(`  ${n}/${names.length} new Tenants Ready`));
+  const allReadyMs = Date.now() - started;
+  await c.waitSettled(namespaces, 10 * 60_000);
+  const settledMs = Date.now() - started;
+  const writes = c.paddockWrites(offset);
+  const span = (writes.lastMs - writes.firstMs) / 1000;
+  return { namespaces, tenantsCreated: names.length, allReadyMs, settledMs, paddockWrites: writes.total, writesPerSecond: span > 0 ? round(writes.total / span) : 0 };
+}
+
+async function kubernetesVersion(c: BenchCluster): Promise<string> {
+  return (await c.admin.getJson<{ gitVersion: string }>('/version')).gitVersion;
+}
+
+async function run(config: BenchConfig): Promise<BenchResults> {
+  const startedAt = new Date().toISOString();
+  log(`benchmark (${config.name}): sizes ${config.sizes.join(', ')} namespaces`);
+  log('building Paddock (tsc → dist/)');
+  buildPaddock();
+  cluster = await BenchCluster.up(DIR, log);
+  const c = cluster;
+  log(`Paddock's owners: minting ${config.owners} client certificates`);
+  for (let i = 0; i < config.owners; i++) c.userCert(ownerName(i));
+  await c.startPaddock({ ...config.setup, resyncPeriod: '10m' });
+  log(`Paddock serving on :${c.paddock!.port}, registered as v1alpha1.tenancy.paddock.dev`);
+
+  const memory: MemoryPoint[] = [await memoryPoint(c, 0)];
+  const setup: SetupStep[] = [];
+  const owner: BenchResults['ownerList'] = [];
+  const admin: BenchResults['adminList'] = [];
+  let tenants = 0;
+  for (const size of config.sizes) {
+    const want = size / config.namespacesPerTenant;
+    log(`growing to ${size} namespaces (${want} Tenants)`);
+    setup.push(await grow(c, config, tenants, want, size));
+    tenants = want;
+    const s = setup[setup.length - 1];
+    log(`  settled: ${s.paddockWrites} Paddock writes, ${s.writesPerSecond} writes/s, all Ready in ${round(s.allReadyMs / 1000)} s`);
+    memory.push(await memoryPoint(c, size));
+    log(`  heap ${memory[memory.length - 1].heapUsedMiB} MiB after GC`);
+    log(`scenario 1 (owner list) at ${size}`);
+    owner.push(await ownerList(c, config, size));
+    log(`scenario 2 (admin list) at ${size}`);
+    admin.push(await adminList(c, config, size));
+  }
+
+  const size = config.sizes[config.sizes.length - 1];
+  log(`scenario 3 (watch fan-out) at ${size}: ${config.owners * config.watch.watchersPerOwner} watchers`);
+  const world: WatchWorld = { namespaces: [], tenantsOf: new Map() };
+  for (let i = 1; i < tenants; i++) {
+    const o = ownerOfTenant(config, i);
+    const t = tenantName(i);
+    world.tenantsOf.set(o, [...(world.tenantsOf.get(o) ?? []), t]);
+    for (let n = 0; n < config.namespacesPerTenant; n++) world.namespaces.push({ name: `${t}-n${n}`, tenant: t, owner: o });
+  }
+  const watch = await watchFanout(c, config, size, world);
+
+  log(`scenario 4 (cold reconcile): ${config.reconcile.tenants} Tenants × ${config.reconcile.namespacesPerTenant} namespaces`);
+  const reconcile = await coldReconcile(c, config, tenants);
+
+  const partial = {
+    startedAt,
+    durationSeconds: Math.round((performance.now() - t0) / 1000),
+    config,
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, kubernetes: await kubernetesVersion(c) },
+    setup,
+    ownerList: owner,
+    adminList: admin,
+    watch,
+    reconcile,
+    memory: memoryResult(memory),
+  };
+  return { ...partial, goals: evaluateGoals(partial) };
+}
+
+function write(results: BenchResults): void {
+  mkdirSync(RESULTS, { recursive: true });
+  const json = JSON.stringify(results, null, 2) + '\n';
+  const stamp = results.startedAt.replace(/[:.]/g, '-');
+  writeFileSync(join(RESULTS, `${stamp}${results.config.name === 'quick' ? '-quick' : ''}.json`), json);
+  writeFileSync(join(RESULTS, 'latest.json'), json);
+  writeFileSync(join(RESULTS, 'latest.md'), toMarkdown(results));
+  writeFileSync(join(RESULTS, 'latency-vs-size.svg'), latencyChart(results.ownerList));
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const unknown = args.filter((a) => a !== '--quick');
+  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick)`);
+  const config = args.includes('--quick') ? QUICK : FULL;
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`${signal}: stopping`);
+    void teardown().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const results = await run(config);
+    write(results);
+    console.log('\n' + toMarkdown(results));
+    log('results written to bench/results/ (latest.md, latest.json, latency-vs-size.svg)');
+  } finally {
+    await teardown();
+  }
+}
+
+main().then(() => process.exit(0), (err: unknown) => {
+  console.error(`bench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  void teardown().finally(() => process.exit(1));
+});
