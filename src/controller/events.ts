@@ -50,3 +50,29 @@ export class EventRecorder {
     });
   }
 }
+
+const MAX_LISTED = 5;
+
+/**
+ * The Events of one reconcile pass, recorded as one Event per reason when the pass ends ("Created: 12
+ * objects: ..."), so provisioning a tenant costs a handful of Events rather than one per object and
+ * Events do not crowd out real writes under the client rate limit.
+ */
+export class EventBatch {
+  readonly #byReason = new Map<string, { type: EventType; messages: string[] }>();
+
+  add(type: EventType, reason: string, message: string): void {
+    let entry = this.#byReason.get(reason);
+    if (!entry) this.#byReason.set(reason, (entry = { type, messages: [] }));
+    entry.messages.push(message);
+  }
+
+  flush(recorder: EventRecorder, obj: KubeObject): void {
+    for (const [reason, { type, messages }] of this.#byReason) {
+      const listed = messages.slice(0, MAX_LISTED).join('; ');
+      const more = messages.length > MAX_LISTED ? ` (and ${messages.length - MAX_LISTED} more)` : '';
+      recorder.record(obj, type, reason, messages.length === 1 ? listed : `${messages.length} changes: ${listed}${more}`);
+    }
+    this.#byReason.clear();
+  }
+}

@@ -5,7 +5,7 @@ import {
   desiredState, diffNamespace, isForeignNamespace, mergeNamespace, mergeObject, needsUpdate, objectRef, releaseNamespace,
   requiresRecreate, staleObjects, statusEqual, tenantStatus, type DesiredState, type Guardrail, type ObservedState,
 } from '../tenancy';
-import type { EventRecorder } from './events';
+import { EventBatch, type EventRecorder } from './events';
 import type { ReconcileResult } from './workqueue-workers';
 import type { Writer } from './writer';
 
@@ -31,9 +31,31 @@ export class TenantReconciler {
     readonly log: Logger,
   ) {}
 
+  /** Events of the pass in progress, per tenant (the workqueue never runs one tenant twice at once). */
+  readonly #batches = new Map<string, EventBatch>();
+
   async reconcile(name: string): Promise<ReconcileResult | void> {
     const tenant = this.cache.tenants.store.get(name);
     if (!tenant) return;
+    const batch = new EventBatch();
+    this.#batches.set(name, batch);
+    try {
+      return await this.#reconcile(tenant);
+    } catch (err) {
+      batch.add('Warning', 'ReconcileFailed', err instanceof Error ? err.message : String(err));
+      throw err;
+    } finally {
+      this.#batches.delete(name);
+      batch.flush(this.events, tenant);
+    }
+  }
+
+  #event(tenant: Tenant, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.#batches.get(tenant.metadata.name)?.add(type, reason, message);
+  }
+
+  async #reconcile(tenant: Tenant): Promise<ReconcileResult | void> {
+    const name = tenant.metadata.name;
     if (tenant.metadata.deletionTimestamp) return this.#finalize(tenant);
     if (!(tenant.metadata.finalizers ?? []).includes(PADDOCK.finalizer)) {
       await this.writer.update({ ...tenant, metadata: { ...tenant.metadata, finalizers: [...(tenant.metadata.finalizers ?? []), PADDOCK.finalizer] } });
@@ -70,7 +92,7 @@ export class TenantReconciler {
         observed.missing.push(objectRef(want)); // exists but not in the cache yet: the next event brings it
         return false;
       }
-      this.events.record(tenant, 'Normal', 'NamespaceCreated', `created namespace ${name}`);
+      this.#event(tenant, 'Normal', 'NamespaceCreated', `created namespace ${name}`);
       observed.namespaces.push(name);
       return true;
     }
@@ -83,7 +105,7 @@ export class TenantReconciler {
     const drift = diffNamespace(live, want);
     if (drift.length) {
       await this.writer.update(mergeNamespace(live, want));
-      this.events.record(tenant, 'Normal', 'Repaired', `repaired namespace ${name}: ${drift.map((d) => d.path).join(', ')}`);
+      this.#event(tenant, 'Normal', 'Repaired', `repaired namespace ${name}: ${drift.map((d) => d.path).join(', ')}`);
     }
     return true;
   }
@@ -93,7 +115,7 @@ export class TenantReconciler {
     const live = informer.store.get(`${want.metadata.namespace}/${want.metadata.name}`);
     if (!live) {
       const created = await this.writer.createIfAbsent(want);
-      if (created) return this.events.record(tenant, 'Normal', 'Created', `created ${objectRef(want)}`);
+      if (created) return this.#event(tenant, 'Normal', 'Created', `created ${objectRef(want)}`);
       // It exists without Paddock's label (someone removed it): take it back.
       const current = await this.writer.get<KubeObject>(want);
       if (current) await this.#repair(tenant, { ...current, kind: want.kind, apiVersion: want.apiVersion }, want);
@@ -111,7 +133,7 @@ export class TenantReconciler {
     } else {
       return;
     }
-    this.events.record(tenant, 'Normal', 'Repaired', `repaired ${objectRef(want)}`);
+    this.#event(tenant, 'Normal', 'Repaired', `repaired ${objectRef(want)}`);
   }
 
   /** Deletes guardrails this tenant no longer wants (a quota removed from the spec, a role nobody holds). */
@@ -142,7 +164,7 @@ export class TenantReconciler {
   async #retire(tenant: Tenant, ns: Namespace): Promise<void> {
     if ((tenant.spec.deletionPolicy ?? 'Retain') === 'Delete') {
       await this.writer.delete({ ...ns, kind: 'Namespace' });
-      this.events.record(tenant, 'Normal', 'NamespaceDeleted', `deleted namespace ${ns.metadata.name} (deletionPolicy Delete)`);
+      this.#event(tenant, 'Normal', 'NamespaceDeleted', `deleted namespace ${ns.metadata.name} (deletionPolicy Delete)`);
       return;
     }
     for (const kind of GUARDRAIL_KINDS) {
@@ -151,7 +173,7 @@ export class TenantReconciler {
       }
     }
     await this.writer.update({ ...releaseNamespace(ns), kind: 'Namespace', apiVersion: 'v1' });
-    this.events.record(tenant, 'Normal', 'NamespaceReleased', `released namespace ${ns.metadata.name} (deletionPolicy Retain)`);
+    this.#event(tenant, 'Normal', 'NamespaceReleased', `released namespace ${ns.metadata.name} (deletionPolicy Retain)`);
   }
 
   async #finalize(tenant: Tenant): Promise<void> {
@@ -171,7 +193,7 @@ export class TenantReconciler {
     const after = status.conditions?.find((c) => c.type === 'Ready');
     await this.writer.updateStatus({ ...tenant, status });
     if (after && after.status !== 'True' && (before?.reason !== after.reason || before?.status !== after.status)) {
-      this.events.record(tenant, 'Warning', after.reason ?? 'NotReady', after.message ?? '');
+      this.#event(tenant, 'Warning', after.reason ?? 'NotReady', after.message ?? '');
     }
     this.log.debug('status written', { tenant: tenant.metadata.name, phase: status.phase, reason: after?.reason });
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
 import { PADDOCK, type Namespace, type Tenant, type TenantNamespace } from '../../kube/types';
 import { ownerKey, subjectKeysOfUser } from '../../tenancy/owner-keys';
@@ -15,8 +16,18 @@ export interface Viewer {
 
 interface Row {
   object: TenantNamespace;
-  /** The row's JSON without its resourceVersion: what decides whether a recomputation changed it. */
+  /** A hash of the row's JSON without its resourceVersion: what decides whether a recomputation changed it. */
   fingerprint: string;
+}
+
+const fingerprintOf = (object: TenantNamespace) => createHash('sha1').update(JSON.stringify(object)).digest('base64');
+
+/** A viewer's owner subject keys, computed once per viewer object (a request's or a watch's). */
+const keysOfViewer = new WeakMap<Viewer, Set<string>>();
+function viewerKeys(viewer: Viewer): Set<string> {
+  let keys = keysOfViewer.get(viewer);
+  if (!keys) keysOfViewer.set(viewer, (keys = new Set(subjectKeysOfUser(viewer))));
+  return keys;
 }
 
 /**
@@ -68,7 +79,7 @@ export class TenantNamespaceView {
   visibleTenants(viewer: Viewer): Set<string> | undefined {
     if (viewer.seesAll) return undefined;
     const tenants = new Set<string>();
-    for (const key of subjectKeysOfUser(viewer)) {
+    for (const key of viewerKeys(viewer)) {
       for (const t of this.cache.tenants.store.byIndex(INDEX.owner, key)) tenants.add(t.metadata.name);
     }
     return tenants;
@@ -79,7 +90,7 @@ export class TenantNamespaceView {
     if (viewer.seesAll) return true;
     const tenant = this.cache.tenants.store.get(row.spec.tenant);
     if (!tenant) return false;
-    const keys = new Set(subjectKeysOfUser(viewer));
+    const keys = viewerKeys(viewer);
     return (tenant.spec?.owners ?? []).some((o) => keys.has(ownerKey(o)));
   }
 
@@ -113,7 +124,7 @@ export class TenantNamespaceView {
     }
     const tenant = this.cache.tenants.store.get(tenantName);
     const object = toTenantNamespace({ namespace: ns, tenant, quotas: this.cache.quotasIn(name), guardrails: guardrailsOf(tenant, ns), resourceVersion: '' });
-    const fingerprint = JSON.stringify(object);
+    const fingerprint = fingerprintOf(object);
     if (before && before.fingerprint === fingerprint) return;
     if (before && before.object.spec.tenant !== tenantName) this.#unindex(name, before.object.spec.tenant);
     const rv = this.log.versions.format(this.log.seq + 1);

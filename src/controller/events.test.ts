@@ -1,0 +1,30 @@
+import { EventBatch, type EventRecorder } from './events';
+import type { KubeObject } from '../kube/types';
+
+describe('EventBatch', () => {
+  const tenant: KubeObject = { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: 'oil', uid: 'u1' } };
+
+  function recorded(fill: (b: EventBatch) => void) {
+    const events: [string, string, string][] = [];
+    const recorder = { record: (_o: KubeObject, type: string, reason: string, message: string) => events.push([type, reason, message]) } as unknown as EventRecorder;
+    const batch = new EventBatch();
+    fill(batch);
+    batch.flush(recorder, tenant);
+    return events;
+  }
+
+  it('records one Event per reason for a whole pass, listing the first few changes', () => {
+    const events = recorded((b) => {
+      for (let i = 0; i < 7; i++) b.add('Normal', 'Created', `created ResourceQuota oil-${i}/paddock-quota-0`);
+      b.add('Normal', 'Repaired', 'repaired NetworkPolicy oil-a/paddock-isolation');
+    });
+    expect(events).toEqual([
+      ['Normal', 'Created', expect.stringMatching(/^7 changes: created ResourceQuota oil-0\/paddock-quota-0; .* \(and 2 more\)$/)],
+      ['Normal', 'Repaired', 'repaired NetworkPolicy oil-a/paddock-isolation'],
+    ]);
+  });
+
+  it('records nothing for a pass that changed nothing', () => {
+    expect(recorded(() => {})).toEqual([]);
+  });
+});
