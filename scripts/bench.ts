@@ -120,6 +120,7 @@ function write(results: BenchResults): void {
   const json = JSON.stringify(results, null, 2) + '\n';
   const stamp = results.startedAt.replace(/[:.]/g, '-');
   writeFileSync(join(RESULTS, `${stamp}${results.config.name === 'quick' ? '-quick' : ''}.json`), json);
+  if (results.config.name === 'quick') return; // the latest.* files always hold a full run
   writeFileSync(join(RESULTS, 'latest.json'), json);
   writeFileSync(join(RESULTS, 'latest.md'), toMarkdown(results));
   writeFileSync(join(RESULTS, 'latency-vs-size.svg'), latencyChart(results.ownerList));
@@ -127,9 +128,15 @@ function write(results: BenchResults): void {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const unknown = args.filter((a) => a !== '--quick');
-  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick)`);
-  const config = args.includes('--quick') ? QUICK : FULL;
+  const tenantsArg = args.find((a) => a.startsWith('--reconcile-tenants='));
+  const unknown = args.filter((a) => a !== '--quick' && a !== tenantsArg);
+  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick, --reconcile-tenants=N)`);
+  let config = args.includes('--quick') ? QUICK : FULL;
+  if (tenantsArg) {
+    const tenants = Number(tenantsArg.split('=')[1]);
+    if (!Number.isInteger(tenants) || tenants < 1) throw new Error(`${tenantsArg}: not a positive integer`);
+    config = { ...config, reconcile: { ...config.reconcile, tenants } };
+  }
   let interrupted = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupted) return;
