@@ -150,7 +150,7 @@ async function main(): Promise<void> {
     const results = await run(config);
     write(results);
     console.log('\n' + toMarkdown(results));
-    log('results written to bench/results/ (latest.md, latest.json, latency-vs-size.svg)');
+    log(config.name === 'quick' ? 'results written to bench/results/ (a timestamped -quick.json)' : 'results written to bench/results/ (latest.md, latest.json, latency-vs-size.svg)');
   } finally {
     await teardown();
   }

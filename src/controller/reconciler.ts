@@ -1,5 +1,5 @@
 import type { PaddockCache } from '../cache/paddock-cache';
-import { PADDOCK, type KubeObject, type Namespace, type Tenant } from '../kube/types';
+import { PADDOCK, type KubeObject, type Namespace, type Tenant, type TenantStatus } from '../kube/types';
 import type { Logger } from '../log/logger';
 import {
   desiredState, diffNamespace, isForeignNamespace, mergeNamespace, mergeObject, needsUpdate, objectRef, releaseNamespace,
@@ -31,12 +31,18 @@ export class TenantReconciler {
     readonly log: Logger,
   ) {}
 
+  /** The last status written per tenant and the resourceVersion it was written from. */
+  readonly #statusWritten = new Map<string, { from: string | undefined; status: TenantStatus }>();
+
   /** Events of the pass in progress, per tenant (the workqueue never runs one tenant twice at once). */
   readonly #batches = new Map<string, EventBatch>();
 
   async reconcile(name: string): Promise<ReconcileResult | void> {
     const tenant = this.cache.tenants.store.get(name);
-    if (!tenant) return;
+    if (!tenant) {
+      this.#statusWritten.delete(name);
+      return;
+    }
     const batch = new EventBatch();
     this.#batches.set(name, batch);
     try {
@@ -189,9 +195,15 @@ export class TenantReconciler {
   async #writeStatus(tenant: Tenant, desired: DesiredState, observed: ObservedState): Promise<void> {
     const status = tenantStatus(tenant, desired, observed, new Date().toISOString());
     if (statusEqual(tenant.status, status)) return;
+    // Another event can bring this tenant back before the cache has our last status write: writing the
+    // same status again from the stale copy would only earn a 409. Skip until the cache moves on.
+    const last = this.#statusWritten.get(tenant.metadata.name);
+    if (last && last.from === tenant.metadata.resourceVersion && statusEqual(last.status, status)) return;
+    this.#statusWritten.delete(tenant.metadata.name);
     const before = tenant.status?.conditions?.find((c) => c.type === 'Ready');
     const after = status.conditions?.find((c) => c.type === 'Ready');
     await this.writer.updateStatus({ ...tenant, status });
+    this.#statusWritten.set(tenant.metadata.name, { from: tenant.metadata.resourceVersion, status });
     if (after && after.status !== 'True' && (before?.reason !== after.reason || before?.status !== after.status)) {
       this.#event(tenant, 'Warning', after.reason ?? 'NotReady', after.message ?? '');
     }
