@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startControlPlane } from '../controlplane/controlplane';
 import { installPaddockIdentity, registerApiService, startPaddock } from '../controlplane/paddock';
+import { killGroup } from '../controlplane/processes';
 
 /** The directory of the control plane shared by every integration suite of one run. */
 export const TEST_CONTROL_PLANE_DIR = resolve(__dirname, '..', '..', '.paddock', 'test');
@@ -12,12 +13,26 @@ export const PADDOCK_STATE_FILE = join(TEST_CONTROL_PLANE_DIR, 'paddock.json');
 /** Flags of the replicas under test: a short resync so tests can watch several happen. */
 export const TEST_PADDOCK_ARGS = ['--resync-period=4s', '--lease-duration=6s', '--renew-deadline=4s', '--retry-period=1s', '--watch-window=2000'];
 
+/** Whether `pid` is still a Paddock process (a recycled pid must never be killed). */
+function isPaddock(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/main.js');
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Starts one local control plane for the whole run, installs the Tenant CRD, and starts two Paddock
  * replicas (mode all, leader election on) with the APIService pointing at the first. Suites find all of
  * it through `test/integration/env.ts` and isolate themselves by unique names.
  */
 export default async function globalSetup(): Promise<void> {
+  // Replicas a killed earlier run left behind would keep a stale control plane's ports busy.
+  if (existsSync(PADDOCK_STATE_FILE)) {
+    const { replicas } = JSON.parse(readFileSync(PADDOCK_STATE_FILE, 'utf8')) as { replicas: { pid: number }[] };
+    for (const r of replicas) if (isPaddock(r.pid)) await killGroup(r.pid, 1000);
+  }
   const state = await startControlPlane({ dir: TEST_CONTROL_PLANE_DIR });
   const crd = resolve(__dirname, '..', '..', 'schemas', 'tenant-crd.yaml');
   execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs.admin, 'apply', '-f', crd], { stdio: 'pipe' });
