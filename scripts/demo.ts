@@ -45,10 +45,13 @@ async function up(detach: boolean): Promise<void> {
     return;
   }
   console.log('\nRunning until Ctrl-C.');
+  // Signal listeners alone do not keep Node running (every child is detached): hold a timer until one comes.
+  const keepAlive = setInterval(() => {}, 1 << 30);
   await new Promise<void>((done) => {
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
   });
+  clearInterval(keepAlive);
   console.log('stopping...');
   await down();
 }
