@@ -239,7 +239,8 @@ export class ApiServer {
     let verb = 'get';
     let code = 200;
     try {
-      const name = decodeName(NAME_PATH.exec(req.path)![1]);
+      // The router has already decoded the path (a malformed encoding never gets here: see clientErrorOf).
+      const name = decodeURIComponent(NAME_PATH.exec(req.path)![1]);
       await this.#bounded(async () => {
         if (req.method === 'GET' || req.method === 'HEAD') {
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
@@ -372,15 +373,6 @@ function clientErrorOf(err: unknown) {
   const status = (err as { status?: unknown })?.status;
   if (!isStatusError(err) && typeof status === 'number' && status >= 400 && status < 500) return badRequest((err as Error).message);
   return undefined;
-}
-
-/** A path segment as a name; malformed percent-encoding is the client's error (400), not ours. */
-function decodeName(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw badRequest(`invalid name in the path: ${JSON.stringify(segment)}`);
-  }
 }
 
 /** Reads a request body up to `limit` bytes (413 past it) and parses it as JSON or YAML (400 if it is neither). */

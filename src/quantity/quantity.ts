@@ -96,6 +96,19 @@ export function parseQuantity(text: string): Quantity {
   return Quantity.parse(text);
 }
 
+/**
+ * A value as the API carries it (a string, or a number in int-or-string fields) as a quantity, or
+ * undefined when it is not one: for callers that compare what kube-apiserver stored and never refuse it.
+ */
+export function tryParseQuantity(value: string | number): Quantity | undefined {
+  if (typeof value === 'number' && !Number.isFinite(value)) return undefined;
+  try {
+    return Quantity.parse(String(value).trim());
+  } catch {
+    return undefined;
+  }
+}
+
 const MINUS_1024 = { unscaled: -1024n, exponent: 0 };
 const PLUS_1024 = { unscaled: 1024n, exponent: 0 };
 

@@ -1,19 +1,10 @@
-import { parseQuantity, type Quantity } from '../quantity/quantity';
+import { tryParseQuantity as tryParse } from '../quantity/quantity';
 
 /**
  * Quantity comparison for drift detection: kube-apiserver stores `1000m` as `1`, `1024Mi` as `1Gi` and
  * the number 2 as `"2"`, so the written and the read-back spelling differ while the amount does not.
  */
 export type QuantityEqual = (a: string | number, b: string | number) => boolean;
-
-function tryParse(value: string | number): Quantity | undefined {
-  if (typeof value === 'number' && !Number.isFinite(value)) return undefined;
-  try {
-    return parseQuantity(String(value).trim());
-  } catch {
-    return undefined;
-  }
-}
 
 /** True when `value` parses as a Kubernetes quantity. */
 export function isQuantity(value: string | number): boolean {

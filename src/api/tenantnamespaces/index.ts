@@ -3,4 +3,3 @@ export * from './read-model';
 export * from './fields';
 export { mergeQuotas, type QuotaSummary } from './quota';
 export { deriveResourceVersion } from './resource-version';
-export { parseQuantity, compareQuantities, type Quantity } from './quantity';

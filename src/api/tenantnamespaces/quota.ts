@@ -1,5 +1,5 @@
 import type { ResourceQuota } from '../../kube/types';
-import { compareQuantities, parseQuantity, type Quantity } from './quantity';
+import { tryParseQuantity as parseQuantity, type Quantity } from '../../quantity/quantity';
 
 /** `status.quota` of a TenantNamespace: per resource name, the limit that binds and its usage. */
 export interface QuotaSummary {
@@ -30,8 +30,8 @@ export function mergeQuotas(quotas: readonly ResourceQuota[]): QuotaSummary | un
       const usedText = used?.[resource];
       const usedQ = usedText !== undefined ? parseQuantity(usedText) : undefined;
       const current = best.get(resource);
-      const order = current ? compareQuantities(hardQ, current.hardQ) : -1;
-      const moreUsed = current && order === 0 && usedQ && (!current.usedQ || compareQuantities(usedQ, current.usedQ) > 0);
+      const order = current ? hardQ.cmp(current.hardQ) : -1;
+      const moreUsed = current && order === 0 && usedQ && (!current.usedQ || usedQ.cmp(current.usedQ) > 0);
       if (order < 0 || moreUsed) {
         best.set(resource, usedText !== undefined && usedQ ? { hard: hardText, hardQ, used: usedText, usedQ } : { hard: hardText, hardQ });
       }

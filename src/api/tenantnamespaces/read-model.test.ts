@@ -1,16 +1,17 @@
 import type { Namespace, ResourceQuota, Tenant } from '../../kube/types';
 import { StatusError } from '../status';
+import { tryParseQuantity as parseQuantity, type Quantity } from '../../quantity/quantity';
 import {
-  compareQuantities,
   deriveResourceVersion,
   fieldsOf,
   isSupportedFieldLabel,
   mergeQuotas,
-  parseQuantity,
   SUPPORTED_FIELD_LABELS,
   toTenantNamespace,
   unsupportedFieldLabel,
 } from './index';
+
+const compareQuantities = (a: Quantity, b: Quantity) => a.cmp(b);
 
 const namespace: Namespace = {
   apiVersion: 'v1',

@@ -127,8 +127,7 @@ export class TenantNamespaceView {
     const fingerprint = fingerprintOf(object);
     if (before && before.fingerprint === fingerprint) return;
     if (before && before.object.spec.tenant !== tenantName) this.#unindex(name, before.object.spec.tenant);
-    const rv = this.log.versions.format(this.log.seq + 1);
-    const served = Object.freeze({ ...object, metadata: Object.freeze({ ...object.metadata, resourceVersion: rv }) }) as TenantNamespace;
+    const served = this.#stamp(object);
     this.#rows.set(name, { object: served, fingerprint });
     if (!before) this.#insertName(name);
     this.#index(name, tenantName);
@@ -140,9 +139,13 @@ export class TenantNamespaceView {
     this.#unindex(name, before.object.spec.tenant);
     const i = this.#search(name);
     if (this.#names[i] === name) this.#names.splice(i, 1);
-    const rv = this.log.versions.format(this.log.seq + 1);
-    const last = Object.freeze({ ...before.object, metadata: Object.freeze({ ...before.object.metadata, resourceVersion: rv }) }) as TenantNamespace;
-    this.log.append('DELETED', last, before.object);
+    this.log.append('DELETED', this.#stamp(before.object), before.object);
+  }
+
+  /** `row`, frozen, with the resourceVersion of the change about to be appended. */
+  #stamp(row: TenantNamespace): TenantNamespace {
+    const resourceVersion = this.log.versions.format(this.log.seq + 1);
+    return Object.freeze({ ...row, metadata: Object.freeze({ ...row.metadata, resourceVersion }) }) as TenantNamespace;
   }
 
   #index(name: string, tenant: string): void {
