@@ -11,6 +11,7 @@ import { reloadTlsOnChange, tlsServerOptions, type AuthConfigSource, type Authen
 import { DISCOVERY_PATHS, serveDiscovery, type DiscoveryDocuments } from './discovery';
 import { checkTargetFits, negotiateInput, negotiateOutput, parseIncludeObject, wantsPretty, type IncludeObject, type Negotiated } from './negotiation';
 import { serveOpenAPI, type OpenAPIDocuments } from './openapi';
+import { parseDeleteOptions } from './request/delete-options';
 import { parseListOptions } from './request/list-options';
 import { send, sendError, sendValue } from './request/respond';
 import { TENANT_NAMESPACES } from './resource';
@@ -251,9 +252,9 @@ export class ApiServer {
         } else if (req.method === 'DELETE') {
           verb = 'delete';
           const { negotiated } = this.#negotiate(req, false);
-          await readBody(req, this.#deps.limits.maxBodyBytes); // DeleteOptions, if any, change nothing here
           await this.#authorize(req.user!, 'delete', name);
-          const status = await this.#deps.selfService.delete(await this.#viewer(req.user!), name);
+          const options = parseDeleteOptions(new URL(req.originalUrl, 'https://x').searchParams, await readBody(req, this.#deps.limits.maxBodyBytes));
+          const status = await this.#deps.selfService.delete(await this.#viewer(req.user!), name, options);
           sendValue(res, 200, status, negotiated);
         } else {
           verb = req.method.toLowerCase();

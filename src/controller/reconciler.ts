@@ -1,16 +1,28 @@
 import type { PaddockCache } from '../cache/paddock-cache';
-import { PADDOCK, type KubeObject, type Namespace, type Tenant, type TenantStatus } from '../kube/types';
+import { PADDOCK, type KubeObject, type Namespace, type NamespaceClaim, type Tenant, type TenantStatus } from '../kube/types';
 import type { Logger } from '../log/logger';
 import {
-  desiredState, diffNamespace, isForeignNamespace, mergeNamespace, mergeObject, needsUpdate, objectRef, releaseNamespace,
+  desiredState, diffNamespace, mergeNamespace, mergeObject, needsUpdate, objectRef, releaseNamespace,
   requiresRecreate, staleObjects, statusEqual, tenantStatus, type DesiredState, type Guardrail, type ObservedState,
 } from '../tenancy';
+import { CLAIM_TOKEN_ANNOTATION, PENDING_CLAIM_TTL_MS, claimHolds, claimsOf, declaredNames, declaredToClaim, namesTakenFromOthers, newClaim, tenantOfName } from '../tenancy/claims';
+import { withClaim } from './claim-ledger';
 import { EventBatch, type EventRecorder } from './events';
 import type { ReconcileResult } from './workqueue-workers';
 import type { Writer } from './writer';
 
-/** Annotation on a namespace created through the TenantNamespace API (SPEC §5). */
-export const SELF_SERVICE_ANNOTATION = 'paddock.dev/self-service';
+/**
+ * Annotation that marked self-service namespaces before claims recorded their origin; read only to
+ * migrate a Tenant that has no claims yet.
+ */
+const LEGACY_SELF_SERVICE_ANNOTATION = 'paddock.dev/self-service';
+
+/** A self-service claim whose namespace may still be on its way (see PENDING_CLAIM_TTL_MS). */
+function isPending(claim: NamespaceClaim, now: Date): boolean {
+  if (claim.uid || claim.origin !== 'SelfService') return false;
+  const at = Date.parse(claim.claimedAt ?? '');
+  return Number.isFinite(at) && now.getTime() - at < PENDING_CLAIM_TTL_MS;
+}
 
 const GUARDRAIL_KINDS = ['ResourceQuota', 'LimitRange', 'NetworkPolicy', 'RoleBinding'] as const;
 
@@ -61,59 +73,152 @@ export class TenantReconciler {
   }
 
   async #reconcile(tenant: Tenant): Promise<ReconcileResult | void> {
-    const name = tenant.metadata.name;
     if (tenant.metadata.deletionTimestamp) return this.#finalize(tenant);
     if (!(tenant.metadata.finalizers ?? []).includes(PADDOCK.finalizer)) {
       await this.writer.update({ ...tenant, metadata: { ...tenant.metadata, finalizers: [...(tenant.metadata.finalizers ?? []), PADDOCK.finalizer] } });
       return; // the update's watch event brings the tenant back with the finalizer
     }
 
-    const owned = this.cache.namespacesOf(name);
-    const selfService = owned.filter((ns) => ns.metadata.annotations?.[SELF_SERVICE_ANNOTATION] === 'true').map((ns) => ns.metadata.name);
-    const desired = desiredState(tenant, selfService);
-    const observed: ObservedState = { namespaces: [], conflicts: [], missing: [], drifted: [] };
-    const mutable = observed as { namespaces: string[]; conflicts: string[]; missing: string[]; drifted: string[] };
-
-    if (desired.valid) {
-      for (const want of desired.namespaces) {
-        const ok = await this.#ensureNamespace(tenant, want.namespace, mutable);
-        if (ok) for (const g of want.guardrails) await this.#ensureGuardrail(tenant, g);
-      }
-      await this.#pruneGuardrails(tenant, desired);
-      await this.#releaseUndeclared(tenant, desired, owned);
-      mutable.namespaces.sort();
-    } else {
-      mutable.namespaces.push(...owned.map((n) => n.metadata.name).sort());
+    const takenFromOthers = namesTakenFromOthers(tenant.metadata.name, (n) => this.cache.tenants.store.get(n));
+    const validity = desiredState(tenant, []);
+    if (!validity.valid || takenFromOthers.length > 0) {
+      // Refused: nothing is claimed, created or changed; what is already proven is reported.
+      const proven = claimsOf(tenant).filter((c) => this.#holds(c)).map((c) => c.name);
+      const conflicts = this.#unclaimedLabelled(tenant);
+      return this.#writeStatus(tenant, validity, { namespaces: proven, conflicts, missing: [], drifted: [], takenFromOthers });
     }
-    await this.#writeStatus(tenant, desired, observed);
+
+    const ledger = await this.#ledger(tenant);
+    if (ledger.changed) tenant = await this.writer.updateStatus({ ...tenant, status: { ...tenant.status, claims: ledger.claims } });
+    let claims = ledger.claims;
+
+    const desired = desiredState(tenant, claims);
+    if (!desired.valid) return;
+    const observed = { namespaces: [] as string[], conflicts: [...ledger.conflicts], missing: [] as string[], drifted: [] as string[], overQuota: ledger.overQuota };
+    for (const want of desired.namespaces) {
+      const claim = claims.find((c) => c.name === want.name)!;
+      const result = await this.#ensureNamespace(tenant, want.namespace, claim, ledger.tokens.get(want.name), observed);
+      if (result.uid && result.uid !== claim.uid) claims = withClaim(claims, { ...claim, uid: result.uid });
+      if (result.furnish) for (const g of want.guardrails) await this.#ensureGuardrail(tenant, g);
+    }
+    await this.#pruneGuardrails(tenant, desired);
+    claims = await this.#releaseUnwanted(tenant, desired, claims);
+    observed.conflicts.push(...this.#unclaimedLabelled(tenant, claims));
+    observed.namespaces.sort();
+    await this.#writeStatus(tenant, desired, { ...observed, claims });
   }
 
-  /** Creates or repairs one namespace; false when it is not (yet) this tenant's to furnish. */
-  async #ensureNamespace(tenant: Tenant, want: Namespace, observed: { namespaces: string[]; conflicts: string[]; missing: string[] }): Promise<boolean> {
+  /**
+   * Brings the tenant's claims up to date from the cache, without writing: records the UID of a
+   * namespace proven by its token, draws a fresh proof for a declared namespace that must be (re)created,
+   * claims the declared names that fit namespaceQuota, and drops claims that are over (a self-service
+   * namespace that is gone, a pending one that never came). Tokens are only ever held in memory: the
+   * namespace created with one proves itself by it even if this process dies before recording its UID.
+   */
+  async #ledger(tenant: Tenant): Promise<{ claims: NamespaceClaim[]; changed: boolean; tokens: Map<string, string>; overQuota: string[]; conflicts: string[] }> {
+    const now = new Date();
+    const tokens = new Map<string, string>();
+    const conflicts: string[] = [];
+    const declared = new Set(declaredNames(tenant));
+    const migrated = tenant.status?.claims === undefined ? this.#legacyClaims(tenant) : undefined;
+    let claims: NamespaceClaim[] = migrated ?? claimsOf(tenant);
+    let changed = migrated !== undefined;
+    const fresh = (name: string, origin: NamespaceClaim['origin'], previous?: NamespaceClaim) => {
+      const { claim, token } = newClaim(name, origin, now, previous);
+      tokens.set(name, token);
+      claims = withClaim(claims, claim);
+      changed = true;
+    };
+
+    for (const claim of [...claims]) {
+      // The cache may not have a namespace created moments ago (its watch is not the Tenant's): ask.
+      const ns = this.cache.namespaces.store.get(claim.name) ?? (await this.writer.get<Namespace>({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: claim.name } }));
+      if (ns && claimHolds(claim, ns)) continue;
+      if (ns) {
+        // The name is held by a namespace Paddock cannot prove it created: never adopted.
+        if (claim.origin === 'Declared' && declared.has(claim.name)) conflicts.push(claim.name);
+        else if (!isPending(claim, now)) (claims = claims.filter((c) => c !== claim)), (changed = true);
+        continue;
+      }
+      if (claim.origin === 'Declared' && declared.has(claim.name)) fresh(claim.name, 'Declared', claim);
+      else if (claim.origin === 'Declared' || !isPending(claim, now)) (claims = claims.filter((c) => c !== claim)), (changed = true);
+    }
+
+    const exists = (n: string) => this.cache.tenants.store.get(n) !== undefined;
+    const withClaims = { ...tenant, status: { ...tenant.status, claims } };
+    const { claim, overQuota } = declaredToClaim(withClaims, (name) => {
+      if (tenantOfName(name, exists) !== tenant.metadata.name || this.cache.namespaces.store.get(name)) {
+        conflicts.push(name);
+        return false;
+      }
+      return true;
+    });
+    for (const name of claim) fresh(name, 'Declared');
+    return { claims, changed, tokens, overQuota, conflicts };
+  }
+
+  /**
+   * Claims for a Tenant written before claims existed: the namespaces its status listed (only Paddock
+   * writes status) that still carry its label, by their current UID.
+   */
+  #legacyClaims(tenant: Tenant): NamespaceClaim[] {
+    const claims: NamespaceClaim[] = [];
+    for (const name of tenant.status?.namespaces ?? []) {
+      const ns = this.cache.namespaces.store.get(name);
+      if (!ns?.metadata.uid || ns.metadata.labels?.[PADDOCK.tenantLabel] !== tenant.metadata.name) continue;
+      claims.push({ name, origin: ns.metadata.annotations?.[LEGACY_SELF_SERVICE_ANNOTATION] === 'true' ? 'SelfService' : 'Declared', uid: ns.metadata.uid });
+    }
+    return claims;
+  }
+
+  /** Namespaces labelled for this tenant that no claim of it proves: planted, never adopted. */
+  #unclaimedLabelled(tenant: Tenant, claims: readonly NamespaceClaim[] = claimsOf(tenant)): string[] {
+    return this.cache
+      .namespacesOf(tenant.metadata.name)
+      .filter((ns) => {
+        const claim = claims.find((c) => c.name === ns.metadata.name);
+        return !claim || !claimHolds(claim, ns);
+      })
+      .map((ns) => ns.metadata.name);
+  }
+
+  #holds(claim: NamespaceClaim): boolean {
+    const ns = this.cache.namespaces.store.get(claim.name);
+    return ns !== undefined && claimHolds(claim, ns);
+  }
+
+  /**
+   * Creates (with the claim's token) or repairs one claimed namespace. `uid`: the namespace's UID when
+   * known; `furnish`: whether its guardrails should be applied now.
+   */
+  async #ensureNamespace(
+    tenant: Tenant,
+    want: Namespace,
+    claim: NamespaceClaim,
+    token: string | undefined,
+    observed: { namespaces: string[]; missing: string[] },
+  ): Promise<{ uid?: string; furnish: boolean }> {
     const name = want.metadata.name;
     const live = this.cache.namespaces.store.get(name);
-    if (!live) {
-      const created = await this.writer.createIfAbsent(want);
+    if (!live || !claimHolds(claim, live)) {
+      if (live || token === undefined) return { furnish: false }; // a conflict (reported) or a pending self-service claim
+      const created = await this.writer.createIfAbsent({ ...want, metadata: { ...want.metadata, annotations: { ...want.metadata.annotations, [CLAIM_TOKEN_ANNOTATION]: token } } });
       if (!created) {
         observed.missing.push(objectRef(want)); // exists but not in the cache yet: the next event brings it
-        return false;
+        return { furnish: false };
       }
       this.#event(tenant, 'Normal', 'NamespaceCreated', `created namespace ${name}`);
       observed.namespaces.push(name);
-      return true;
-    }
-    if (this.#isForeign(tenant, live)) {
-      observed.conflicts.push(name);
-      return false;
+      return { uid: created.metadata.uid, furnish: true };
     }
     observed.namespaces.push(name);
-    if (live.status?.phase === 'Terminating') return false;
+    if (live.status?.phase === 'Terminating') return { uid: live.metadata.uid, furnish: false };
     const drift = diffNamespace(live, want);
     if (drift.length) {
       await this.writer.update(mergeNamespace(live, want));
       this.#event(tenant, 'Normal', 'Repaired', `repaired namespace ${name}: ${drift.map((d) => d.path).join(', ')}`);
     }
-    return true;
+    return { uid: live.metadata.uid, furnish: true };
   }
 
   async #ensureGuardrail(tenant: Tenant, want: Guardrail): Promise<void> {
@@ -154,16 +259,20 @@ export class TenantReconciler {
   }
 
   /**
-   * Applies the deletion policy to namespaces of this tenant that are neither declared nor self-service
-   * any more (a name removed from spec.namespaces). Namespaces over namespaceQuota are kept: lowering a
-   * quota never deletes a namespace.
+   * Applies the deletion policy to claimed namespaces that are no longer wanted (a name removed from
+   * spec.namespaces) and drops their claims. Namespaces over a lowered namespaceQuota stay claimed and
+   * furnished: lowering a quota never deletes a namespace.
    */
-  async #releaseUndeclared(tenant: Tenant, desired: DesiredState & { valid: true }, owned: Namespace[]): Promise<void> {
-    const keep = new Set([...desired.namespaces.map((n) => n.name), ...desired.overQuota]);
-    for (const ns of owned) {
-      if (keep.has(ns.metadata.name) || ns.status?.phase === 'Terminating') continue;
-      await this.#retire(tenant, ns);
+  async #releaseUnwanted(tenant: Tenant, desired: DesiredState & { valid: true }, claims: NamespaceClaim[]): Promise<NamespaceClaim[]> {
+    const wanted = new Set(desired.namespaces.map((n) => n.name));
+    let kept = claims;
+    for (const claim of claims) {
+      if (wanted.has(claim.name)) continue;
+      const ns = this.cache.namespaces.store.get(claim.name);
+      if (ns && claimHolds(claim, ns) && ns.status?.phase !== 'Terminating') await this.#retire(tenant, ns);
+      if (!isPending(claim, new Date())) kept = kept.filter((c) => c !== claim);
     }
+    return kept;
   }
 
   /** Retain: strip guardrails and tenant labels, keep the namespace. Delete: delete the namespace. */
@@ -182,10 +291,12 @@ export class TenantReconciler {
     this.#event(tenant, 'Normal', 'NamespaceReleased', `released namespace ${ns.metadata.name} (deletionPolicy Retain)`);
   }
 
+  /** Retires every namespace proven this tenant's (and only those), then lets the Tenant go. */
   async #finalize(tenant: Tenant): Promise<void> {
     if (!(tenant.metadata.finalizers ?? []).includes(PADDOCK.finalizer)) return;
-    for (const ns of this.cache.namespacesOf(tenant.metadata.name)) {
-      if (ns.status?.phase !== 'Terminating') await this.#retire(tenant, ns);
+    for (const claim of claimsOf(tenant)) {
+      const ns = this.cache.namespaces.store.get(claim.name);
+      if (ns && claimHolds(claim, ns) && ns.status?.phase !== 'Terminating') await this.#retire(tenant, ns);
     }
     // A 409 here (the tenant changed meanwhile) is retried with backoff from the newer cached tenant.
     const finalizers = (tenant.metadata.finalizers ?? []).filter((f) => f !== PADDOCK.finalizer);
@@ -208,17 +319,6 @@ export class TenantReconciler {
       this.#event(tenant, 'Warning', after.reason ?? 'NotReady', after.message ?? '');
     }
     this.log.debug('status written', { tenant: tenant.metadata.name, phase: status.phase, reason: after?.reason });
-  }
-
-  /**
-   * A namespace is this tenant's when it carries the tenant's label, or carries no tenant label at all
-   * but was provisioned by this tenant before (it is in status.namespaces): someone removed the label,
-   * which is drift to repair. Any other namespace is never adopted.
-   */
-  #isForeign(tenant: Tenant, ns: Namespace): boolean {
-    if (!isForeignNamespace(ns, tenant.metadata.name)) return false;
-    const label = ns.metadata.labels?.[PADDOCK.tenantLabel];
-    return label !== undefined || !(tenant.status?.namespaces ?? []).includes(ns.metadata.name);
   }
 
   #informerOf(kind: string) {

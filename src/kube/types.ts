@@ -110,9 +110,26 @@ export interface TenantSpec {
 
 export type TenantPhase = 'Pending' | 'Active' | 'Degraded' | 'Terminating';
 
+/**
+ * Paddock's record that a namespace name was taken for a tenant (see src/tenancy/claims.ts): the proof
+ * that a namespace is the tenant's. Written only by Paddock, with optimistic concurrency.
+ */
+export interface NamespaceClaim {
+  name: string;
+  origin: 'Declared' | 'SelfService';
+  /** The namespace's UID, once known. */
+  uid?: string;
+  /** sha256 (base64url) of the token on the namespace Paddock created for this claim. */
+  proof?: string;
+  /** RFC 3339, when the claim (or its latest proof) was written. */
+  claimedAt?: string;
+}
+
 export interface TenantStatus {
   phase?: TenantPhase;
   namespaces?: string[];
+  /** The namespaces Paddock provisioned for the tenant, by UID; absent before the first pass. */
+  claims?: NamespaceClaim[];
   size?: number;
   ownerSummary?: string;
   observedGeneration?: number;

@@ -10,8 +10,10 @@ function tenant(spec: Partial<TenantSpec> = {}, name = 'oil'): Tenant {
   };
 }
 
-function valid(t: Tenant, selfService: string[] = []): ValidDesiredState {
-  const state = desiredState(t, selfService);
+/** Every declared name claimed, plus `selfService` claims. */
+function valid(t: Tenant, selfService: string[] = [], declared = (t.spec.namespaces ?? []).map((n) => `${t.metadata.name}-${n}`)): ValidDesiredState {
+  const claimed = [...declared.map((name) => ({ name, origin: 'Declared' as const })), ...selfService.map((name) => ({ name, origin: 'SelfService' as const }))];
+  const state = desiredState(t, claimed);
   if (!state.valid) throw new Error(`unexpected problems: ${JSON.stringify(state.problems)}`);
   return state;
 }
@@ -29,28 +31,19 @@ describe('desiredState: namespaces', () => {
     expect(s.namespaces.map((n) => n.origin)).toEqual(['declared', 'self-service', 'self-service']);
   });
 
-  it('caps declared namespaces at namespaceQuota and reports the rest in spec order', () => {
-    const s = valid(tenant({ namespaces: ['a', 'b', 'c'], namespaceQuota: 2 }), ['oil-x']);
-    expect(names(s)).toEqual(['oil-a', 'oil-b']);
-    expect(s.overQuota).toEqual(['oil-c', 'oil-x']);
+  it('wants only the declared names that are claimed (quota and ownership are decided by claims)', () => {
+    const s = valid(tenant({ namespaces: ['a', 'b', 'c'] }), ['oil-x'], ['oil-a', 'oil-c']);
+    expect(names(s)).toEqual(['oil-a', 'oil-c', 'oil-x']);
   });
 
-  it('fills the quota with declared namespaces before self-service ones', () => {
-    const s = valid(tenant({ namespaces: ['a'], namespaceQuota: 2 }), ['oil-z', 'oil-y']);
-    expect(names(s)).toEqual(['oil-a', 'oil-y']);
-    expect(s.overQuota).toEqual(['oil-z']);
+  it('does not want a claimed name that is no longer declared', () => {
+    const s = valid(tenant({ namespaces: ['a'] }), [], ['oil-a', 'oil-gone']);
+    expect(names(s)).toEqual(['oil-a']);
   });
 
-  it('creates nothing with a quota of zero', () => {
-    const s = valid(tenant({ namespaces: ['a'], namespaceQuota: 0 }));
-    expect(s.namespaces).toEqual([]);
-    expect(s.overQuota).toEqual(['oil-a']);
-  });
-
-  it('has no limit without namespaceQuota', () => {
-    const s = valid(tenant({ namespaces: Array.from({ length: 20 }, (_, i) => `n${i}`) }));
+  it('has no limit of its own', () => {
+    const s = valid(tenant({ namespaces: Array.from({ length: 20 }, (_, i) => `n${i}`), namespaceQuota: 2 }));
     expect(s.namespaces).toHaveLength(20);
-    expect(s.overQuota).toEqual([]);
   });
 
   it('ignores self-service names that are declared, repeated or not the tenant\'s', () => {

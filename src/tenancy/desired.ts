@@ -26,10 +26,8 @@ export interface DesiredNamespace {
 export interface ValidDesiredState {
   valid: true;
   tenant: string;
-  /** Within namespaceQuota: declared in spec order, then self-service sorted by name. */
+  /** The claimed namespaces still wanted: declared in spec order, then self-service sorted by name. */
   namespaces: DesiredNamespace[];
-  /** Names not to be created because of namespaceQuota, in the same order. */
-  overQuota: string[];
 }
 
 /**
@@ -45,30 +43,34 @@ export interface InvalidDesiredState {
 export type DesiredState = ValidDesiredState | InvalidDesiredState;
 
 /**
- * The desired state of `tenant`. `selfService` are the names of the namespaces created for it through
- * TenantNamespaces; names that are not `<tenant>-…` DNS labels, or that are also declared, are ignored.
- * Never throws: problems the CRD schema cannot catch come back as {@link InvalidDesiredState}.
+ * The desired state of `tenant`, for the namespace names it has claimed (see claims.ts: quota and
+ * ownership are decided there). A claimed name that is no longer declared and was not self-service is
+ * not wanted; names that are not `<tenant>-…` DNS labels are ignored. Never throws: problems the CRD
+ * schema cannot catch come back as {@link InvalidDesiredState}.
  */
-export function desiredState(tenant: Tenant, selfService: readonly string[]): DesiredState {
+export function desiredState(tenant: Tenant, claimed: readonly { name: string; origin: 'Declared' | 'SelfService' }[]): DesiredState {
   const name = tenant?.metadata?.name ?? '';
   const problems = validateTenant(tenant);
   if (problems.length > 0) return { valid: false, tenant: name, problems };
-  const ordered = orderedNamespaces(tenant, selfService);
-  const quota = tenant.spec.namespaceQuota ?? Infinity;
-  const kept = ordered.slice(0, quota);
   return {
     valid: true,
     tenant: name,
-    namespaces: kept.map(([ns, origin]) => ({ name: ns, origin, namespace: desiredNamespace(tenant, ns), guardrails: desiredGuardrails(tenant, ns) })),
-    overQuota: ordered.slice(quota).map(([ns]) => ns),
+    namespaces: wantedNamespaces(tenant, claimed).map(([ns, origin]) => ({ name: ns, origin, namespace: desiredNamespace(tenant, ns), guardrails: desiredGuardrails(tenant, ns) })),
   };
 }
 
-/** Declared names (as `<tenant>-<name>`) in spec order, then the remaining self-service names sorted. */
-function orderedNamespaces(tenant: Tenant, selfService: readonly string[]): [string, NamespaceOrigin][] {
+/** Claimed declared names in spec order, then claimed self-service names (not also declared) sorted. */
+function wantedNamespaces(tenant: Tenant, claimed: readonly { name: string; origin: 'Declared' | 'SelfService' }[]): [string, NamespaceOrigin][] {
   const prefix = `${tenant.metadata.name}-`;
+  const names = new Set(claimed.map((c) => c.name));
   const declared = (tenant.spec.namespaces ?? []).map((n) => declaredNamespaceName(tenant.metadata.name, n));
   const taken = new Set(declared);
-  const extra = [...new Set(selfService)].filter((n) => n.startsWith(prefix) && n.length > prefix.length && isDns1123Label(n) && !taken.has(n)).sort();
-  return [...declared.map((n): [string, NamespaceOrigin] => [n, 'declared']), ...extra.map((n): [string, NamespaceOrigin] => [n, 'self-service'])];
+  const selfService = [...new Set(claimed
+    .filter((c) => c.origin === 'SelfService' && c.name.startsWith(prefix) && c.name.length > prefix.length && isDns1123Label(c.name) && !taken.has(c.name))
+    .map((c) => c.name))]
+    .sort();
+  return [
+    ...declared.filter((n) => names.has(n)).map((n): [string, NamespaceOrigin] => [n, 'declared']),
+    ...selfService.map((n): [string, NamespaceOrigin] => [n, 'self-service']),
+  ];
 }

@@ -19,7 +19,7 @@ const tenant: Tenant = {
   },
 };
 
-const state = desiredState(tenant, []);
+const state = desiredState(tenant, [{ name: 'oil-p', origin: 'Declared' }]);
 if (!state.valid) throw new Error('fixture must be valid');
 const guardrails = state.namespaces[0]!.guardrails;
 const desired = <T extends Guardrail>(name: string) => guardrails.find((g) => g.metadata.name === name) as T;

@@ -44,13 +44,26 @@ describe('tenantStatus', () => {
   it('names the conflicting namespace', () => {
     const s = statusOf(tenant(), { ...synced, namespaces: ['oil-production'], conflicts: ['oil-staging'] });
     expect(s.phase).toBe('Degraded');
-    expect(ready(s)).toMatchObject({ status: 'False', reason: 'NamespaceConflict', message: "namespaces exist that are not this tenant's: oil-staging" });
+    expect(ready(s)).toMatchObject({ status: 'False', reason: 'NamespaceConflict', message: 'namespaces exist that Paddock did not provision for this tenant: oil-staging' });
   });
 
   it('names the namespaces left out by namespaceQuota', () => {
-    const s = statusOf(tenant({ namespaceQuota: 1 }), { ...synced, namespaces: ['oil-production'] });
+    const s = statusOf(tenant({ namespaceQuota: 1 }), { ...synced, namespaces: ['oil-production'], overQuota: ['oil-staging'] });
     expect(ready(s)).toMatchObject({ status: 'False', reason: 'NamespaceQuotaExceeded', message: 'over namespaceQuota 1, not provisioned: oil-staging' });
     expect(s.size).toBe(1);
+  });
+
+  it('refuses a tenant whose name would take namespaces of another tenant, naming them', () => {
+    const s = statusOf(tenant(), { ...synced, namespaces: [], takenFromOthers: ['oil-production-x'] });
+    expect(ready(s)).toMatchObject({ status: 'False', reason: 'TenantNameConflict' });
+    expect(ready(s)!.message).toContain('oil-production-x');
+  });
+
+  it('records the claims it is given, and keeps the tenant\'s own otherwise', () => {
+    const claims = [{ name: 'oil-production', origin: 'Declared' as const, uid: 'u-p' }];
+    expect(statusOf(tenant(), { ...synced, claims }).claims).toEqual(claims);
+    expect(statusOf(tenant({}, { claims })).claims).toEqual(claims);
+    expect(statusOf(tenant()).claims).toBeUndefined();
   });
 
   it('names the field of an invalid spec', () => {
@@ -69,7 +82,7 @@ describe('tenantStatus', () => {
   });
 
   it('reports the most severe reason and every finding in the message', () => {
-    const s = statusOf(tenant({ namespaceQuota: 1 }), { ...synced, conflicts: ['oil-production'], missing: ['Namespace oil-production'] });
+    const s = statusOf(tenant({ namespaceQuota: 1 }), { ...synced, conflicts: ['oil-production'], missing: ['Namespace oil-production'], overQuota: ['oil-staging'] });
     expect(ready(s)?.reason).toBe('NamespaceConflict');
     expect(ready(s)?.message).toContain('namespaceQuota');
     expect(ready(s)?.message).toContain('(missing)');

@@ -3,7 +3,7 @@
  * reconciler writes status only when {@link statusEqual} says it changed — a converged Tenant gets no
  * status writes either.
  */
-import type { Condition, KubeObject, Tenant, TenantOwner, TenantPhase, TenantStatus } from '../kube/types';
+import type { Condition, KubeObject, NamespaceClaim, Tenant, TenantOwner, TenantPhase, TenantStatus } from '../kube/types';
 import type { DesiredState } from './desired';
 import { jsonEqual } from './json';
 
@@ -13,6 +13,7 @@ export const READY = 'Ready';
 export const ReadyReason = {
   Terminating: 'Terminating',
   InvalidSpec: 'InvalidSpec',
+  TenantNameConflict: 'TenantNameConflict',
   NamespaceConflict: 'NamespaceConflict',
   NamespaceQuotaExceeded: 'NamespaceQuotaExceeded',
   Drifted: 'Drifted',
@@ -22,10 +23,19 @@ export type ReadyReason = (typeof ReadyReason)[keyof typeof ReadyReason];
 
 /** What one reconcile pass found, after it applied what it could. */
 export interface ObservedState {
-  /** Namespaces that exist and carry this tenant's label. */
+  /** Namespaces that exist and are proven this tenant's (claims.ts). */
   namespaces: readonly string[];
-  /** Desired namespaces that exist but are not this tenant's; never adopted. */
+  /**
+   * Namespaces this tenant wants, or that carry its label, that Paddock cannot prove it provisioned
+   * for it; never adopted or changed.
+   */
   conflicts: readonly string[];
+  /** Declared namespaces not provisioned because of namespaceQuota, in spec order. */
+  overQuota?: readonly string[];
+  /** Namespaces of other tenants this Tenant's name would take: the Tenant is refused (claims.ts). */
+  takenFromOthers?: readonly string[];
+  /** The claims to record; absent keeps the Tenant's own. */
+  claims?: readonly NamespaceClaim[];
   /** Desired objects still absent after this pass (see {@link objectRef}). */
   missing: readonly string[];
   /** Desired objects still differing from the desired state after this pass. */
@@ -77,6 +87,8 @@ export function tenantStatus(tenant: Tenant, desired: DesiredState, observed: Ob
     ownerSummary: ownerSummary(Array.isArray(tenant.spec?.owners) ? tenant.spec.owners : []),
     conditions,
   };
+  const claims = observed.claims ?? tenant.status?.claims;
+  if (claims !== undefined) out.claims = claims.map((c) => ({ ...c }));
   if (generation !== undefined) out.observedGeneration = generation;
   return out;
 }
@@ -90,11 +102,15 @@ function readiness(tenant: Tenant, desired: DesiredState, observed: ObservedStat
   if (!desired.valid) {
     findings.push([ReadyReason.InvalidSpec, list('invalid spec', desired.problems.map((p) => `${p.field}: ${p.message}`), '; ')]);
   }
-  if (observed.conflicts.length > 0) {
-    findings.push([ReadyReason.NamespaceConflict, list("namespaces exist that are not this tenant's", [...observed.conflicts].sort())]);
+  if (observed.takenFromOthers?.length) {
+    const name = tenant.metadata.name;
+    findings.push([ReadyReason.TenantNameConflict, list(`tenant name "${name}" would take namespaces other tenants own (a name belongs to the longest <tenant>- prefix); rename the tenant`, observed.takenFromOthers)]);
   }
-  if (desired.valid && desired.overQuota.length > 0) {
-    findings.push([ReadyReason.NamespaceQuotaExceeded, list(`over namespaceQuota ${tenant.spec.namespaceQuota}, not provisioned`, desired.overQuota)]);
+  if (observed.conflicts.length > 0) {
+    findings.push([ReadyReason.NamespaceConflict, list("namespaces exist that Paddock did not provision for this tenant", [...observed.conflicts].sort())]);
+  }
+  if (observed.overQuota?.length) {
+    findings.push([ReadyReason.NamespaceQuotaExceeded, list(`over namespaceQuota ${tenant.spec.namespaceQuota}, not provisioned`, observed.overQuota)]);
   }
   const unsynced = [...[...observed.missing].sort().map((o) => `${o} (missing)`), ...[...observed.drifted].sort().map((o) => `${o} (drifted)`)];
   if (unsynced.length > 0) findings.push([ReadyReason.Drifted, list('not in sync', unsynced)]);

@@ -1,28 +1,25 @@
 import type { KubeClient } from '../../kube/client';
-import { isAlreadyExists } from '../../kube/errors';
-import { PADDOCK, type Namespace, type Tenant, type TenantNamespace } from '../../kube/types';
-import { SELF_SERVICE_ANNOTATION } from '../../controller/reconciler';
+import { isNotFound } from '../../kube/errors';
+import type { Namespace, NamespaceClaim, Tenant, TenantNamespace } from '../../kube/types';
+import { ClaimLedger, withClaim, withoutClaim } from '../../controller/claim-ledger';
 import { desiredNamespace } from '../../tenancy';
+import { CLAIM_TOKEN_ANNOTATION, claimOf, newClaim, selfServiceRefusal, tenantOfName } from '../../tenancy/claims';
 import { ownerKey, subjectKeysOfUser } from '../../tenancy/owner-keys';
+import type { DeleteOptions } from '../request/delete-options';
 import { TENANT_NAMESPACES } from '../resource';
-import { alreadyExists, badRequest, fieldInvalid, fieldRequired, forbidden, forbiddenBecause, invalid, notFound, success, type FieldError } from '../status';
+import { alreadyExists, badRequest, conflict, fieldInvalid, fieldRequired, forbidden, forbiddenBecause, invalid, notFound, success, type FieldError } from '../status';
+import { selfServiceError } from './kube-errors';
 import { toTenantNamespace } from './read-model';
 import type { TenantNamespaceView, Viewer } from './view';
 
 const GK = { group: TENANT_NAMESPACES.group, kind: TENANT_NAMESPACES.kind };
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const NAMESPACES = '/api/v1/namespaces';
 
 /** Whether `viewer` is an owner of `tenant` with role admin (the role self-service requires). */
 export function isAdminOwner(viewer: Viewer, tenant: Tenant): boolean {
   const keys = new Set(subjectKeysOfUser(viewer));
   return (tenant.spec?.owners ?? []).some((o) => (o.role ?? 'admin') === 'admin' && keys.has(ownerKey(o)));
-}
-
-/** Namespaces that count against namespaceQuota: declared ones (created or not) and existing ones. */
-function countedNamespaces(view: TenantNamespaceView, tenant: Tenant): Set<string> {
-  const names = new Set((tenant.spec.namespaces ?? []).map((n) => `${tenant.metadata.name}-${n}`));
-  for (const ns of view.cache.namespacesOf(tenant.metadata.name)) names.add(ns.metadata.name);
-  return names;
 }
 
 const KNOWN_FIELDS: Record<string, ReadonlySet<string>> = {
@@ -35,7 +32,7 @@ function unknownFields(obj: Record<string, unknown>): string[] {
   const unknown = Object.keys(obj).filter((k) => !KNOWN_FIELDS[''].has(k));
   const spec = obj.spec;
   if (spec && typeof spec === 'object') unknown.push(...Object.keys(spec).filter((k) => !KNOWN_FIELDS.spec.has(k)).map((k) => `spec.${k}`));
-  return unknown;
+  return unknown.map((f) => f.slice(0, 64)).slice(0, 10);
 }
 
 function validate(body: unknown, strict: boolean): { name: string; tenant: string } {
@@ -52,81 +49,152 @@ function validate(body: unknown, strict: boolean): { name: string; tenant: strin
   if (obj.apiVersion !== undefined && obj.apiVersion !== TENANT_NAMESPACES.groupVersion) errors.push(fieldInvalid('apiVersion', obj.apiVersion, `must be ${TENANT_NAMESPACES.groupVersion}`));
   if (typeof name !== 'string' || name === '') errors.push(fieldRequired('metadata.name', 'name is required'));
   else if (name.length > 63 || !DNS1123_LABEL.test(name)) {
-    errors.push(fieldInvalid('metadata.name', name, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character, at most 63 characters"));
+    errors.push(fieldInvalid('metadata.name', name.slice(0, 64), "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character, at most 63 characters"));
   }
   if (typeof tenant !== 'string' || tenant === '') errors.push(fieldRequired('spec.tenant', 'the tenant is required'));
-  else if (typeof name === 'string' && !name.startsWith(`${tenant}-`)) errors.push(fieldInvalid('metadata.name', name, `must start with "${tenant}-"`));
-  if (errors.length) throw invalid(GK, typeof name === 'string' ? name : '', errors);
+  else if (typeof name === 'string' && !name.startsWith(`${tenant}-`)) errors.push(fieldInvalid('metadata.name', name.slice(0, 64), `must start with "${tenant.slice(0, 63)}-"`));
+  if (errors.length) throw invalid(GK, typeof name === 'string' ? name.slice(0, 64) : '', errors);
   return { name: name!, tenant: tenant! };
 }
 
 /**
- * Self-service (SPEC §5): an admin owner of a tenant creates `<tenant>-<suffix>` through the API; Paddock
- * creates the Namespace with its own identity, born with the tenant's labels and Pod Security, and the
- * reconciler furnishes it. The quota holds across concurrent requests and replicas: after creating, the
- * tenant's namespaces are counted live and, if over quota, the newest (by creation time, then name) are
- * the ones that lose — every racer computes the same order, so exactly the excess is undone.
+ * Self-service (SPEC §5): an admin owner of a tenant creates `<tenant>-<suffix>` through the API.
+ *
+ * A create is three steps, each safe to lose to a crash:
+ * 1. a claim for the name is added to the Tenant's status with optimistic concurrency (ClaimLedger):
+ *    namespaceQuota and "name already claimed" are decided on the very Tenant version the claim is
+ *    written over, so two racing creates — on one replica or two — can never both fit one free place;
+ * 2. the Namespace is created with Paddock's identity, born with the tenant's labels and the claim's
+ *    token (a namespace created by anyone else cannot carry it);
+ * 3. the namespace's UID is recorded in the claim, and only then is 201 returned.
+ * A claim whose namespace never came is dropped by the reconciler after PENDING_CLAIM_TTL_MS.
+ *
+ * Refusals never reveal what is not the caller's: a name outside the caller's tenant (by the longest
+ * `<tenant>-` prefix) or a tenant the caller does not administer gets 403 before anything is looked up.
  */
 export class SelfService {
-  constructor(readonly view: TenantNamespaceView, readonly client: KubeClient) {}
+  readonly ledger: ClaimLedger;
+
+  constructor(readonly view: TenantNamespaceView, readonly client: KubeClient) {
+    this.ledger = new ClaimLedger(client, (n) => view.cache.tenants.store.get(n));
+  }
 
   /** `strict`: fieldValidation=Strict, unknown fields are refused (kubectl's default). */
   async create(viewer: Viewer, body: unknown, dryRun: boolean, strict = false): Promise<TenantNamespace> {
     const { name, tenant: tenantName } = validate(body, strict);
-    const tenant = this.view.cache.tenants.store.get(tenantName);
-    if (!tenant || !isAdminOwner(viewer, tenant)) {
-      throw forbidden(TENANT_NAMESPACES, name, viewer.name, 'create', `only an admin owner of tenant "${tenantName}" may create its namespaces`);
-    }
-    if (this.view.cache.namespaces.store.get(name)) throw alreadyExists(TENANT_NAMESPACES, name);
-    const quota = tenant.spec.namespaceQuota;
-    const counted = countedNamespaces(this.view, tenant);
-    if (quota !== undefined && !counted.has(name) && counted.size + 1 > quota) throw this.#overQuota(name, tenant);
-
-    const ns: Namespace = desiredNamespace(tenant, name);
-    ns.metadata.annotations = { ...ns.metadata.annotations, [SELF_SERVICE_ANNOTATION]: 'true' };
-    if (dryRun) return toTenantNamespace({ namespace: ns, tenant, quotas: [] });
-
-    let created: Namespace;
+    const cached = this.#adminTenant(viewer, tenantName, name, 'create');
+    if (this.view.cache.namespaces.store.get(name) || claimOf(cached, name)) throw alreadyExists(TENANT_NAMESPACES, name);
+    this.#checkQuota(cached, name);
+    const ns = desiredNamespace(cached, name);
     try {
-      created = await this.client.create<Namespace>('/api/v1/namespaces', ns);
+      if (dryRun) {
+        // Every check a real create makes, kube-apiserver's own included, and no write.
+        await this.client.create<Namespace>(NAMESPACES, ns, { query: { dryRun: 'All' } });
+        return toTenantNamespace({ namespace: ns, tenant: cached, quotas: [] });
+      }
+      return await this.#create(viewer, tenantName, name);
     } catch (err) {
-      if (isAlreadyExists(err)) throw alreadyExists(TENANT_NAMESPACES, name);
-      throw err;
+      throw selfServiceError(err, name);
     }
-    if (quota !== undefined) await this.#enforceQuota(created, tenant, quota);
-    return this.#awaitRow(name, created, tenant);
   }
 
-  async delete(viewer: Viewer, name: string): Promise<ReturnType<typeof success>> {
+  async #create(viewer: Viewer, tenantName: string, name: string): Promise<TenantNamespace> {
+    let token = '';
+    const claimed = await this.ledger.update(tenantName, (tenant) => {
+      this.#checkStillAdmin(viewer, tenant, name);
+      const refusal = selfServiceRefusal(tenant, name);
+      if (refusal === 'claimed') throw alreadyExists(TENANT_NAMESPACES, name);
+      if (refusal === 'quota') throw this.#overQuota(name, tenant);
+      const fresh = newClaim(name, 'SelfService', new Date());
+      token = fresh.token;
+      return withClaim(tenant.status?.claims ?? [], fresh.claim);
+    });
+    const claim = claimOf(claimed, name)!;
+
+    const ns = desiredNamespace(claimed, name);
+    ns.metadata.annotations = { ...ns.metadata.annotations, [CLAIM_TOKEN_ANNOTATION]: token };
+    let created: Namespace;
+    try {
+      created = await this.client.create<Namespace>(NAMESPACES, ns);
+    } catch (err) {
+      await this.#release(tenantName, claim);
+      throw err;
+    }
+    await this.ledger.update(tenantName, (tenant) => {
+      const current = claimOf(tenant, name);
+      if (!current || current.proof !== claim.proof) throw conflict(TENANT_NAMESPACES, name, 'the claim on this name was taken back while the namespace was created; try again');
+      return current.uid === created.metadata.uid ? undefined : withClaim(tenant.status?.claims ?? [], { ...current, uid: created.metadata.uid });
+    });
+    return this.#awaitRow(name, created, claimed);
+  }
+
+  /** Takes back a claim this request wrote (its namespace could not be created); best effort. */
+  async #release(tenantName: string, claim: NamespaceClaim): Promise<void> {
+    await this.ledger.update(tenantName, (t) => withoutClaim(t, claim.name, (c) => c.proof === claim.proof && !c.uid)).catch(() => undefined);
+  }
+
+  async delete(viewer: Viewer, name: string, options: DeleteOptions): Promise<ReturnType<typeof success>> {
     const row = this.view.get(name);
     if (!row || !this.view.canSee(viewer, row)) throw notFound(TENANT_NAMESPACES, name);
     const tenant = this.view.cache.tenants.store.get(row.spec.tenant);
     if (!tenant || !isAdminOwner(viewer, tenant)) {
       throw forbidden(TENANT_NAMESPACES, name, viewer.name, 'delete', `only an admin owner of tenant "${row.spec.tenant}" may delete its namespaces`);
     }
-    const ns = this.view.cache.namespaces.store.get(name);
-    if (!ns || ns.metadata.annotations?.[SELF_SERVICE_ANNOTATION] !== 'true') {
+    const claim = claimOf(tenant, name);
+    if (!claim || claim.origin !== 'SelfService' || claim.uid !== row.metadata.uid) {
       throw forbiddenBecause(TENANT_NAMESPACES, name, `namespace "${name}" is declared in spec.namespaces of tenant "${row.spec.tenant}": remove it there`);
     }
-    await this.client.delete(`/api/v1/namespaces/${name}`, { body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: ns.metadata.uid } } });
-    return success(TENANT_NAMESPACES, name, ns.metadata.uid);
+    const { uid, resourceVersion } = options.preconditions;
+    if (uid !== undefined && uid !== row.metadata.uid) {
+      throw conflict(TENANT_NAMESPACES, name, `Precondition failed: UID in precondition: ${uid.slice(0, 64)}, UID in object meta: ${row.metadata.uid}`);
+    }
+    if (resourceVersion !== undefined && resourceVersion !== row.metadata.resourceVersion) {
+      throw conflict(TENANT_NAMESPACES, name, `Precondition failed: ResourceVersion in precondition: ${resourceVersion.slice(0, 64)}, ResourceVersion in object meta: ${row.metadata.resourceVersion}`);
+    }
+    const deleteOptions: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: row.metadata.uid } };
+    if (options.propagationPolicy) deleteOptions.propagationPolicy = options.propagationPolicy;
+    if (options.dryRun) deleteOptions.dryRun = ['All'];
+    try {
+      await this.client.delete(`${NAMESPACES}/${name}`, { body: deleteOptions });
+    } catch (err) {
+      if (isNotFound(err)) throw notFound(TENANT_NAMESPACES, name);
+      throw selfServiceError(err, name);
+    }
+    return success(TENANT_NAMESPACES, name, row.metadata.uid);
+  }
+
+  /**
+   * The cached Tenant `tenantName` when `viewer` may self-serve `name` in it. Every refusal here is the
+   * same 403 whatever exists: the tenant is not the caller's to administer, or the name is not the
+   * tenant's (a longer `<tenant>-` prefix owns it, or the tenant's own name takes others' namespaces).
+   */
+  #adminTenant(viewer: Viewer, tenantName: string, name: string, verb: string): Tenant {
+    const tenant = this.view.cache.tenants.store.get(tenantName);
+    if (!tenant || !isAdminOwner(viewer, tenant)) {
+      throw forbidden(TENANT_NAMESPACES, name, viewer.name, verb, `only an admin owner of tenant "${tenantName}" may ${verb} its namespaces`);
+    }
+    if (tenantOfName(name, (t) => this.view.cache.tenants.store.get(t) !== undefined) !== tenantName) {
+      throw forbidden(TENANT_NAMESPACES, name, viewer.name, verb, `the name is not in the namespace space of tenant "${tenantName}"`);
+    }
+    if (tenant.status?.conditions?.some((c) => c.type === 'Ready' && c.reason === 'TenantNameConflict')) {
+      throw forbiddenBecause(TENANT_NAMESPACES, name, `tenant "${tenantName}" is refused (TenantNameConflict): see its status`);
+    }
+    return tenant;
+  }
+
+  /** The live Tenant still lists the caller as an admin owner (owners may have changed meanwhile). */
+  #checkStillAdmin(viewer: Viewer, tenant: Tenant, name: string): void {
+    if (!isAdminOwner(viewer, tenant) || tenant.metadata.deletionTimestamp) {
+      throw forbidden(TENANT_NAMESPACES, name, viewer.name, 'create', `only an admin owner of tenant "${tenant.metadata.name}" may create its namespaces`);
+    }
+  }
+
+  #checkQuota(tenant: Tenant, name: string): void {
+    if (selfServiceRefusal(tenant, name) === 'quota') throw this.#overQuota(name, tenant);
   }
 
   #overQuota(name: string, tenant: Tenant) {
     return forbiddenBecause(TENANT_NAMESPACES, name, `exceeded namespaceQuota of tenant "${tenant.metadata.name}": ${tenant.spec.namespaceQuota}`);
-  }
-
-  async #enforceQuota(created: Namespace, tenant: Tenant, quota: number): Promise<void> {
-    const live = await this.client.list<Namespace>('/api/v1/namespaces', { labelSelector: `${PADDOCK.tenantLabel}=${tenant.metadata.name}` });
-    const declared = new Set((tenant.spec.namespaces ?? []).map((n) => `${tenant.metadata.name}-${n}`));
-    const selfService = live.items
-      .filter((n) => !n.metadata.deletionTimestamp && !declared.has(n.metadata.name))
-      .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || a.metadata.name.localeCompare(b.metadata.name));
-    const allowed = Math.max(0, quota - declared.size);
-    if (selfService.findIndex((n) => n.metadata.uid === created.metadata.uid) >= allowed) {
-      await this.client.delete(`/api/v1/namespaces/${created.metadata.name}`, { body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: created.metadata.uid } } });
-      throw this.#overQuota(created.metadata.name, tenant);
-    }
   }
 
   /** A GET right after a create returns the new object: wait (briefly) until the view has it. */

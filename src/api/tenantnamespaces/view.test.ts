@@ -1,6 +1,6 @@
 import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
 import type { EventHandler } from '../../cache/informer';
-import type { KubeObject, Namespace, ResourceQuota, Tenant } from '../../kube/types';
+import type { KubeObject, Namespace, NamespaceClaim, ResourceQuota, Tenant } from '../../kube/types';
 import { parseFieldSelector } from '../../selectors/field-selector';
 import { parseLabelSelector } from '../../selectors/label-selector';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
@@ -47,10 +47,18 @@ function setup() {
     namespacesOf: (t: string) => namespaces.store.list().filter((n) => n.metadata.labels?.['paddock.dev/tenant'] === t),
   } as unknown as PaddockCache;
   const view = new TenantNamespaceView(cache, 5, new ResourceVersions(9));
-  const tenant = (name: string, owners: Tenant['spec']['owners']) => tenants.set(name, { metadata: { name, uid: name }, spec: { owners } });
-  const ns = (name: string, t: string, labels: Record<string, string> = {}) =>
+  // Every namespace made here is claimed by its tenant (by UID), as Paddock's would be.
+  const claims = new Map<string, NamespaceClaim[]>();
+  const tenant = (name: string, owners: Tenant['spec']['owners']) => tenants.set(name, { metadata: { name, uid: name }, spec: { owners }, status: { claims: claims.get(name) ?? [] } });
+  const ns = (name: string, t: string, labels: Record<string, string> = {}, claimed = true) => {
+    if (claimed && !(claims.get(t) ?? []).some((c) => c.name === name)) {
+      claims.set(t, [...(claims.get(t) ?? []), { name, origin: 'Declared', uid: `uid-${name}` }]);
+      const existing = tenants.items.get(t);
+      if (existing) tenants.set(t, { ...existing, status: { claims: claims.get(t) } });
+    }
     namespaces.set(name, { metadata: { name, uid: `uid-${name}`, creationTimestamp: '2026-01-01T00:00:00Z', labels: { 'paddock.dev/tenant': t, ...labels } }, status: { phase: 'Active' } });
-  return { view, tenants, namespaces, quotas, tenant, ns };
+  };
+  return { view, tenants, namespaces, quotas, tenant, ns, claims };
 }
 
 const alice: Viewer = { name: 'alice', groups: ['system:authenticated'], seesAll: false };
@@ -70,6 +78,17 @@ function world() {
 }
 
 describe('TenantNamespaceView', () => {
+  it('has no row for a labelled namespace that no claim of its tenant proves (a label is not ownership)', () => {
+    const { view, tenant, ns, namespaces } = setup();
+    tenant('oil', [{ kind: 'User', name: 'alice' }]);
+    ns('oil-planted', 'oil', {}, false);
+    ns('oil-real', 'oil');
+    expect(view.all().map((r) => r.metadata.name)).toEqual(['oil-real']);
+    // Deleted and re-created under the same name by someone else: another UID, no row.
+    namespaces.set('oil-real', { metadata: { name: 'oil-real', uid: 'uid-forged', labels: { 'paddock.dev/tenant': 'oil' } } });
+    expect(view.all()).toEqual([]);
+  });
+
   it('has one row per labelled namespace, ordered by name', () => {
     const { view } = world();
     expect(names(view.all())).toEqual(['gas-a', 'oil-a', 'oil-b', 'oil-c']);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
 import { PADDOCK, type Namespace, type Tenant, type TenantNamespace } from '../../kube/types';
+import { claimsOf, isProvisioned } from '../../tenancy/claims';
 import { ownerKey, subjectKeysOfUser } from '../../tenancy/owner-keys';
 import { ChangeLog, type Change } from '../watch/changelog';
 import { ResourceVersions } from '../watch/resource-version';
@@ -35,7 +36,8 @@ function viewerKeys(viewer: Viewer): Set<string> {
  * change log that list resourceVersions and watches are numbered by.
  *
  * Invariants:
- * - there is one row per namespace that carries a `paddock.dev/tenant` label;
+ * - there is one row per namespace that carries a `paddock.dev/tenant` label and is proven that
+ *   tenant's by one of its claims (a label alone never makes a row: see tenancy/claims.ts);
  * - a row changes (and the log gets one change) only when its served content changes;
  * - `names` is always sorted, so lists come out ordered by name as kube-apiserver orders them;
  * - what a caller may see is computed from indexes (owner subject → tenants → rows), so it costs what
@@ -54,10 +56,13 @@ export class TenantNamespaceView {
       update: (_old, ns) => this.#refresh(ns.metadata.name),
       delete: (ns) => this.#refresh(ns.metadata.name),
     });
-    const byTenant = (t: Tenant) => {
-      for (const name of [...(this.#byTenant.get(t.metadata.name) ?? [])]) this.#refresh(name);
+    // A Tenant change can add or remove rows (its claims decide which namespaces are its) and changes
+    // what every row of it shows.
+    const byTenant = (t: Tenant, old?: Tenant) => {
+      const names = new Set([...(this.#byTenant.get(t.metadata.name) ?? []), ...claimsOf(t).map((c) => c.name), ...(old ? claimsOf(old).map((c) => c.name) : [])]);
+      for (const name of names) this.#refresh(name);
     };
-    cache.tenants.addEventHandler({ add: byTenant, update: (_old, t) => byTenant(t), delete: byTenant });
+    cache.tenants.addEventHandler({ add: (t) => byTenant(t), update: (old, t) => byTenant(t, old), delete: (t) => byTenant(t) });
     const byNamespace = (o: { metadata: { namespace?: string } }) => o.metadata.namespace && this.#refresh(o.metadata.namespace);
     cache.resourceQuotas.addEventHandler({ add: byNamespace, update: (_old, q) => byNamespace(q), delete: byNamespace });
   }
@@ -118,11 +123,11 @@ export class TenantNamespaceView {
     const ns = this.cache.namespaces.store.get(name);
     const tenantName = ns?.metadata.labels?.[PADDOCK.tenantLabel];
     const before = this.#rows.get(name);
-    if (!ns || !tenantName) {
+    const tenant = tenantName ? this.cache.tenants.store.get(tenantName) : undefined;
+    if (!ns || !tenantName || !isProvisioned(tenant, ns)) {
       if (before) this.#remove(name, before);
       return;
     }
-    const tenant = this.cache.tenants.store.get(tenantName);
     const object = toTenantNamespace({ namespace: ns, tenant, quotas: this.cache.quotasIn(name), guardrails: guardrailsOf(tenant, ns), resourceVersion: '' });
     const fingerprint = fingerprintOf(object);
     if (before && before.fingerprint === fingerprint) return;
@@ -181,7 +186,7 @@ export class TenantNamespaceView {
 function guardrailsOf(tenant: Tenant | undefined, ns: Namespace): GuardrailSummary | undefined {
   const ready = tenant?.status?.conditions?.find((c) => c.type === 'Ready');
   if (!tenant || !ready) return undefined;
-  const provisioned = (tenant.status?.namespaces ?? []).includes(ns.metadata.name);
+  const provisioned = isProvisioned(tenant, ns) && (tenant.status?.namespaces ?? []).includes(ns.metadata.name);
   const inSync = ready.status === 'True' && provisioned;
   return {
     inSync,

@@ -1,0 +1,86 @@
+import type { KubeClient } from '../kube/client';
+import { isConflict, isNotFound } from '../kube/errors';
+import { RESOURCES, resourcePath } from '../kube/resources';
+import type { NamespaceClaim, Tenant } from '../kube/types';
+import { claimsOf } from '../tenancy/claims';
+
+/** What a change to a Tenant's claims decides, given the Tenant as it is now. */
+export type ClaimChange = (tenant: Tenant) => NamespaceClaim[] | undefined;
+
+/** The change could not be written before the deadline: others kept changing the Tenant. */
+export class ClaimContention extends Error {
+  constructor(readonly tenant: string) {
+    super(`tenant "${tenant}" is being changed by others; try again`);
+    this.name = 'ClaimContention';
+  }
+}
+
+/** The Tenant is gone. */
+export class TenantGone extends Error {
+  constructor(readonly tenant: string) {
+    super(`tenant "${tenant}" not found`);
+    this.name = 'TenantGone';
+  }
+}
+
+const TENANTS = RESOURCES.tenants;
+
+/**
+ * Read-modify-write of a Tenant's claims for requests that must not give up at the first 409 (the
+ * self-service API: many creates of one tenant race on both replicas). Each attempt applies `change`
+ * to the freshest Tenant (the cached one first, then live reads) and writes the status subresource
+ * with that Tenant's resourceVersion, so kube-apiserver admits exactly one writer per version: every
+ * decision `change` makes (quota, name taken) is made on the state it is written over.
+ */
+export class ClaimLedger {
+  constructor(
+    readonly client: KubeClient,
+    readonly cached: (name: string) => Tenant | undefined,
+    readonly deadlineMs = 20_000,
+  ) {}
+
+  /**
+   * Applies `change` until it is written; returns the written Tenant, or the Tenant unchanged when
+   * `change` returned undefined (nothing to write). `change` may throw to refuse; that error is thrown.
+   */
+  async update(name: string, change: ClaimChange, signal?: AbortSignal): Promise<Tenant> {
+    const deadline = Date.now() + this.deadlineMs;
+    let tenant = this.cached(name) ?? (await this.#read(name, signal));
+    for (let attempt = 0; ; attempt++) {
+      const claims = change(tenant);
+      if (claims === undefined) return tenant;
+      try {
+        return await this.client.update<Tenant>(resourcePath(TENANTS, { name, subresource: 'status' }), { ...tenant, status: { ...tenant.status, claims } }, { signal });
+      } catch (err) {
+        if (isNotFound(err)) throw new TenantGone(name);
+        if (!isConflict(err)) throw err;
+      }
+      if (Date.now() > deadline) throw new ClaimContention(name);
+      // Spread the racers out a little so that each round has one winner rather than a stampede.
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(100, 5 * (attempt + 1))));
+      tenant = await this.#read(name, signal);
+    }
+  }
+
+  async #read(name: string, signal?: AbortSignal): Promise<Tenant> {
+    try {
+      return await this.client.get<Tenant>(resourcePath(TENANTS, { name }), { signal });
+    } catch (err) {
+      if (isNotFound(err)) throw new TenantGone(name);
+      throw err;
+    }
+  }
+}
+
+/** `claims` with the claim for `claim.name` replaced (or added at the end). */
+export function withClaim(claims: readonly NamespaceClaim[], claim: NamespaceClaim): NamespaceClaim[] {
+  const i = claims.findIndex((c) => c.name === claim.name);
+  return i < 0 ? [...claims, claim] : claims.map((c, j) => (j === i ? claim : c));
+}
+
+/** `tenant`'s claims without the one for `name`; undefined when it has none (nothing to write). */
+export function withoutClaim(tenant: Tenant, name: string, onlyIf: (c: NamespaceClaim) => boolean = () => true): NamespaceClaim[] | undefined {
+  const claims = claimsOf(tenant);
+  const keep = claims.filter((c) => c.name !== name || !onlyIf(c));
+  return keep.length === claims.length ? undefined : keep;
+}

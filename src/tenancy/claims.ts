@@ -1,0 +1,137 @@
+/**
+ * Claims: how Paddock proves that a namespace is a tenant's (SPEC §6). A label proves nothing — anyone
+ * who may label namespaces can write `paddock.dev/tenant: oil`. What proves it is a *claim* recorded in
+ * the Tenant's status, which only Paddock writes (owners cannot write Tenants, let alone their status):
+ *
+ * - a claim names a namespace and, once it exists, its UID: the namespace is the tenant's exactly when
+ *   its UID is the claim's;
+ * - between writing the claim and learning the UID (a crash in that window), the claim holds the hash
+ *   of a secret token that Paddock put into the namespace it created (annotation {@link CLAIM_TOKEN_ANNOTATION}).
+ *   The token is drawn after the claim is written and only its hash is ever stored, so nobody can have
+ *   created a namespace carrying it beforehand;
+ * - claims are written with optimistic concurrency (the Tenant's resourceVersion), so kube-apiserver's
+ *   409 serialises every writer — both API replicas and the reconciler — and namespaceQuota is checked
+ *   against the claims list itself: it cannot be double-spent.
+ *
+ * Names: a namespace name belongs to the tenant with the longest `<tenant>-` prefix among the Tenants
+ * that exist. A tenant claims only names that are its own by that rule, and a Tenant whose name would
+ * take a namespace already claimed by another tenant is refused (it provisions nothing until renamed).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Namespace, NamespaceClaim, Tenant } from '../kube/types';
+
+/** Annotation on a namespace Paddock created: the secret whose hash is in the claim's `proof`. */
+export const CLAIM_TOKEN_ANNOTATION = 'paddock.dev/claim-token';
+
+/**
+ * A self-service claim whose namespace never appeared (the replica that wrote it died before creating
+ * it) is dropped after this long: longer than any create request may take.
+ */
+export const PENDING_CLAIM_TTL_MS = 120_000;
+
+const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/** A fresh claim for `name` and the token to put on the namespace created for it. */
+export function newClaim(name: string, origin: NamespaceClaim['origin'], now: Date, previous?: NamespaceClaim): { claim: NamespaceClaim; token: string } {
+  const token = randomBytes(24).toString('base64url');
+  const claim: NamespaceClaim = { name, origin, proof: hash(token), claimedAt: rfc3339(now) };
+  if (previous?.uid) claim.uid = previous.uid;
+  return { claim, token };
+}
+
+/** The claims recorded on `tenant`, never undefined. */
+export function claimsOf(tenant: Tenant): NamespaceClaim[] {
+  return Array.isArray(tenant.status?.claims) ? tenant.status.claims : [];
+}
+
+export function claimOf(tenant: Tenant, name: string): NamespaceClaim | undefined {
+  return claimsOf(tenant).find((c) => c.name === name);
+}
+
+/** Whether `claim` proves `ns` is the claiming tenant's: by UID, or by the token Paddock put on it. */
+export function claimHolds(claim: NamespaceClaim, ns: Namespace): boolean {
+  if (claim.uid && ns.metadata.uid === claim.uid) return true;
+  const token = ns.metadata.annotations?.[CLAIM_TOKEN_ANNOTATION];
+  return typeof token === 'string' && claim.proof !== undefined && hash(token) === claim.proof;
+}
+
+/** Whether `ns` is proven to be `tenant`'s: it carries the tenant's label and a claim of the tenant holds. */
+export function isProvisioned(tenant: Tenant | undefined, ns: Namespace): boolean {
+  if (!tenant) return false;
+  const claim = claimOf(tenant, ns.metadata.name);
+  return claim !== undefined && claimHolds(claim, ns);
+}
+
+/**
+ * The tenant a namespace name belongs to: the longest `<tenant>-` prefix among existing Tenants
+ * (`exists` answers for a tenant name). Undefined when no Tenant's prefix matches.
+ */
+export function tenantOfName(name: string, exists: (tenant: string) => boolean): string | undefined {
+  for (let i = name.lastIndexOf('-'); i > 0; i = name.lastIndexOf('-', i - 1)) {
+    const candidate = name.slice(0, i);
+    if (exists(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * The namespaces of other tenants that `tenant`'s name would take from them: claims of a tenant
+ * `<a>` where `tenant` is `<a>-<b>` and the claimed name starts with `<tenant>-`. Non-empty means the
+ * Tenant is refused (TenantNameConflict): a name never changes hands because a Tenant was created.
+ */
+export function namesTakenFromOthers(tenant: string, lookup: (name: string) => Tenant | undefined): string[] {
+  const taken: string[] = [];
+  for (let i = tenant.indexOf('-'); i > 0; i = tenant.indexOf('-', i + 1)) {
+    const shorter = lookup(tenant.slice(0, i));
+    if (!shorter) continue;
+    for (const c of claimsOf(shorter)) if (c.name.startsWith(`${tenant}-`)) taken.push(c.name);
+  }
+  return taken.sort();
+}
+
+/** Declared names (`<tenant>-<name>`) in spec order. */
+export function declaredNames(tenant: Tenant): string[] {
+  return (tenant.spec?.namespaces ?? []).map((n) => `${tenant.metadata.name}-${n}`);
+}
+
+/**
+ * Why a new self-service claim for `name` may not be added to `tenant` (undefined: it may). The
+ * namespaces counted against namespaceQuota are the claimed ones plus the declared ones not claimed
+ * yet (their places are kept for them), so a self-service claim never takes a declared namespace's place.
+ */
+export function selfServiceRefusal(tenant: Tenant, name: string): 'claimed' | 'quota' | undefined {
+  const claims = claimsOf(tenant);
+  if (claims.some((c) => c.name === name)) return 'claimed';
+  const quota = tenant.spec.namespaceQuota;
+  if (quota === undefined) return undefined;
+  const counted = new Set([...claims.map((c) => c.name), ...declaredNames(tenant)]);
+  counted.add(name);
+  return counted.size > quota ? 'quota' : undefined;
+}
+
+/**
+ * Declared names to claim now, in spec order, while the claims stay within namespaceQuota, and those
+ * left out because of it. `claimable` says whether a name may be claimed at all (it is the tenant's by
+ * prefix and no namespace of that name exists that the claim could not hold).
+ */
+export function declaredToClaim(tenant: Tenant, claimable: (name: string) => boolean): { claim: string[]; overQuota: string[] } {
+  const claimed = new Set(claimsOf(tenant).map((c) => c.name));
+  const quota = tenant.spec.namespaceQuota ?? Infinity;
+  let count = claimed.size;
+  const claim: string[] = [];
+  const overQuota: string[] = [];
+  for (const name of declaredNames(tenant)) {
+    if (claimed.has(name) || !claimable(name)) continue;
+    if (count + 1 > quota) overQuota.push(name);
+    else {
+      claim.push(name);
+      count++;
+    }
+  }
+  return { claim, overQuota };
+}
+
+/** metav1.Time: RFC 3339 with whole seconds. */
+export function rfc3339(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
