@@ -61,9 +61,11 @@ describe('the Tenant CRD', () => {
     expect(plain.stdout.split('\n')[0].split(/\s+/)).toEqual(['NAME', 'NAMESPACES', 'QUOTA', 'READY', 'AGE']);
   });
 
-  it('belongs to the paddock category', async () => {
-    const res = await kubectl('admin', ['api-resources', '--categories=paddock', '-o', 'name']);
-    expect(res.stdout.split('\n')).toContain('tenants.paddock.dev');
+  it('belongs to the paddock-admin category, not to paddock (which every caller can list)', async () => {
+    const admin = await kubectl('admin', ['api-resources', '--categories=paddock-admin', '-o', 'name']);
+    expect(admin.stdout.split('\n')).toContain('tenants.paddock.dev');
+    const all = await kubectl('admin', ['api-resources', '--categories=paddock', '-o', 'name']);
+    expect(all.stdout.split('\n')).not.toContain('tenants.paddock.dev');
   });
 });
 

@@ -209,10 +209,14 @@ describe('discovery', () => {
     expect(res.stdout).toMatch(/used/);
   });
 
-  it('kubectl get paddock (category)', async () => {
-    const res = await kubectl('admin', ['get', 'paddock']);
-    expect(res.stdout).toContain(`tenantnamespace.tenancy.paddock.dev/${OIL_NS[0]}`);
-    expect(res.stdout).toContain(`tenant.paddock.dev/${OIL}`);
+  it('kubectl get paddock (category) works for an owner; Tenants are in paddock-admin', async () => {
+    const owner = await kubectl('alice', ['get', 'paddock']);
+    expect(owner.code).toBe(0);
+    expect(owner.stderr).toBe('');
+    expect(owner.stdout).toContain(OIL_NS[0]);
+    const admin = await kubectl('admin', ['get', 'paddock-admin']);
+    expect(admin.code).toBe(0);
+    expect(admin.stdout).toContain(OIL);
   });
 
   it('the APIService is Available and kube-controller-manager lists and watches the group without errors', async () => {
