@@ -92,6 +92,119 @@ describe('ownership changes reach open watches', () => {
   });
 });
 
+const BOB = [{ kind: 'User', name: 'bob' }];
+const ownerNames = (o: any): string[] => (o?.status?.owners ?? []).map((x: { name: string }) => x.name);
+const tnsPath = (name = '') => `/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces${name ? `/${name}` : ''}`;
+
+/** Whether `user` gets `name` from replica `identity` (straight to it, not through kube-apiserver). */
+async function getsRow(identity: string, user: 'alice' | 'bob', name: string): Promise<boolean> {
+  const { pki } = controlPlane();
+  return (await httpsGet(`https://127.0.0.1:${portOf(identity)}${tnsPath(name)}`, pki, pki.users[user])).status === 200;
+}
+
+describe("a watch's DELETED carries the last state that watcher could see", () => {
+  it("when ownership moves from alice to bob, alice's DELETED shows her state, not bob's", async () => {
+    const name = uniqueName('wleak');
+    const row = `${name}-a`;
+    await applyObject(tenant(name, ALICE, ['a']));
+    await served([row]);
+    const w = await DirectWatch.open(portOf('paddock-a'), `fieldSelector=spec.tenant=${name}`, controlPlane().pki.users.alice);
+    try {
+      await w.waitFor('the initial ADDED', (ev) => ev.some((e) => e.type === 'ADDED'));
+      await applyObject(tenant(name, BOB, ['a']));
+      await w.waitFor('DELETED', (ev) => ev.some((e) => e.type === 'DELETED'));
+      const deleted = w.events.find((e) => e.type === 'DELETED')!.object;
+      expect(deleted.metadata.name).toBe(row);
+      expect(ownerNames(deleted)).toEqual(['alice']);
+      expect(JSON.stringify(deleted)).not.toContain('bob');
+      const added = w.events.find((e) => e.type === 'ADDED')!.object;
+      expect(BigInt(deleted.metadata.resourceVersion) > BigInt(added.metadata.resourceVersion)).toBe(true);
+    } finally {
+      w.close();
+      await kubectl('admin', ['delete', 'tenant', name, '--wait=false']);
+    }
+  });
+
+  it('when a row stops matching the label selector, its DELETED shows the labels that matched', async () => {
+    const name = uniqueName('wsel');
+    const row = `${name}-a`;
+    await applyObject(tenant(name, ALICE, ['a']));
+    await served([row]);
+    await kubectl('admin', ['label', 'namespace', row, 'tier=prod']);
+    const w = await DirectWatch.open(portOf('paddock-a'), `labelSelector=tier%3Dprod&fieldSelector=spec.tenant=${name}`, controlPlane().pki.users.alice);
+    try {
+      await w.waitFor('the row', (ev) => ev.some((e) => e.object.metadata.labels?.tier === 'prod'));
+      await kubectl('admin', ['label', 'namespace', row, 'tier=dev', '--overwrite']);
+      await w.waitFor('DELETED', (ev) => ev.some((e) => e.type === 'DELETED'));
+      const deleted = w.events.find((e) => e.type === 'DELETED')!.object;
+      expect(deleted.metadata.labels.tier).toBe('prod');
+    } finally {
+      w.close();
+      await kubectl('admin', ['delete', 'tenant', name, '--wait=false']);
+    }
+  });
+});
+
+describe('resuming a watch after an ownership change', () => {
+  it('gives the caller that lost the rows while away DELETED with the state it saw, and the one that gained them ADDED', async () => {
+    const name = uniqueName('wres');
+    const rows = [`${name}-a`, `${name}-b`];
+    // A second tenant both can see, in the same label group: its later change is the event that must come
+    // after everything the resumed watches replay.
+    const marker = uniqueName('wmrk');
+    const markerRow = `${marker}-m`;
+    const group = { namespaceMetadata: { labels: { wgroup: name } } };
+    await applyObject(tenant(name, ALICE, ['a', 'b'], group));
+    await applyObject(tenant(marker, [...ALICE, ...BOB], ['m'], group));
+    const { pki } = controlPlane();
+    const list = async (user: 'alice' | 'bob') =>
+      JSON.parse((await httpsGet(`https://127.0.0.1:${portOf('paddock-a')}${tnsPath()}?labelSelector=wgroup%3D${name}`, pki, pki.users[user])).body);
+    let aliceList: any;
+    await waitFor('the labelled rows', async () => (aliceList = await list('alice')).items.length === 3, 60_000, 200);
+    const bobList = await list('bob');
+    expect(aliceList.items.map((i: any) => i.metadata.name).sort()).toEqual([...rows, markerRow].sort());
+    expect(bobList.items.map((i: any) => i.metadata.name)).toEqual([markerRow]);
+
+    // While nobody watches, the rows move from alice to bob.
+    await applyObject(tenant(name, BOB, ['a', 'b'], group));
+    await waitFor('the move served', async () => (await getsRow('paddock-a', 'bob', rows[1])) && !(await getsRow('paddock-a', 'alice', rows[1])), 60_000, 200);
+
+    const query = (rv: string) => `resourceVersion=${rv}&labelSelector=wgroup%3D${name}`;
+    const a = await DirectWatch.open(portOf('paddock-a'), query(aliceList.metadata.resourceVersion), pki.users.alice);
+    const b = await DirectWatch.open(portOf('paddock-a'), query(bobList.metadata.resourceVersion), pki.users.bob);
+    try {
+      await kubectl('admin', ['label', 'namespace', markerRow, 'after=resume']);
+      const markerSeen = (ev: WatchEventLine[]) => ev.some((e) => e.object?.metadata?.labels?.after === 'resume');
+      await a.waitFor('the later change of the marker', markerSeen);
+      await b.waitFor('the later change of the marker', markerSeen);
+      const replayed = (w: DirectWatch) => w.events.slice(0, w.events.findIndex((e) => e.object?.metadata?.labels?.after === 'resume')).filter((e) => rows.includes(e.object.metadata.name));
+
+      // alice: each row she had ends with DELETED carrying her own last state; nothing of bob's.
+      const forAlice = replayed(a);
+      for (const row of rows) {
+        const events = forAlice.filter((e) => e.object.metadata.name === row);
+        expect(events.map((e) => e.type).pop()).toBe('DELETED');
+        expect(events.map((e) => e.type)).not.toContain('ADDED');
+      }
+      for (const e of forAlice) expect(ownerNames(e.object)).toEqual(['alice']);
+      expect(JSON.stringify(forAlice)).not.toContain('bob');
+
+      // bob: each row arrives as ADDED (he never had it), with bob as its owner, and is not deleted.
+      const forBob = replayed(b);
+      for (const row of rows) {
+        const types = forBob.filter((e) => e.object.metadata.name === row).map((e) => e.type);
+        expect(types[0]).toBe('ADDED');
+        expect(types.slice(1).every((t) => t === 'MODIFIED')).toBe(true);
+      }
+      for (const e of forBob) expect(ownerNames(e.object)).toEqual(['bob']);
+    } finally {
+      a.close();
+      b.close();
+      await kubectl('admin', ['delete', 'tenants', name, marker, '--wait=false']);
+    }
+  });
+});
+
 describe('resourceVersions', () => {
   const name = uniqueName('wrv');
   const ns = `${name}-a`;

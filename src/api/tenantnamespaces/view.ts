@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
 import { PADDOCK, type Namespace, type Tenant, type TenantNamespace } from '../../kube/types';
 import { claimsOf, isProvisioned } from '../../tenancy/claims';
-import { ownerKey, subjectKeysOfUser } from '../../tenancy/owner-keys';
-import { ChangeLog, type Change } from '../watch/changelog';
+import { ownerKeysOfTenant, subjectKeysOfUser } from '../../tenancy/owner-keys';
+import { ChangeLog, type Audience, type Change, type RowState } from '../watch/changelog';
 import { ResourceVersions } from '../watch/resource-version';
 import { toTenantNamespace, type GuardrailSummary } from './read-model';
 
@@ -15,13 +15,36 @@ export interface Viewer {
   seesAll: boolean;
 }
 
-interface Row {
-  object: TenantNamespace;
+/** A row as served, with who may see it; the change log keeps earlier ones as they were. Immutable. */
+interface Row extends RowState<TenantNamespace> {
   /** A hash of the row's JSON without its resourceVersion: what decides whether a recomputation changed it. */
-  fingerprint: string;
+  readonly fingerprint: string;
 }
 
 const fingerprintOf = (object: TenantNamespace) => createHash('sha1').update(JSON.stringify(object)).digest('base64');
+
+const NOBODY: Audience = Object.freeze(new Set<string>());
+
+/** Who may see the rows of `tenant` (besides callers that see all): its owners, one set per Tenant object. */
+const audienceOfTenant = new WeakMap<Tenant, Audience>();
+function audienceOf(tenant: Tenant | undefined): Audience {
+  if (!tenant) return NOBODY;
+  let audience = audienceOfTenant.get(tenant);
+  if (!audience) audienceOfTenant.set(tenant, (audience = new Set(ownerKeysOfTenant(tenant))));
+  return audience;
+}
+
+function sameAudience(a: Audience, b: Audience): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const key of a) if (!b.has(key)) return false;
+  return true;
+}
+
+/** `row`, frozen, with `resourceVersion`. */
+function withResourceVersion(row: TenantNamespace, resourceVersion: string): TenantNamespace {
+  return Object.freeze({ ...row, metadata: Object.freeze({ ...row.metadata, resourceVersion }) }) as TenantNamespace;
+}
 
 /** A viewer's owner subject keys, computed once per viewer object (a request's or a watch's). */
 const keysOfViewer = new WeakMap<Viewer, Set<string>>();
@@ -38,7 +61,9 @@ function viewerKeys(viewer: Viewer): Set<string> {
  * Invariants:
  * - there is one row per namespace that carries a `paddock.dev/tenant` label and is proven that
  *   tenant's by one of its claims (a label alone never makes a row: see tenancy/claims.ts);
- * - a row changes (and the log gets one change) only when its served content changes;
+ * - a row changes (and the log gets one change) only when its served content or who may see it changes;
+ * - each row records who may see it (its audience); `canSee` and every watch judge by that record, so a
+ *   list, a get and a watch (live or resumed) agree on each state of each row;
  * - `names` is always sorted, so lists come out ordered by name as kube-apiserver orders them;
  * - what a caller may see is computed from indexes (owner subject → tenants → rows), so it costs what
  *   the caller can see, not the size of the cluster.
@@ -50,7 +75,7 @@ export class TenantNamespaceView {
   #names: string[] = [];
 
   constructor(readonly cache: PaddockCache, window: number, versions = new ResourceVersions()) {
-    this.log = new ChangeLog<TenantNamespace>(versions, window);
+    this.log = new ChangeLog<TenantNamespace>(versions, window, withResourceVersion);
     cache.namespaces.addEventHandler({
       add: (ns) => this.#refresh(ns.metadata.name),
       update: (_old, ns) => this.#refresh(ns.metadata.name),
@@ -90,13 +115,18 @@ export class TenantNamespaceView {
     return tenants;
   }
 
-  /** Whether `viewer` sees `row` now. */
+  /** Whether `viewer` sees the row named as `row` now. */
   canSee(viewer: Viewer, row: TenantNamespace): boolean {
     if (viewer.seesAll) return true;
-    const tenant = this.cache.tenants.store.get(row.spec.tenant);
-    if (!tenant) return false;
-    const keys = viewerKeys(viewer);
-    return (tenant.spec?.owners ?? []).some((o) => keys.has(ownerKey(o)));
+    const current = this.#rows.get(row.metadata.name);
+    return current !== undefined && this.admits(viewer, current.audience);
+  }
+
+  /** Whether `viewer` is among those who may see a row state with `audience` (recorded with the state). */
+  admits(viewer: Viewer, audience: Audience): boolean {
+    if (viewer.seesAll) return true;
+    for (const key of viewerKeys(viewer)) if (audience.has(key)) return true;
+    return false;
   }
 
   /** The rows `viewer` sees, ordered by name. */
@@ -130,13 +160,14 @@ export class TenantNamespaceView {
     }
     const object = toTenantNamespace({ namespace: ns, tenant, quotas: this.cache.quotasIn(name), guardrails: guardrailsOf(tenant, ns), resourceVersion: '' });
     const fingerprint = fingerprintOf(object);
-    if (before && before.fingerprint === fingerprint) return;
+    const audience = audienceOf(tenant);
+    if (before && before.fingerprint === fingerprint && sameAudience(before.audience, audience)) return;
     if (before && before.object.spec.tenant !== tenantName) this.#unindex(name, before.object.spec.tenant);
-    const served = this.#stamp(object);
-    this.#rows.set(name, { object: served, fingerprint });
+    const row: Row = Object.freeze({ object: this.#stamp(object), fingerprint, audience });
+    this.#rows.set(name, row);
     if (!before) this.#insertName(name);
     this.#index(name, tenantName);
-    this.log.append(before ? 'MODIFIED' : 'ADDED', served, before?.object);
+    this.log.append(before, row);
   }
 
   #remove(name: string, before: Row): void {
@@ -144,13 +175,12 @@ export class TenantNamespaceView {
     this.#unindex(name, before.object.spec.tenant);
     const i = this.#search(name);
     if (this.#names[i] === name) this.#names.splice(i, 1);
-    this.log.append('DELETED', this.#stamp(before.object), before.object);
+    this.log.append(before, undefined);
   }
 
   /** `row`, frozen, with the resourceVersion of the change about to be appended. */
   #stamp(row: TenantNamespace): TenantNamespace {
-    const resourceVersion = this.log.versions.format(this.log.seq + 1);
-    return Object.freeze({ ...row, metadata: Object.freeze({ ...row.metadata, resourceVersion }) }) as TenantNamespace;
+    return withResourceVersion(row, this.log.versions.format(this.log.seq + 1));
   }
 
   #index(name: string, tenant: string): void {

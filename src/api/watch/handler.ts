@@ -11,7 +11,7 @@ import { toObjectTable, toPartialObjectMetadata } from '../table';
 import { fieldsOf } from '../tenantnamespaces/fields';
 import { selectRows } from '../tenantnamespaces/list';
 import type { TenantNamespaceView, Viewer } from '../tenantnamespaces/view';
-import { Change, type ChangeType } from './changelog';
+import { Change, type Audience, type ChangeType } from './changelog';
 import { Watcher, type WatchSink } from './watcher';
 
 /** The annotation on the bookmark that ends the initial events of a `sendInitialEvents` watch. */
@@ -34,6 +34,8 @@ export interface WatchRequest {
   includeObject: IncludeObject;
   transport: 'http' | 'websocket';
 }
+
+const NO_AUDIENCE: Audience = new Set();
 
 /** The form of a watch's events: every watcher with the same form shares their bytes. */
 interface EventForm {
@@ -98,8 +100,7 @@ export class WatchHub {
       (!opts.labelSelector || opts.labelSelector.matches(o.metadata.labels)) && (!opts.fieldSelector || opts.fieldSelector.matches(fieldsOf(o)));
     let stop = () => {};
     const watcher: Watcher<TenantNamespace> = new Watcher<TenantNamespace>(sink, {
-      nameOf: (o) => o.metadata.name,
-      visible: (o) => matches(o) && view.canSee(viewer, o),
+      sight: { admits: (audience) => view.admits(viewer, audience), matches },
       encode,
       maxBufferedBytes: this.options.maxBufferedBytes,
       onClose: (reason) => {
@@ -137,18 +138,16 @@ export class WatchHub {
         watcher.close('done');
         return watcher;
       }
-      // The client holds the rows visible at its resourceVersion: those visible now, plus those a later
-      // change removed, minus those a later change added.
-      const firstChange = new Map<string, Change<TenantNamespace>>();
-      for (const c of changes) if (!firstChange.has(c.object.metadata.name)) firstChange.set(c.object.metadata.name, c);
-      const known = selectRows(view, viewer, opts).filter((r) => !firstChange.has(r.metadata.name));
-      for (const c of firstChange.values()) if (c.previous && matches(c.previous) && view.canSee(viewer, c.previous)) known.push(c.previous);
-      watcher.assumeKnown(known);
+      // The client holds the rows it could see at its resourceVersion. Each later change is judged by the
+      // states it records (who could see the row then, its labels and fields then), never by today's
+      // ownership: a row the caller lost meanwhile ends with DELETED carrying the state it last could see,
+      // one it gained arrives as ADDED, and the client ends with exactly the rows it may see now.
       for (const c of changes) watcher.deliver(c);
     } else if (opts.sendInitialEvents !== false) {
       const snapshotRv = view.log.resourceVersion;
       const seq = view.log.seq;
-      watcher.sendInitial((o) => new Change(seq, snapshotRv, 'ADDED', o, undefined), selectRows(view, viewer, opts));
+      // Each initial ADDED gets a change of its own only to key its encodings; nobody judges its audience.
+      watcher.sendInitial((o) => new Change(seq, snapshotRv, undefined, { object: o, audience: NO_AUDIENCE }), selectRows(view, viewer, opts));
       if (opts.sendInitialEvents) watcher.writeRaw(this.#bookmark(req, snapshotRv, true));
     }
     if (watcher.closed) return watcher;

@@ -1,8 +1,8 @@
-import { Change, ChangeLog, type ChangeType } from './changelog';
+import { Change, ChangeLog, type ChangeType, type RowState } from './changelog';
 import { ResourceVersions } from './resource-version';
 import { Watcher, type WatchSink } from './watcher';
 
-interface Row { name: string; tenant: string }
+interface Row { name: string; v: number }
 
 class MemorySink implements WatchSink {
   lines: string[] = [];
@@ -18,14 +18,16 @@ class MemorySink implements WatchSink {
   destroy(): void { this.destroyed = true; }
 }
 
-function setup(visibleTenants: Set<string>, maxBufferedBytes = 1 << 20) {
+/** A row state whose audience is the given user names. */
+const state = (name: string, v: number, ...users: string[]): RowState<Row> => ({ object: { name, v }, audience: new Set(users) });
+
+function setup(user = 'alice', maxBufferedBytes = 1 << 20) {
   const log = new ChangeLog<Row>(new ResourceVersions(1), 100);
   const sink = new MemorySink();
   const closes: string[] = [];
   const watcher = new Watcher<Row>(sink, {
-    nameOf: (r) => r.name,
-    visible: (r) => visibleTenants.has(r.tenant),
-    encode: (_c: Change<Row>, type: ChangeType, r: Row) => Buffer.from(`${type} ${r.name}`),
+    sight: { admits: (audience) => audience.has(user), matches: () => true },
+    encode: (_c: Change<Row>, type: ChangeType, r: Row) => Buffer.from(`${type} ${r.name} v${r.v}`),
     maxBufferedBytes,
     onClose: (why) => closes.push(why),
   });
@@ -34,38 +36,38 @@ function setup(visibleTenants: Set<string>, maxBufferedBytes = 1 << 20) {
 }
 
 describe('Watcher', () => {
-  it('hides rows of tenants the caller does not own', () => {
-    const { log, sink } = setup(new Set(['oil']));
-    log.append('ADDED', { name: 'oil-a', tenant: 'oil' }, undefined);
-    log.append('ADDED', { name: 'gas-a', tenant: 'gas' }, undefined);
-    expect(sink.lines).toEqual(['ADDED oil-a']);
+  it('hides rows the caller may not see', () => {
+    const { log, sink } = setup();
+    log.append(undefined, state('oil-a', 1, 'alice'));
+    log.append(undefined, state('gas-a', 1, 'bob'));
+    expect(sink.lines).toEqual(['ADDED oil-a v1']);
   });
 
-  it('turns a change that makes a row visible into ADDED and one that hides it into DELETED', () => {
-    const tenants = new Set(['oil']);
-    const { log, sink } = setup(tenants);
-    const gas = { name: 'gas-a', tenant: 'gas' };
-    log.append('ADDED', gas, undefined);
-    tenants.add('gas'); // the caller became an owner of gas; the row's owners changed
-    log.append('MODIFIED', gas, gas);
-    log.append('MODIFIED', gas, gas);
-    tenants.delete('gas');
-    log.append('MODIFIED', gas, gas);
-    log.append('DELETED', gas, gas);
-    expect(sink.lines).toEqual(['ADDED gas-a', 'MODIFIED gas-a', 'DELETED gas-a']);
+  it('turns a change that grants a row into ADDED, and one that takes it away into DELETED with the state before', () => {
+    const { log, sink } = setup();
+    const s1 = state('gas-a', 1, 'bob');
+    const s2 = state('gas-a', 2, 'bob', 'alice');
+    const s3 = state('gas-a', 3, 'bob', 'alice');
+    const s4 = state('gas-a', 4, 'bob');
+    log.append(undefined, s1);
+    log.append(s1, s2);
+    log.append(s2, s3);
+    log.append(s3, s4);
+    log.append(s4, undefined);
+    expect(sink.lines).toEqual(['ADDED gas-a v2', 'MODIFIED gas-a v3', 'DELETED gas-a v3']);
   });
 
   it('sends the initial state as ADDED and then only changes', () => {
-    const { log, sink, watcher } = setup(new Set(['oil']));
-    const row = { name: 'oil-a', tenant: 'oil' };
-    watcher.sendInitial((o) => new Change(log.seq, log.resourceVersion, 'ADDED', o, undefined), [row]);
-    log.append('MODIFIED', row, row);
-    expect(sink.lines).toEqual(['ADDED oil-a', 'MODIFIED oil-a']);
+    const { log, sink, watcher } = setup();
+    const s1 = state('oil-a', 1, 'alice');
+    watcher.sendInitial((o) => new Change(log.seq, log.resourceVersion, undefined, { object: o, audience: s1.audience }), [s1.object]);
+    log.append(s1, state('oil-a', 2, 'alice'));
+    expect(sink.lines).toEqual(['ADDED oil-a v1', 'MODIFIED oil-a v2']);
   });
 
   it('closes a watcher whose client does not read, once, as slow', () => {
-    const { log, sink, watcher, closes } = setup(new Set(['oil']), 20);
-    for (let i = 0; i < 30; i++) log.append('ADDED', { name: `oil-${i}`, tenant: 'oil' }, undefined);
+    const { log, sink, watcher, closes } = setup('alice', 20);
+    for (let i = 0; i < 30; i++) log.append(undefined, state(`oil-${i}`, 1, 'alice'));
     expect(watcher.closed).toBe(true);
     expect(sink.destroyed).toBe(true);
     expect(closes).toEqual(['slow']);
@@ -75,17 +77,17 @@ describe('Watcher', () => {
   it('lets a burst pass the bound if the client catches up within the grace, and closes it if not', () => {
     jest.useFakeTimers();
     try {
-      const reader = setup(new Set(['oil']), 20);
-      reader.log.append('ADDED', { name: 'oil-burst-1', tenant: 'oil' }, undefined);
-      reader.log.append('ADDED', { name: 'oil-burst-2', tenant: 'oil' }, undefined);
+      const reader = setup('alice', 20);
+      reader.log.append(undefined, state('oil-burst-1', 1, 'alice'));
+      reader.log.append(undefined, state('oil-burst-2', 1, 'alice'));
       expect(reader.sink.bufferedBytes).toBeGreaterThan(20);
       reader.sink.bufferedBytes = 0; // the client read everything
       jest.advanceTimersByTime(2000);
       expect(reader.watcher.closed).toBe(false);
 
-      const stuck = setup(new Set(['oil']), 20);
-      stuck.log.append('ADDED', { name: 'oil-burst-1', tenant: 'oil' }, undefined);
-      stuck.log.append('ADDED', { name: 'oil-burst-2', tenant: 'oil' }, undefined);
+      const stuck = setup('alice', 20);
+      stuck.log.append(undefined, state('oil-burst-1', 1, 'alice'));
+      stuck.log.append(undefined, state('oil-burst-2', 1, 'alice'));
       jest.advanceTimersByTime(2000);
       expect(stuck.closes).toEqual(['slow']);
     } finally {

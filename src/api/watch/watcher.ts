@@ -1,4 +1,5 @@
 import type { Change, ChangeType } from './changelog';
+import { eventFor, type Sight } from './visibility';
 
 /** Where a watcher's bytes go: an HTTP response or a WebSocket adapter. */
 export interface WatchSink {
@@ -11,10 +12,8 @@ export interface WatchSink {
 }
 
 export interface WatcherOptions<T> {
-  /** Row name, the identity that ADDED/MODIFIED/DELETED refer to. */
-  nameOf(object: T): string;
-  /** Whether this caller, with this request's selectors, sees the object now. Evaluated at delivery. */
-  visible(object: T): boolean;
+  /** Whom the watch is for and what it selects: decides each change's event (see `eventFor`). */
+  sight: Sight<T>;
   /** The bytes of one event in this watcher's form; shared with every watcher of the same form. */
   encode(change: Change<T>, type: ChangeType, object: T): Buffer;
   /**
@@ -30,15 +29,16 @@ export interface WatcherOptions<T> {
 }
 
 /**
- * One open watch. It remembers which rows it has told its client about, so the type of each event is
- * what that client must see: a row that becomes visible (ownership granted, now matches the selector)
- * arrives as ADDED, one that stops being visible as DELETED, whatever the change was in the view.
+ * One open watch. The type of each event is what its client must see, whatever the change was in the
+ * view: a row that becomes visible (ownership granted, now matches the selector) arrives as ADDED, one
+ * that stops being visible as DELETED carrying the last state the client could see. It keeps no copy of
+ * what it sent: each change records the states before and after it and who could see each.
  *
- * Invariant: the client's picture of the view equals {rows announced by ADDED/MODIFIED} minus
- * {rows announced by DELETED}, and after each delivered change it equals the visible subset of the view.
+ * Invariant: given the visible subset of the view as of some change (the initial events, or the list a
+ * resuming client made), after each later change is delivered the client's picture — {rows announced by
+ * ADDED/MODIFIED} minus {rows announced by DELETED} — equals the visible subset as of that change.
  */
 export class Watcher<T> {
-  readonly #sent = new Set<string>();
   #closed = false;
   #slowCheck: NodeJS.Timeout | undefined;
 
@@ -52,32 +52,15 @@ export class Watcher<T> {
   sendInitial(change: (object: T) => Change<T>, objects: Iterable<T>): void {
     for (const object of objects) {
       if (this.#closed) return;
-      this.#sent.add(this.options.nameOf(object));
       this.#write(this.options.encode(change(object), 'ADDED', object));
     }
   }
 
-  /** Remembers rows the client already knows (it resumed from a resourceVersion after listing them). */
-  assumeKnown(objects: Iterable<T>): void {
-    for (const object of objects) this.#sent.add(this.options.nameOf(object));
-  }
-
+  /** Sends the event, if any, that `change` makes for this watch. */
   deliver(change: Change<T>): void {
     if (this.#closed) return;
-    const name = this.options.nameOf(change.object);
-    const known = this.#sent.has(name);
-    const visibleNow = change.type !== 'DELETED' && this.options.visible(change.object);
-    let type: ChangeType;
-    if (visibleNow) {
-      type = known ? 'MODIFIED' : 'ADDED';
-      this.#sent.add(name);
-    } else if (known) {
-      type = 'DELETED';
-      this.#sent.delete(name);
-    } else {
-      return;
-    }
-    this.#write(this.options.encode(change, type, change.object));
+    const event = eventFor(this.options.sight, change);
+    if (event) this.#write(this.options.encode(change, event.type, event.object));
   }
 
   /** Writes bytes that are not a change (bookmarks, the final ERROR event). */

@@ -1,0 +1,221 @@
+import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
+import type { EventHandler } from '../../cache/informer';
+import type { KubeObject, Namespace, ResourceQuota, Tenant, TenantNamespace } from '../../kube/types';
+import { logger } from '../../log/logger';
+import { parseFieldSelector } from '../../selectors/field-selector';
+import { parseLabelSelector } from '../../selectors/label-selector';
+import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
+import type { ListOptions } from '../request/list-options';
+import { TenantNamespaceView, type Viewer } from '../tenantnamespaces/view';
+import { WatchHub } from './handler';
+import { ResourceVersions } from './resource-version';
+import type { WatchSink } from './watcher';
+
+/** An in-memory stand-in for the informers the view reads: enough to drive its event handlers. */
+class FakeInformer<T extends KubeObject> {
+  readonly items = new Map<string, T>();
+  readonly handlers: EventHandler<T>[] = [];
+  constructor(readonly index: (o: T) => [string, string[]][] = () => []) {}
+  readonly store = {
+    get: (k: string) => this.items.get(k),
+    list: () => [...this.items.values()],
+    byIndex: (name: string, value: string) => [...this.items.values()].filter((o) => this.index(o).some(([n, vs]) => n === name && vs.includes(value))),
+  };
+  addEventHandler(h: EventHandler<T>) {
+    this.handlers.push(h);
+    return { remove() {}, hasSynced: () => true };
+  }
+  set(key: string, obj: T): void {
+    const old = this.items.get(key);
+    this.items.set(key, obj);
+    for (const h of this.handlers) old ? h.update?.(old, obj) : h.add?.(obj, false);
+  }
+  remove(key: string): void {
+    const old = this.items.get(key);
+    this.items.delete(key);
+    if (old) for (const h of this.handlers) h.delete?.(old, { finalStateUnknown: false });
+  }
+}
+
+class MemorySink implements WatchSink {
+  readonly events: { type: string; object: TenantNamespace }[] = [];
+  bufferedBytes = 0;
+  write(bytes: Buffer): boolean {
+    for (const line of bytes.toString().split('\n')) if (line) this.events.push(JSON.parse(line));
+    return true;
+  }
+  end(): void {}
+  destroy(): void {}
+  /** `TYPE name` of each event. */
+  get kinds(): string[] {
+    return this.events.map((e) => `${e.type} ${e.object.metadata.name}`);
+  }
+}
+
+const alice: Viewer = { name: 'alice', groups: ['system:authenticated'], seesAll: false };
+const bob: Viewer = { name: 'bob', groups: ['gas-devs', 'system:authenticated'], seesAll: false };
+const ALICE = [{ kind: 'User' as const, name: 'alice' }];
+const BOB = [{ kind: 'User' as const, name: 'bob' }];
+
+function world() {
+  const tenants = new FakeInformer<Tenant>((t) => [[INDEX.owner, ownerKeysOfTenant(t)]]);
+  const namespaces = new FakeInformer<Namespace>();
+  const quotas = new FakeInformer<ResourceQuota>();
+  const cache = {
+    tenants, namespaces, resourceQuotas: quotas,
+    quotasIn: (ns: string) => quotas.store.list().filter((q) => q.metadata.namespace === ns),
+  } as unknown as PaddockCache;
+  const view = new TenantNamespaceView(cache, 100, new ResourceVersions(5));
+  const hub = new WatchHub(view, { maxBufferedBytes: 1 << 20, bookmarkIntervalMs: 3_600_000, minTimeoutSeconds: 3600, log: logger() });
+  // Every tenant here has claimed every namespace of the tests (by UID), so a namespace relabelled to
+  // another tenant stays a row: these tests are about who sees a row, not about ownership proofs.
+  const claims = ['gas-x', 'gas-y', 'oil-a', 'oil-b'].map((n) => ({ name: n, origin: 'Declared' as const, uid: `uid-${n}` }));
+  const tenant = (name: string, owners: Tenant['spec']['owners']) => tenants.set(name, { metadata: { name, uid: name }, spec: { owners }, status: { claims } });
+  const ns = (name: string, t: string, labels: Record<string, string> = {}, phase: 'Active' | 'Terminating' = 'Active') =>
+    namespaces.set(name, {
+      metadata: { name, uid: `uid-${name}`, creationTimestamp: '2026-01-01T00:00:00Z', labels: { 'paddock.dev/tenant': t, ...labels }, ...(phase === 'Terminating' ? { deletionTimestamp: '2026-01-02T00:00:00Z' } : {}) },
+      status: { phase },
+    });
+  const watch = (viewer: Viewer, o: Partial<ListOptions> = {}) => {
+    const sink = new MemorySink();
+    hub.serve(sink, {
+      viewer,
+      options: { limit: 0, watch: true, allowWatchBookmarks: false, ...o },
+      negotiated: { mediaType: 'application/json', contentType: 'application/json', target: 'Object', pretty: false },
+      includeObject: 'Metadata',
+      transport: 'http',
+    }, () => {});
+    return sink;
+  };
+  tenant('oil', ALICE);
+  tenant('gas', BOB);
+  ns('oil-a', 'oil');
+  return { view, hub, tenant, tenants, ns, namespaces, watch };
+}
+
+const ownersOf = (o: TenantNamespace) => (o.status?.owners ?? []).map((x) => x.name);
+
+describe('WatchHub: a DELETED event carries the last state its watcher was allowed to see', () => {
+  let w: ReturnType<typeof world>;
+  beforeEach(() => (w = world()));
+  afterEach(() => w.hub.closeAll());
+
+  it('when the Tenant of a row changes owners from alice to bob', () => {
+    const sink = w.watch(alice);
+    const addedRv = BigInt(sink.events[0].object.metadata.resourceVersion!);
+    w.tenant('oil', BOB);
+    expect(sink.kinds).toEqual(['ADDED oil-a', 'DELETED oil-a']);
+    const deleted = sink.events[1].object;
+    expect(ownersOf(deleted)).toEqual(['alice']);
+    expect(JSON.stringify(deleted)).not.toContain('bob');
+    // Numbered as the change that removed it, so a client resuming from it does not see it again.
+    expect(deleted.metadata.resourceVersion).toBe(w.view.log.resourceVersion);
+    expect(BigInt(deleted.metadata.resourceVersion!) > addedRv).toBe(true);
+  });
+
+  it('when the namespace moves to a tenant alice does not own', () => {
+    const sink = w.watch(alice);
+    w.ns('oil-a', 'gas');
+    expect(sink.kinds).toEqual(['ADDED oil-a', 'DELETED oil-a']);
+    expect(sink.events[1].object.spec.tenant).toBe('oil');
+    expect(ownersOf(sink.events[1].object)).toEqual(['alice']);
+  });
+
+  it('when the Tenant is deleted', () => {
+    const sink = w.watch(alice);
+    w.tenants.remove('oil');
+    expect(sink.kinds).toEqual(['ADDED oil-a', 'DELETED oil-a']);
+    expect(ownersOf(sink.events[1].object)).toEqual(['alice']);
+  });
+
+  it('when the row stops matching the label selector', () => {
+    w.ns('oil-a', 'oil', { tier: 'prod' });
+    const sink = w.watch(alice, { labelSelector: parseLabelSelector('tier=prod') });
+    w.ns('oil-a', 'oil', { tier: 'dev' });
+    expect(sink.kinds).toEqual(['ADDED oil-a', 'DELETED oil-a']);
+    expect(sink.events[1].object.metadata.labels?.tier).toBe('prod');
+    expect(sink.events[1].object.metadata.resourceVersion).toBe(w.view.log.resourceVersion);
+  });
+
+  it('when the row stops matching the field selector', () => {
+    const sink = w.watch(alice, { fieldSelector: parseFieldSelector('status.phase=Active') });
+    w.ns('oil-a', 'oil', {}, 'Terminating');
+    expect(sink.kinds).toEqual(['ADDED oil-a', 'DELETED oil-a']);
+    expect(sink.events[1].object.status?.phase).toBe('Active');
+  });
+
+  it('when the namespace is deleted outright', () => {
+    const sink = w.watch(alice);
+    w.ns('oil-a', 'oil', { last: 'yes' });
+    w.namespaces.remove('oil-a');
+    expect(sink.kinds).toEqual(['ADDED oil-a', 'MODIFIED oil-a', 'DELETED oil-a']);
+    expect(sink.events[2].object.metadata.labels?.last).toBe('yes');
+    expect(sink.events[2].object.metadata.resourceVersion).toBe(w.view.log.resourceVersion);
+  });
+
+  it('while a watcher that gains the row gets ADDED with the new state', () => {
+    const sink = w.watch(bob);
+    w.tenant('oil', BOB);
+    expect(sink.kinds).toEqual(['ADDED oil-a']);
+    expect(ownersOf(sink.events[0].object)).toEqual(['bob']);
+  });
+});
+
+describe('WatchHub: resuming from a resourceVersion judges visibility as of then', () => {
+  let w: ReturnType<typeof world>;
+  beforeEach(() => (w = world()));
+  afterEach(() => w.hub.closeAll());
+
+  it('sends DELETED with the old state to a caller that lost the row while away, ADDED to the one that gained it', () => {
+    const rv = w.view.log.resourceVersion;
+    w.tenant('oil', BOB);
+    const a = w.watch(alice, { resourceVersion: rv });
+    expect(a.kinds).toEqual(['DELETED oil-a']);
+    expect(ownersOf(a.events[0].object)).toEqual(['alice']);
+    const b = w.watch(bob, { resourceVersion: rv });
+    expect(b.kinds).toEqual(['ADDED oil-a']);
+    expect(ownersOf(b.events[0].object)).toEqual(['bob']);
+  });
+
+  it('replays a row changed several times, each event judged by the state it moves from and to', () => {
+    const rv = w.view.log.resourceVersion;
+    w.ns('oil-a', 'oil', { step: '1' });
+    w.tenant('oil', BOB);
+    w.ns('oil-a', 'oil', { step: '2' });
+    const a = w.watch(alice, { resourceVersion: rv });
+    expect(a.kinds).toEqual(['MODIFIED oil-a', 'DELETED oil-a']);
+    expect(a.events[1].object.metadata.labels?.step).toBe('1');
+    expect(ownersOf(a.events[1].object)).toEqual(['alice']);
+    const b = w.watch(bob, { resourceVersion: rv });
+    expect(b.kinds).toEqual(['ADDED oil-a', 'MODIFIED oil-a']);
+    expect(b.events.map((e) => e.object.metadata.labels?.step)).toEqual(['1', '2']);
+  });
+
+  it('sends a row that came and went while away as ADDED then DELETED', () => {
+    const rv = w.view.log.resourceVersion;
+    w.tenant('gas', [...BOB, ...ALICE]);
+    w.ns('gas-x', 'gas');
+    w.tenant('gas', BOB);
+    const a = w.watch(alice, { resourceVersion: rv, fieldSelector: parseFieldSelector('spec.tenant=gas') });
+    expect(a.kinds).toEqual(['ADDED gas-x', 'DELETED gas-x']);
+    expect(ownersOf(a.events[1].object)).toEqual(['bob', 'alice']);
+  });
+
+  it('sends DELETED for a row that stopped matching the label selector while away', () => {
+    w.ns('oil-a', 'oil', { tier: 'prod' });
+    const rv = w.view.log.resourceVersion;
+    w.ns('oil-a', 'oil', { tier: 'dev' });
+    w.ns('oil-b', 'oil', { tier: 'prod' });
+    const a = w.watch(alice, { resourceVersion: rv, labelSelector: parseLabelSelector('tier=prod') });
+    expect(a.kinds).toEqual(['DELETED oil-a', 'ADDED oil-b']);
+    expect(a.events[0].object.metadata.labels?.tier).toBe('prod');
+  });
+
+  it('sends nothing for rows the caller could see neither then nor now', () => {
+    const rv = w.view.log.resourceVersion;
+    w.ns('gas-y', 'gas');
+    w.tenant('oil', [...ALICE, { kind: 'User', name: 'carol' }]);
+    const b = w.watch(bob, { resourceVersion: rv });
+    expect(b.kinds).toEqual(['ADDED gas-y']);
+  });
+});
