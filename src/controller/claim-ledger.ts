@@ -41,13 +41,29 @@ export class ClaimLedger {
 
   /**
    * Applies `change` until it is written; returns the written Tenant, or the Tenant unchanged when
-   * `change` returned undefined (nothing to write). `change` may throw to refuse; that error is thrown.
+   * `change` returned undefined (nothing to write). `change` may throw to refuse; that error is thrown
+   * once `change` refused on a live read of the Tenant. An undefined (nothing to write) decided on the
+   * cached copy is final: callers return undefined only when the cached state already says "done", or
+   * ask for `live` to decide on a live read from the start.
    */
-  async update(name: string, change: ClaimChange, signal?: AbortSignal): Promise<Tenant> {
+  async update(name: string, change: ClaimChange, opts: { signal?: AbortSignal; live?: boolean } = {}): Promise<Tenant> {
+    const { signal } = opts;
     const deadline = Date.now() + this.deadlineMs;
-    let tenant = this.cached(name) ?? (await this.#read(name, signal));
+    const cached = opts.live ? undefined : this.cached(name);
+    let tenant = cached ?? (await this.#read(name, signal));
+    let live = cached === undefined;
     for (let attempt = 0; ; attempt++) {
-      const claims = change(tenant);
+      let claims: NamespaceClaim[] | undefined;
+      try {
+        claims = change(tenant);
+      } catch (err) {
+        // The cache may be behind (it lacks a claim written a moment ago, or still has a dropped one):
+        // only a refusal decided on a live read is final.
+        if (live) throw err;
+        tenant = await this.#read(name, signal);
+        live = true;
+        continue;
+      }
       if (claims === undefined) return tenant;
       try {
         return await this.client.update<Tenant>(resourcePath(TENANTS, { name, subresource: 'status' }), { ...tenant, status: { ...tenant.status, claims } }, { signal });
@@ -59,6 +75,7 @@ export class ClaimLedger {
       // Spread the racers out a little so that each round has one winner rather than a stampede.
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(100, 5 * (attempt + 1))));
       tenant = await this.#read(name, signal);
+      live = true;
     }
   }
 

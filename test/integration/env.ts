@@ -106,7 +106,10 @@ export function httpsRequest(url: string, opts: { cert?: { cert: string; key: st
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpsRequestRaw({
-      host: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, method: opts.method ?? 'GET', headers: opts.headers, servername: 'localhost',
+      host: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, method: opts.method ?? 'GET', servername: 'localhost',
+      // Node sends a DELETE body without Content-Length unless told: the server would then read it as
+      // the start of the next request on the connection.
+      headers: { ...opts.headers, ...(opts.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(opts.body)) } : {}) },
       ca: readFileSync(pki.ca.cert), ...(opts.cert ? { cert: readFileSync(opts.cert.cert), key: readFileSync(opts.cert.key) } : {}),
     }, (res) => {
       let body = '';

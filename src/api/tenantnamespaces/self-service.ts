@@ -130,7 +130,7 @@ export class SelfService {
 
   /** Takes back a claim this request wrote (its namespace could not be created); best effort. */
   async #release(tenantName: string, claim: NamespaceClaim): Promise<void> {
-    await this.ledger.update(tenantName, (t) => withoutClaim(t, claim.name, (c) => c.proof === claim.proof && !c.uid)).catch(() => undefined);
+    await this.ledger.update(tenantName, (t) => withoutClaim(t, claim.name, (c) => c.proof === claim.proof && !c.uid), { live: true }).catch(() => undefined);
   }
 
   async delete(viewer: Viewer, name: string, options: DeleteOptions): Promise<ReturnType<typeof success>> {
