@@ -94,7 +94,9 @@ export class TenantReconciler {
 
     const desired = desiredState(tenant, claims);
     if (!desired.valid) return;
-    const observed = { namespaces: [] as string[], conflicts: [...ledger.conflicts], missing: [] as string[], drifted: [] as string[], overQuota: ledger.overQuota };
+    const quota = tenant.spec.namespaceQuota;
+    const keptOverQuota = quota !== undefined && claims.length > quota ? claims.slice(quota).map((c) => c.name) : [];
+    const observed = { namespaces: [] as string[], conflicts: [...ledger.conflicts], missing: [] as string[], drifted: [] as string[], overQuota: ledger.overQuota, keptOverQuota };
     for (const want of desired.namespaces) {
       const claim = claims.find((c) => c.name === want.name)!;
       const result = await this.#ensureNamespace(tenant, want.namespace, claim, ledger.tokens.get(want.name), observed);

@@ -53,6 +53,13 @@ describe('tenantStatus', () => {
     expect(s.size).toBe(1);
   });
 
+  it('reports namespaces kept over a lowered quota, naming them', () => {
+    const s = statusOf(tenant({ namespaceQuota: 1 }), { ...synced, keptOverQuota: ['oil-staging'] });
+    expect(ready(s)).toMatchObject({ status: 'False', reason: 'NamespaceQuotaExceeded' });
+    expect(ready(s)!.message).toContain('kept and furnished');
+    expect(ready(s)!.message).toContain('oil-staging');
+  });
+
   it('refuses a tenant whose name would take namespaces of another tenant, naming them', () => {
     const s = statusOf(tenant(), { ...synced, namespaces: [], takenFromOthers: ['oil-production-x'] });
     expect(ready(s)).toMatchObject({ status: 'False', reason: 'TenantNameConflict' });

@@ -32,6 +32,8 @@ export interface ObservedState {
   conflicts: readonly string[];
   /** Declared namespaces not provisioned because of namespaceQuota, in spec order. */
   overQuota?: readonly string[];
+  /** Namespaces claimed beyond a since-lowered namespaceQuota: kept and furnished, and reported. */
+  keptOverQuota?: readonly string[];
   /** Namespaces of other tenants this Tenant's name would take: the Tenant is refused (claims.ts). */
   takenFromOthers?: readonly string[];
   /** The claims to record; absent keeps the Tenant's own. */
@@ -111,6 +113,9 @@ function readiness(tenant: Tenant, desired: DesiredState, observed: ObservedStat
   }
   if (observed.overQuota?.length) {
     findings.push([ReadyReason.NamespaceQuotaExceeded, list(`over namespaceQuota ${tenant.spec.namespaceQuota}, not provisioned`, observed.overQuota)]);
+  }
+  if (observed.keptOverQuota?.length) {
+    findings.push([ReadyReason.NamespaceQuotaExceeded, list(`over namespaceQuota ${tenant.spec.namespaceQuota}, kept and furnished (lowering a quota never deletes)`, observed.keptOverQuota)]);
   }
   const unsynced = [...[...observed.missing].sort().map((o) => `${o} (missing)`), ...[...observed.drifted].sort().map((o) => `${o} (drifted)`)];
   if (unsynced.length > 0) findings.push([ReadyReason.Drifted, list('not in sync', unsynced)]);

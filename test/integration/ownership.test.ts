@@ -153,3 +153,24 @@ describe('a name belongs to the tenant with the longest <tenant>- prefix', () =>
     expect(await exists('namespace', absent)).toBe(false);
   });
 });
+
+describe('lowering namespaceQuota', () => {
+  const t = uniqueName('lq');
+
+  afterAll(async () => {
+    await kubectl('admin', ['delete', 'tenant', t, '--wait=false']);
+  });
+
+  it('keeps, repairs and reports the namespaces over the new quota', async () => {
+    await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: t }, spec: { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['a', 'b'], namespaceQuota: 2, resourceQuotas: [{ hard: { pods: '1' } }] } });
+    expect(await ready(t)).toMatchObject({ status: 'True' });
+    await kubectl('admin', ['patch', 'tenant', t, '--type=merge', '-p', '{"spec":{"namespaceQuota":1}}']);
+    const cond = await ready(t);
+    expect(cond).toMatchObject({ status: 'False', reason: 'NamespaceQuotaExceeded' });
+    expect(cond.message).toContain(`${t}-b`);
+    // Still a paddock: drift in the namespace over the quota is repaired.
+    await kubectl('admin', ['delete', 'resourcequota', 'paddock-quota-0', '-n', `${t}-b`]);
+    await waitFor('the quota to be repaired', async () => exists('resourcequota', 'paddock-quota-0', `${t}-b`), 30_000, 200);
+    expect(await exists('namespace', `${t}-a`)).toBe(true);
+  });
+});
