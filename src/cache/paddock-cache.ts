@@ -1,5 +1,5 @@
 import { RESOURCES } from '../kube/resources';
-import { PADDOCK, type KubeObject, type LimitRange, type Namespace, type NetworkPolicy, type ResourceQuota, type RoleBinding, type Tenant } from '../kube/types';
+import { PADDOCK, type ClassField, type KubeObject, type LimitRange, type Namespace, type NetworkPolicy, type ResourceQuota, type RoleBinding, type Tenant } from '../kube/types';
 import { ownerKeysOfTenant } from '../tenancy/owner-keys';
 import type { SharedInformerFactory } from './factory';
 import type { SharedInformer } from './informer';
@@ -38,6 +38,12 @@ export class PaddockCache {
   readonly limitRanges: SharedInformer<LimitRange>;
   readonly networkPolicies: SharedInformer<NetworkPolicy>;
   readonly roleBindings: SharedInformer<RoleBinding>;
+  /** What tenants may use (SPEC §9), cluster-wide: the sources of the views and of `status.allowed`. */
+  readonly storageClasses: SharedInformer<KubeObject>;
+  readonly ingressClasses: SharedInformer<KubeObject>;
+  readonly priorityClasses: SharedInformer<KubeObject>;
+  readonly runtimeClasses: SharedInformer<KubeObject>;
+  readonly nodes: SharedInformer<KubeObject>;
 
   constructor(readonly factory: SharedInformerFactory) {
     this.tenants = factory.informerFor<Tenant>(RESOURCES.tenants, {
@@ -52,6 +58,21 @@ export class PaddockCache {
     this.limitRanges = factory.informerFor<LimitRange>(RESOURCES.limitRanges, guardrail);
     this.networkPolicies = factory.informerFor<NetworkPolicy>(RESOURCES.networkPolicies, guardrail);
     this.roleBindings = factory.informerFor<RoleBinding>(RESOURCES.roleBindings, guardrail);
+    this.storageClasses = factory.informerFor<KubeObject>(RESOURCES.storageClasses);
+    this.ingressClasses = factory.informerFor<KubeObject>(RESOURCES.ingressClasses);
+    this.priorityClasses = factory.informerFor<KubeObject>(RESOURCES.priorityClasses);
+    this.runtimeClasses = factory.informerFor<KubeObject>(RESOURCES.runtimeClasses);
+    this.nodes = factory.informerFor<KubeObject>(RESOURCES.nodes, { transform: nodeSummary });
+  }
+
+  /** The class informer of a Tenant spec field. */
+  classes(field: ClassField): SharedInformer<KubeObject> {
+    switch (field) {
+      case 'storageClasses': return this.storageClasses;
+      case 'ingressClasses': return this.ingressClasses;
+      case 'priorityClasses': return this.priorityClasses;
+      case 'runtimeClasses': return this.runtimeClasses;
+    }
   }
 
   /** The guardrail informers, in the order the reconciler applies them. */
@@ -66,4 +87,15 @@ export class PaddockCache {
   quotasIn(namespace: string): ResourceQuota[] {
     return this.resourceQuotas.store.byIndex(INDEX.namespace, namespace);
   }
+}
+
+/**
+ * A Node as the views need it (kube's Node table columns): metadata, taints and schedulability, and of
+ * its status the conditions, addresses and nodeInfo. Images and volumes, most of a node's size, are dropped.
+ */
+export function nodeSummary(node: KubeObject): KubeObject {
+  const n = node as KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
+  const spec = n.spec ? { unschedulable: n.spec.unschedulable, taints: n.spec.taints, podCIDR: n.spec.podCIDR } : undefined;
+  const status = n.status ? { conditions: n.status.conditions, addresses: n.status.addresses, nodeInfo: n.status.nodeInfo, capacity: n.status.capacity, allocatable: n.status.allocatable } : undefined;
+  return JSON.parse(JSON.stringify({ ...n, spec, status })) as KubeObject;
 }

@@ -51,4 +51,13 @@ export const RESOURCES = {
   clusterRoles: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false },
   leases: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true },
   tenants: { group: 'paddock.dev', version: 'v1alpha1', resource: 'tenants', kind: 'Tenant', namespaced: false },
+  nodes: core('nodes', 'Node', false),
+  storageClasses: { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses', kind: 'StorageClass', namespaced: false },
+  ingressClasses: { group: 'networking.k8s.io', version: 'v1', resource: 'ingressclasses', kind: 'IngressClass', namespaced: false },
+  priorityClasses: { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false },
+  runtimeClasses: { group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false },
+  validatingAdmissionPolicies: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false },
+  validatingAdmissionPolicyBindings: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false },
+  mutatingAdmissionPolicies: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingadmissionpolicies', kind: 'MutatingAdmissionPolicy', namespaced: false },
+  mutatingAdmissionPolicyBindings: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingadmissionpolicybindings', kind: 'MutatingAdmissionPolicyBinding', namespaced: false },
 } as const satisfies Record<string, ResourceRef>;

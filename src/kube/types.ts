@@ -106,7 +106,22 @@ export interface TenantSpec {
   nodeSelector?: Labels;
   podSecurity?: { enforce?: PodSecurityLevel; version?: string };
   deletionPolicy?: 'Retain' | 'Delete';
+  storageClasses?: ClassPolicy;
+  ingressClasses?: ClassPolicy;
+  priorityClasses?: ClassPolicy;
+  runtimeClasses?: ClassPolicy;
+  containerRegistries?: { allowed?: string[] };
 }
+
+/** Which classes of one kind a tenant may use (SPEC §9): listed by name, or matching the selector. */
+export interface ClassPolicy {
+  allowed?: string[];
+  selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
+  default?: string;
+}
+
+/** The class kinds a Tenant restricts, by their spec/status field. */
+export type ClassField = 'storageClasses' | 'ingressClasses' | 'priorityClasses' | 'runtimeClasses';
 
 export type TenantPhase = 'Pending' | 'Active' | 'Degraded' | 'Terminating';
 
@@ -128,6 +143,8 @@ export interface NamespaceClaim {
 export interface TenantStatus {
   phase?: TenantPhase;
   namespaces?: string[];
+  /** The classes the tenant may use, resolved from spec and the cluster's classes. */
+  allowed?: Partial<Record<ClassField, string[]>>;
   /** The namespaces Paddock provisioned for the tenant, by UID; absent before the first pass. */
   claims?: NamespaceClaim[];
   size?: number;
