@@ -1,7 +1,7 @@
 import type { Status } from '../../kube/types';
 import type { GroupKind, GroupResource } from '../resource';
 import { aggregateFieldErrors, fieldErrorBody, type FieldError } from './field-errors';
-import { goQuote } from './quote';
+import { goQuote, truncateForMessage } from './quote';
 import { StatusError } from './status-error';
 
 /**
@@ -37,8 +37,15 @@ export type StatusReason = keyof typeof STATUS_REASONS;
 
 type Details = NonNullable<Status['details']>;
 
+/**
+ * The longest message a Status carries (characters). Messages quote client input; each quote is cut
+ * short where it is made, and this bounds what several quotes add up to.
+ */
+export const MAX_MESSAGE = 4096;
+
 /** Builds a Failure Status with kube's field order: kind, apiVersion, metadata, status, message, reason, details, code. */
 export function failure(reason: StatusReason, message: string, details?: Details, metadata: Status['metadata'] = {}): StatusError {
+  message = truncateForMessage(message, MAX_MESSAGE);
   const status: Status = { kind: 'Status', apiVersion: 'v1', metadata, status: 'Failure', message, reason } as Status;
   if (details !== undefined) status.details = details;
   status.code = STATUS_REASONS[reason];
