@@ -9,7 +9,7 @@ import { registry } from '../metrics/registry';
 import { reloadServingCertificate, reloadTlsOnChange, tlsServerOptions, type AuthConfigSource, type Authenticator, type Authorizer, type ServingCertificate, type UserInfo } from './auth';
 import { DISCOVERY_PATHS, serveDiscovery, type DiscoveryDocuments } from './discovery';
 import { readBody, type BodyLimits } from './http/body';
-import { answerClientError } from './http/client-error';
+import { answerClientError, answerConnect } from './http/client-error';
 import { withDeadline } from './http/deadlines';
 import { checkHandshake, selectProtocol } from './http/websocket';
 import { checkTargetFits, negotiateOutput, parseIncludeObject, wantsPretty, type IncludeObject, type Negotiated } from './negotiation';
@@ -33,7 +33,7 @@ export interface ApiServerLimits {
   maxBodyBytes: number;
   /** Overall deadline of a non-watch request (504 past it); default 60 s as kube-apiserver. */
   requestTimeoutMs?: number;
-  /** Deadline for a request body once reading starts (504 past it); default 30 s. */
+  /** Deadline for a request body once reading starts (408 past it); default 30 s. */
   requestBodyTimeoutMs?: number;
   /** Deadline for request headers (408); default 32 s as kube-apiserver's ReadHeaderTimeout. */
   headerTimeoutMs?: number;
@@ -107,6 +107,7 @@ export class ApiServer {
     });
     this.server.on('upgrade', (req, socket, head) => void this.#upgrade(req, socket, head));
     this.server.on('clientError', answerClientError);
+    this.server.on('connect', answerConnect);
   }
 
   listen(port: number, host: string): Promise<number> {

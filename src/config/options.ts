@@ -28,7 +28,7 @@ export interface Options {
   maxBodyBytes: number;
   /** Overall deadline of a non-watch request (504 Timeout past it). */
   requestTimeoutMs: number;
-  /** Deadline for receiving a request body once the server reads it (504 Timeout past it). */
+  /** Deadline for receiving a request body once the server reads it (408 Timeout past it). */
   requestBodyTimeoutMs: number;
   /** Deadline for receiving a request's headers (408, connection closed). */
   headerTimeoutMs: number;
@@ -67,7 +67,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   'max-watchers-per-user': { env: 'PADDOCK_MAX_WATCHERS_PER_USER', default: '100', help: 'open watches per user before 429' },
   'max-body-bytes': { env: 'PADDOCK_MAX_BODY_BYTES', default: '1048576', help: 'largest request body accepted' },
   'request-timeout': { env: 'PADDOCK_REQUEST_TIMEOUT', default: '60s', help: 'deadline of every non-watch request; past it the answer is 504 Timeout and its slot is freed' },
-  'request-body-timeout': { env: 'PADDOCK_REQUEST_BODY_TIMEOUT', default: '30s', help: 'deadline for receiving a request body (read only after authorization); past it 504 Timeout' },
+  'request-body-timeout': { env: 'PADDOCK_REQUEST_BODY_TIMEOUT', default: '30s', help: 'deadline for receiving a request body (read only after authorization); past it 408 Timeout' },
   'header-timeout': { env: 'PADDOCK_HEADER_TIMEOUT', default: '32s', help: 'deadline for receiving request headers; past it 408 and the connection closes' },
   'idle-timeout': { env: 'PADDOCK_IDLE_TIMEOUT', default: '90s', help: 'idle keep-alive connections close after this' },
   'watch-window': { env: 'PADDOCK_WATCH_WINDOW', default: '10000', help: 'watch events kept for resuming from a resourceVersion' },

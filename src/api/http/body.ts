@@ -1,26 +1,26 @@
 import type { IncomingMessage } from 'node:http';
 import { apiRejected } from '../../metrics/api';
 import { negotiateInput } from '../negotiation';
-import { requestEntityTooLarge, timeout } from '../status';
+import { clientTimeout, requestEntityTooLarge } from '../status';
 import { decodeBody, DEFAULT_DECODE_LIMITS, type DecodeLimits } from './decode';
 
 /** How much of a request body the server reads, for how long, and what it may decode into. */
 export interface BodyLimits {
   /** Largest body accepted (413 past it). */
   maxBytes: number;
-  /** The whole body must arrive within this time from when the server starts reading it (504 past it). */
+  /** The whole body must arrive within this time from when the server starts reading it (408 past it). */
   timeoutMs: number;
   decode?: DecodeLimits;
 }
 
-/** The Status of a body that did not arrive in time (kube answers a stalled request with its 504 Timeout). */
+/** The Status of a body that did not arrive in time: 408, reason Timeout (the client's doing, so a 4xx). */
 export function bodyTimeout(timeoutMs: number) {
-  return timeout(`the request body was not received within ${Math.round(timeoutMs / 1000)}s`);
+  return clientTimeout(`the request body was not received within ${timeoutMs / 1000}s`);
 }
 
 /**
  * Reads a request body within `limits` and decodes it as JSON or YAML (by Content-Type): 413 past the
- * size, 504 Timeout when it stalls, 415 for another media type, 400 when it cannot be decoded. Call it
+ * size, 408 Timeout when it stalls, 415 for another media type, 400 when it cannot be decoded. Call it
  * only after the caller is authenticated and authorized, so that nobody unknown holds a request slot while
  * trickling a body in. A body the server stops reading early leaves its connection to be closed once the
  * answer is written (see `send`), so the unread rest is never taken as the next request.

@@ -29,3 +29,18 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
   // A peer that never reads the answer must not keep the socket open.
   setTimeout(() => socket.destroy(), 5000).unref();
 }
+
+/**
+ * The server's `connect` listener. Node closes a CONNECT request's connection unanswered when nobody
+ * listens; this server tunnels nothing, so the method is refused with a 405 Status, then the connection
+ * closes.
+ */
+export function answerConnect(_req: unknown, socket: Duplex): void {
+  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', details: {}, code: 405 });
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(`HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  setTimeout(() => socket.destroy(), 5000).unref();
+}

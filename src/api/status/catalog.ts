@@ -248,6 +248,17 @@ export function timeout(message = 'request did not complete within the allotted 
   return failure('Timeout', `Timeout: ${message}`, details);
 }
 
+/**
+ * 408 with reason Timeout: the client did not send its request (its body) in time. kube-apiserver has no
+ * separate body deadline (its 60 s request deadline answers 504); a body that stalls is the client's doing,
+ * so it gets a 4xx, with the reason clients already treat as "try again".
+ */
+export function clientTimeout(message: string): StatusError {
+  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Timeout: ${message}`, reason: 'Timeout', details: {} } as Status;
+  status.code = 408;
+  return new StatusError(status);
+}
+
 /** 503 ServiceUnavailable with the message as given (e.g. caches not yet synced). */
 export function serviceUnavailable(message: string): StatusError {
   return failure('ServiceUnavailable', message);
