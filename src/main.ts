@@ -55,7 +55,11 @@ async function run(options: Options): Promise<void> {
       openapi: buildOpenAPIDocuments(),
       serving,
       ready: () => factory.hasSynced(),
-      limits: { maxRequestsInflight: options.maxRequestsInflight, maxWatchersPerUser: options.maxWatchersPerUser, maxBodyBytes: options.maxBodyBytes },
+      limits: {
+        maxRequestsInflight: options.maxRequestsInflight, maxWatchersPerUser: options.maxWatchersPerUser, maxBodyBytes: options.maxBodyBytes,
+        requestTimeoutMs: options.requestTimeoutMs, requestBodyTimeoutMs: options.requestBodyTimeoutMs,
+        headerTimeoutMs: options.headerTimeoutMs, idleTimeoutMs: options.idleTimeoutMs,
+      },
       log: logger({ component: 'apiserver' }),
     });
     const port = await api.listen(options.securePort, options.bindAddress);

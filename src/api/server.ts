@@ -1,22 +1,25 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Duplex } from 'node:stream';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { load as loadYaml } from 'js-yaml';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../log/logger';
 import { apiInflight, apiRejected, apiRequestDuration } from '../metrics/api';
 import { registry } from '../metrics/registry';
-import { reloadTlsOnChange, tlsServerOptions, type AuthConfigSource, type Authenticator, type Authorizer, type ServingCertificate, type UserInfo } from './auth';
+import { reloadServingCertificate, reloadTlsOnChange, tlsServerOptions, type AuthConfigSource, type Authenticator, type Authorizer, type ServingCertificate, type UserInfo } from './auth';
 import { DISCOVERY_PATHS, serveDiscovery, type DiscoveryDocuments } from './discovery';
-import { checkTargetFits, negotiateInput, negotiateOutput, parseIncludeObject, wantsPretty, type IncludeObject, type Negotiated } from './negotiation';
+import { readBody, type BodyLimits } from './http/body';
+import { answerClientError, answerConnect } from './http/client-error';
+import { withDeadline } from './http/deadlines';
+import { checkHandshake, selectProtocol } from './http/websocket';
+import { checkTargetFits, negotiateOutput, parseIncludeObject, wantsPretty, type IncludeObject, type Negotiated } from './negotiation';
 import { serveOpenAPI, type OpenAPIDocuments } from './openapi';
 import { parseDeleteOptions } from './request/delete-options';
 import { parseListOptions } from './request/list-options';
 import { send, sendError, sendValue } from './request/respond';
 import { TENANT_NAMESPACES } from './resource';
 import type { StaticResponse } from './static/document';
-import { badRequest, failure, forbidden, isStatusError, forbiddenPath, methodNotSupported, requestEntityTooLarge, tooManyRequests, unauthorized } from './status';
+import { badRequest, failure, forbidden, isStatusError, forbiddenPath, methodNotSupported, tooManyRequests, unauthorized } from './status';
 import { getTenantNamespace, listTenantNamespaces } from './tenantnamespaces/list';
 import { renderList, renderObject } from './tenantnamespaces/render';
 import type { SelfService } from './tenantnamespaces/self-service';
@@ -29,6 +32,14 @@ export interface ApiServerLimits {
   maxRequestsInflight: number;
   maxWatchersPerUser: number;
   maxBodyBytes: number;
+  /** Overall deadline of a non-watch request (504 past it); default 60 s as kube-apiserver. */
+  requestTimeoutMs?: number;
+  /** Deadline for a request body once reading starts (408 past it); default 30 s. */
+  requestBodyTimeoutMs?: number;
+  /** Deadline for request headers (408); default 32 s as kube-apiserver's ReadHeaderTimeout. */
+  headerTimeoutMs?: number;
+  /** Idle keep-alive connections close after this; default 90 s as kube-apiserver's IdleTimeout. */
+  idleTimeoutMs?: number;
 }
 
 export interface ApiServerDeps {
@@ -69,20 +80,35 @@ function sendStatic(res: ServerResponse, r: StaticResponse): void {
 export class ApiServer {
   readonly server: Server;
   readonly #deps: ApiServerDeps;
-  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, handleProtocols: selectProtocol });
   readonly #watchersPerUser = new Map<string, number>();
   readonly #snapshots = new ListSnapshots();
   #inflight = 0;
+  readonly #requestTimeoutMs: number;
+  readonly #body: BodyLimits;
+  #stopServingReload = () => {};
 
   constructor(deps: ApiServerDeps) {
     this.#deps = deps;
-    this.server = createServer({ ...tlsServerOptions(deps.authSource.current, deps.serving()) }, this.#app());
-    this.server.headersTimeout = 30_000;
-    this.server.requestTimeout = 0; // watches are long; non-watch requests are bounded by the inflight limit
-    this.server.keepAliveTimeout = 65_000;
+    const { limits } = deps;
+    this.#requestTimeoutMs = limits.requestTimeoutMs ?? 60_000;
+    this.#body = { maxBytes: limits.maxBodyBytes, timeoutMs: limits.requestBodyTimeoutMs ?? 30_000 };
+    const headersTimeout = limits.headerTimeoutMs ?? 32_000;
+    // Node's own bound on receiving a whole request is a backstop behind the handlers' deadlines (a body
+    // nobody reads); watches are whole requests once their headers are in, so it never ends them.
+    const requestTimeout = Math.max(this.#requestTimeoutMs, this.#body.timeoutMs, headersTimeout) + 5_000;
+    this.server = createServer({
+      ...tlsServerOptions(deps.authSource.current, deps.serving()),
+      headersTimeout, requestTimeout, keepAliveTimeout: limits.idleTimeoutMs ?? 90_000,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(headersTimeout / 4))),
+    }, this.#app());
     reloadTlsOnChange(this.server, deps.authSource, deps.serving);
+    this.#stopServingReload = reloadServingCertificate(this.server, deps.authSource, deps.serving, {
+      onError: (err) => deps.log.warn('the serving certificate could not be loaded; serving the previous one', { err }),
+    });
     this.server.on('upgrade', (req, socket, head) => void this.#upgrade(req, socket, head));
-    this.server.on('clientError', (_err, socket) => socket.destroy());
+    this.server.on('clientError', answerClientError);
+    this.server.on('connect', answerConnect);
   }
 
   listen(port: number, host: string): Promise<number> {
@@ -96,6 +122,7 @@ export class ApiServer {
   }
 
   async close(): Promise<void> {
+    this.#stopServingReload();
     this.#deps.hub.closeAll();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -170,7 +197,10 @@ export class ApiServer {
     sendStatic(res, r);
   }
 
-  /** Admission of a non-watch request: the inflight bound (429 with Retry-After past it). */
+  /**
+   * Admission of a non-watch request: the inflight bound (429 with Retry-After past it), and the request
+   * deadline (504 Timeout past it), after which the slot is free again whatever the work is waiting for.
+   */
   async #bounded<T>(fn: () => Promise<T>): Promise<T> {
     if (this.#inflight >= this.#deps.limits.maxRequestsInflight) {
       apiRejected.inc({ reason: 'inflight' });
@@ -179,7 +209,7 @@ export class ApiServer {
     this.#inflight++;
     apiInflight.set(this.#inflight);
     try {
-      return await fn();
+      return await withDeadline(this.#requestTimeoutMs, fn);
     } finally {
       this.#inflight--;
       apiInflight.set(this.#inflight);
@@ -214,8 +244,8 @@ export class ApiServer {
         verb = 'create';
         await this.#bounded(async () => {
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
-          const body = await readBody(req, this.#deps.limits.maxBodyBytes);
           await this.#authorize(req.user!, 'create');
+          const body = await readBody(req, this.#body);
           const dryRun = query.getAll('dryRun');
           if (dryRun.some((d) => d !== 'All')) throw badRequest(`dryRun: Unsupported value: "${dryRun.find((d) => d !== 'All')}": supported values: "All"`);
           const fieldValidation = query.get('fieldValidation') ?? 'Warn';
@@ -253,7 +283,7 @@ export class ApiServer {
           verb = 'delete';
           const { negotiated } = this.#negotiate(req, false);
           await this.#authorize(req.user!, 'delete', name);
-          const options = parseDeleteOptions(new URL(req.originalUrl, 'https://x').searchParams, await readBody(req, this.#deps.limits.maxBodyBytes));
+          const options = parseDeleteOptions(new URL(req.originalUrl, 'https://x').searchParams, await readBody(req, this.#body));
           const status = await this.#deps.selfService.delete(await this.#viewer(req.user!), name, options);
           sendValue(res, 200, status, negotiated);
         } else {
@@ -301,14 +331,26 @@ export class ApiServer {
       end: () => res.end(),
       destroy: () => res.destroy(),
     };
-    const watcher = this.#deps.hub.serve(sink, { viewer, options, negotiated, includeObject, transport: 'http' }, release);
+    let watcher: ReturnType<WatchHub['serve']>;
+    try {
+      watcher = this.#deps.hub.serve(sink, { viewer, options, negotiated, includeObject, transport: 'http' }, release);
+    } catch (err) {
+      release();
+      throw err;
+    }
     res.on('close', () => watcher.close('client'));
+    if (res.destroyed || req.socket.destroyed) watcher.close('client'); // gone before the listener was there
   }
 
-  /** The same watch over a WebSocket: one text message per event. */
+  /**
+   * The same watch over a WebSocket: one text message per event. The caller's watch slot is taken only
+   * once the handshake is known to be acceptable, and given back on every path: by the watcher when it
+   * ends, or by the socket's close when no watcher ever took it over.
+   */
   async #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const refuse = (err: unknown) => {
-      const status = sendErrorToSocket(socket, err);
+      if (socket.destroyed) return;
+      const status = sendErrorToSocket(socket, err, /Version/.test((err as Error)?.message ?? '') ? { 'Sec-WebSocket-Version': '13' } : {});
       if (status >= 500) this.#deps.log.error('websocket upgrade failed', { err });
     };
     try {
@@ -321,9 +363,16 @@ export class ApiServer {
       const negotiated = negotiateOutput(req.headers.accept, { watch: true });
       const includeObject = negotiated.target === 'Table' ? parseIncludeObject(url.searchParams.get('includeObject') ?? undefined) : 'Metadata';
       await this.#authorize(auth.user, 'watch');
+      checkHandshake(req);
       const viewer = await this.#viewer(auth.user);
+      if (socket.destroyed) return;
       const release = this.#admitWatcher(auth.user.name);
+      let adopted = false;
+      socket.once('close', () => {
+        if (!adopted) release();
+      });
       this.#wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+        adopted = true;
         const sink: WatchSink = {
           write: (b) => {
             ws.send(b.subarray(0, b.length - 1).toString('utf8'));
@@ -335,9 +384,18 @@ export class ApiServer {
           end: () => ws.close(1000),
           destroy: () => ws.terminate(),
         };
-        const watcher = this.#deps.hub.serve(sink, { viewer, options, negotiated, includeObject, transport: 'websocket' }, release);
+        let watcher: ReturnType<WatchHub['serve']>;
+        try {
+          watcher = this.#deps.hub.serve(sink, { viewer, options, negotiated, includeObject, transport: 'websocket' }, release);
+        } catch (err) {
+          release();
+          ws.terminate();
+          this.#deps.log.error('websocket watch failed', { err });
+          return;
+        }
         ws.on('close', () => watcher.close('client'));
         ws.on('error', () => watcher.close('client'));
+        if (ws.readyState !== ws.OPEN) watcher.close('client');
       });
     } catch (err) {
       refuse(err);
@@ -346,12 +404,14 @@ export class ApiServer {
 }
 
 /** Writes a Status as a plain HTTP response on a socket that asked to upgrade; returns its code. */
-function sendErrorToSocket(socket: Duplex, err: unknown): number {
+function sendErrorToSocket(socket: Duplex, err: unknown, extraHeaders: Record<string, string> = {}): number {
   const chunks: Buffer[] = [];
   const res = {
     headersSent: false,
+    writableEnded: false,
     writeHead(status: number, headers: Record<string, string>) {
-      chunks.push(Buffer.from(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Error'}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\nConnection: close\r\n\r\n`));
+      const all = { ...headers, ...extraHeaders };
+      chunks.push(Buffer.from(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\nConnection: close\r\n\r\n`));
     },
     end(body: Buffer) {
       chunks.push(body);
@@ -375,31 +435,3 @@ function clientErrorOf(err: unknown) {
   if (!isStatusError(err) && typeof status === 'number' && status >= 400 && status < 500) return badRequest((err as Error).message);
   return undefined;
 }
-
-/** Reads a request body up to `limit` bytes (413 past it) and parses it as JSON or YAML (400 if it is neither). */
-async function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const length = Number(req.headers['content-length'] ?? 0);
-  if (length > limit) {
-    apiRejected.inc({ reason: 'body-size' });
-    throw requestEntityTooLarge(limit);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      apiRejected.inc({ reason: 'body-size' });
-      throw requestEntityTooLarge(limit);
-    }
-    chunks.push(chunk);
-  }
-  if (size === 0) return undefined;
-  const text = Buffer.concat(chunks).toString('utf8');
-  const mediaType = negotiateInput(req.headers['content-type']);
-  try {
-    return mediaType === 'application/yaml' ? loadYaml(text) : JSON.parse(text);
-  } catch (err) {
-    throw badRequest(`the body of the request could not be decoded: ${(err as Error).message}`);
-  }
-}
-

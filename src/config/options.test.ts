@@ -44,3 +44,17 @@ describe('parseDuration', () => {
     expect(parseDuration('x', text)).toBe(ms);
   });
 });
+
+describe('HTTP deadlines', () => {
+  const base = ['--tls-cert-file=c', '--tls-private-key-file=k'];
+  it('defaults to kube-apiserver\'s: 60s request, 32s headers, 90s idle; 30s for a body', () => {
+    expect(parseOptions(base, {})).toMatchObject({ requestTimeoutMs: 60_000, requestBodyTimeoutMs: 30_000, headerTimeoutMs: 32_000, idleTimeoutMs: 90_000 });
+  });
+  it('reads them from flags and refuses nonsense', () => {
+    expect(parseOptions([...base, '--request-timeout=5s', '--request-body-timeout=2s', '--header-timeout=1s', '--idle-timeout=3s'], {}))
+      .toMatchObject({ requestTimeoutMs: 5000, requestBodyTimeoutMs: 2000, headerTimeoutMs: 1000, idleTimeoutMs: 3000 });
+    expect(() => parseOptions([...base, '--request-timeout=10ms'], {})).toThrow('--request-timeout must be at least 100ms');
+    expect(() => parseOptions([...base, '--request-timeout=1s', '--header-timeout=2s'], {})).toThrow('--header-timeout must not be longer');
+    expect(usage()).toContain('--request-body-timeout');
+  });
+});

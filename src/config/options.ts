@@ -26,6 +26,14 @@ export interface Options {
   maxRequestsInflight: number;
   maxWatchersPerUser: number;
   maxBodyBytes: number;
+  /** Overall deadline of a non-watch request (504 Timeout past it). */
+  requestTimeoutMs: number;
+  /** Deadline for receiving a request body once the server reads it (408 Timeout past it). */
+  requestBodyTimeoutMs: number;
+  /** Deadline for receiving a request's headers (408, connection closed). */
+  headerTimeoutMs: number;
+  /** Idle keep-alive connections close after this. */
+  idleTimeoutMs: number;
   watchWindow: number;
   watchBufferBytes: number;
   logLevel: LogLevel;
@@ -58,6 +66,10 @@ export const FLAGS: Record<string, FlagSpec> = {
   'max-requests-inflight': { env: 'PADDOCK_MAX_REQUESTS_INFLIGHT', default: '400', help: 'concurrent non-watch requests before 429' },
   'max-watchers-per-user': { env: 'PADDOCK_MAX_WATCHERS_PER_USER', default: '100', help: 'open watches per user before 429' },
   'max-body-bytes': { env: 'PADDOCK_MAX_BODY_BYTES', default: '1048576', help: 'largest request body accepted' },
+  'request-timeout': { env: 'PADDOCK_REQUEST_TIMEOUT', default: '60s', help: 'deadline of every non-watch request; past it the answer is 504 Timeout and its slot is freed' },
+  'request-body-timeout': { env: 'PADDOCK_REQUEST_BODY_TIMEOUT', default: '30s', help: 'deadline for receiving a request body (read only after authorization); past it 408 Timeout' },
+  'header-timeout': { env: 'PADDOCK_HEADER_TIMEOUT', default: '32s', help: 'deadline for receiving request headers; past it 408 and the connection closes' },
+  'idle-timeout': { env: 'PADDOCK_IDLE_TIMEOUT', default: '90s', help: 'idle keep-alive connections close after this' },
   'watch-window': { env: 'PADDOCK_WATCH_WINDOW', default: '10000', help: 'watch events kept for resuming from a resourceVersion' },
   'watch-buffer-bytes': { env: 'PADDOCK_WATCH_BUFFER_BYTES', default: '8388608', help: 'unread bytes after which a watch is closed as too slow' },
   'log-level': { env: 'PADDOCK_LOG_LEVEL', default: 'info', help: 'debug | info | warn | error' },
@@ -135,6 +147,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     maxRequestsInflight: positiveInt('max-requests-inflight', get('max-requests-inflight')!),
     maxWatchersPerUser: positiveInt('max-watchers-per-user', get('max-watchers-per-user')!),
     maxBodyBytes: positiveInt('max-body-bytes', get('max-body-bytes')!),
+    requestTimeoutMs: parseDuration('request-timeout', get('request-timeout')!),
+    requestBodyTimeoutMs: parseDuration('request-body-timeout', get('request-body-timeout')!),
+    headerTimeoutMs: parseDuration('header-timeout', get('header-timeout')!),
+    idleTimeoutMs: parseDuration('idle-timeout', get('idle-timeout')!),
     watchWindow: positiveInt('watch-window', get('watch-window')!, 100),
     watchBufferBytes: positiveInt('watch-buffer-bytes', get('watch-buffer-bytes')!, 4096),
     logLevel,
@@ -142,6 +158,11 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (options.mode !== 'controller' && (!options.tlsCertFile || !options.tlsKeyFile)) {
     throw new OptionsError('--tls-cert-file and --tls-private-key-file are required to serve the API (mode all or apiserver)');
   }
+  for (const [flag, ms] of [['request-timeout', options.requestTimeoutMs], ['request-body-timeout', options.requestBodyTimeoutMs],
+    ['header-timeout', options.headerTimeoutMs], ['idle-timeout', options.idleTimeoutMs]] as const) {
+    if (ms < 100) throw new OptionsError(`--${flag} must be at least 100ms`);
+  }
+  if (options.headerTimeoutMs > options.requestTimeoutMs) throw new OptionsError('--header-timeout must not be longer than --request-timeout');
   if (!(options.renewDeadlineMs < options.leaseDurationMs)) throw new OptionsError('--renew-deadline must be shorter than --lease-duration');
   return options;
 }

@@ -10,8 +10,12 @@ export const TEST_CONTROL_PLANE_DIR = resolve(__dirname, '..', '..', '.paddock',
 /** Where the global setup records the Paddock replicas it started (see env.ts). */
 export const PADDOCK_STATE_FILE = join(TEST_CONTROL_PLANE_DIR, 'paddock.json');
 
-/** Flags of the replicas under test: a short resync so tests can watch several happen. */
-export const TEST_PADDOCK_ARGS = ['--resync-period=4s', '--lease-duration=6s', '--renew-deadline=4s', '--retry-period=1s', '--watch-window=2000'];
+/**
+ * Flags of the replicas under test: a short resync so tests can watch several happen, and short HTTP
+ * deadlines so a stalled request is answered within a test's patience.
+ */
+export const TEST_PADDOCK_ARGS = ['--resync-period=4s', '--lease-duration=6s', '--renew-deadline=4s', '--retry-period=1s', '--watch-window=2000',
+  '--request-timeout=20s', '--request-body-timeout=3s', '--header-timeout=5s'];
 
 /** Whether `pid` is still a Paddock process (a recycled pid must never be killed). */
 function isPaddock(pid: number): boolean {

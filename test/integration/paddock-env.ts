@@ -32,3 +32,11 @@ export async function startReplica(name: string): Promise<PaddockProcess> {
   if (name === 'paddock-a') await registerApiService(controlPlane(), p.port);
   return p;
 }
+
+/**
+ * Starts one more Paddock (API server only) with flags of its own, for a suite that needs tight limits
+ * or its own serving certificate without disturbing the shared replicas. Stop it with stopPaddock.
+ */
+export function startApiServerReplica(name: string, extraArgs: string[]): Promise<PaddockProcess> {
+  return startPaddock(controlPlane(), read().kubeconfig, { name, mode: 'apiserver', extraArgs: [...TEST_PADDOCK_ARGS, ...extraArgs] });
+}

@@ -79,13 +79,20 @@ export class WebSocketWatch {
   readonly events: WatchEventLine[] = [];
   #ws!: WebSocket;
 
-  static open(port: number, query: string, cert: CertFiles): Promise<WebSocketWatch> {
+  /** The subprotocol the server accepted ('' for none). */
+  get protocol(): string {
+    return this.#ws.protocol;
+  }
+
+  /** Opens the watch as a browser would: with an Origin (the server refuses a handshake without one). */
+  static open(port: number, query: string, cert: CertFiles, opts: { protocols?: string[]; origin?: string } = {}): Promise<WebSocketWatch> {
     const w = new WebSocketWatch();
     const { pki } = controlPlane();
     return new Promise((resolve, reject) => {
-      w.#ws = new WebSocket(`wss://127.0.0.1:${port}/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces?watch=true&${query}`, {
-        ca: readFileSync(pki.ca.cert), cert: readFileSync(cert.cert), key: readFileSync(cert.key),
+      w.#ws = new WebSocket(`wss://127.0.0.1:${port}/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces?watch=true&${query}`, opts.protocols ?? [], {
+        ca: readFileSync(pki.ca.cert), cert: readFileSync(cert.cert), key: readFileSync(cert.key), origin: opts.origin ?? `https://127.0.0.1:${port}`,
       });
+      w.#ws.on('unexpected-response', (_req, res) => reject(new Error(`websocket handshake answered ${res.statusCode}`)));
       w.#ws.on('message', (data) => w.events.push(JSON.parse(String(data)) as WatchEventLine));
       w.#ws.on('open', () => resolve(w));
       w.#ws.on('error', reject);

@@ -11,6 +11,6 @@ export {
 export { Authenticator, peerChain, userFromCertificate, type Authentication, type AuthenticatorOptions, type AuthMethod, type Credentials } from './authenticator';
 export { Authorizer, subjectAccessReview, type AccessAttributes, type AuthorizerOptions, type Decision, type NonResourceAttributes, type ResourceAttributes } from './authorizer';
 export { TokenReviewer, type TokenResult, type TokenReviewerOptions } from './tokenreview';
-export { reloadTlsOnChange, secureContextOptions, tlsServerOptions, type ServingCertificate } from './tls';
+export { reloadServingCertificate, reloadTlsOnChange, secureContextOptions, tlsServerOptions, type ServingCertificate } from './tls';
 export { bearerToken, identityFromHeaders, WEBSOCKET_BEARER_PROTOCOL_PREFIX, websocketBearerToken, type DistinctHeaders } from './headers';
 export { certSubject, parseCertBundle, verifyClientChain, type ChainVerification } from './x509';

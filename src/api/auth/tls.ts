@@ -35,3 +35,38 @@ export function tlsServerOptions(config: AuthenticationConfig, serving: ServingC
 export function reloadTlsOnChange(server: Server, source: AuthConfigSource, serving: () => ServingCertificate): () => void {
   return source.onChange((config) => server.setSecureContext(secureContextOptions(config, serving())));
 }
+
+/**
+ * Re-reads the serving certificate every `intervalMs` and installs a new TLS context when it changed, so
+ * a rotated certificate (files rewritten in place, or a Secret volume's symlink swapped) is served on
+ * new connections without a restart; established connections keep theirs. A pair read mid-rotation
+ * (certificate and key that do not match yet) is skipped and tried again at the next tick. Returns the
+ * stop function.
+ */
+export function reloadServingCertificate(server: Server, source: AuthConfigSource, serving: () => ServingCertificate,
+  opts: { intervalMs?: number; onError?: (err: unknown) => void } = {}): () => void {
+  const same = (a: string | Buffer, b: string | Buffer) => Buffer.from(a).equals(Buffer.from(b));
+  let current: ServingCertificate | undefined;
+  try {
+    current = serving();
+  } catch {
+    current = undefined;
+  }
+  let failing = false;
+  const timer = setInterval(() => {
+    let next: ServingCertificate;
+    try {
+      next = serving();
+      if (current && same(next.cert, current.cert) && same(next.key, current.key)) return;
+      server.setSecureContext(secureContextOptions(source.current, next));
+    } catch (err) {
+      if (!failing) opts.onError?.(err);
+      failing = true;
+      return;
+    }
+    failing = false;
+    current = next;
+  }, opts.intervalMs ?? 2000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

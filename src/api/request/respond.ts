@@ -21,11 +21,19 @@ export function encodeBody(value: unknown, mediaType: Negotiated['mediaType'], p
   return Buffer.from(pretty ? JSON.stringify(value, null, 2) + '\n' : JSON.stringify(value));
 }
 
+/**
+ * Writes one whole response. A response that already ended (a deadline answered first) stays as it was;
+ * one already under way cannot take a second head and is cut. When the request body was not read to its
+ * end (refused for size or time, or never needed), the connection closes after this answer, as Go's
+ * server does, so the unread rest is never parsed as a next request and never holds the connection.
+ */
 export function send(res: ServerResponse, status: number, contentType: string, body: Buffer, headers: Record<string, string> = {}): void {
+  if (res.writableEnded) return;
   if (res.headersSent) {
     res.destroy();
     return;
   }
+  if (res.req && !res.req.complete) headers = { ...headers, Connection: 'close' };
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': String(body.length), 'Cache-Control': 'no-cache, private', ...headers });
   res.end(body);
 }

@@ -1,7 +1,7 @@
 import type { Status } from '../../kube/types';
 import type { GroupKind, GroupResource } from '../resource';
 import { aggregateFieldErrors, fieldErrorBody, type FieldError } from './field-errors';
-import { goQuote } from './quote';
+import { goQuote, truncateForMessage } from './quote';
 import { StatusError } from './status-error';
 
 /**
@@ -37,8 +37,15 @@ export type StatusReason = keyof typeof STATUS_REASONS;
 
 type Details = NonNullable<Status['details']>;
 
+/**
+ * The longest message a Status carries (characters). Messages quote client input; each quote is cut
+ * short where it is made, and this bounds what several quotes add up to.
+ */
+export const MAX_MESSAGE = 4096;
+
 /** Builds a Failure Status with kube's field order: kind, apiVersion, metadata, status, message, reason, details, code. */
 export function failure(reason: StatusReason, message: string, details?: Details, metadata: Status['metadata'] = {}): StatusError {
+  message = truncateForMessage(message, MAX_MESSAGE);
   const status: Status = { kind: 'Status', apiVersion: 'v1', metadata, status: 'Failure', message, reason } as Status;
   if (details !== undefined) status.details = details;
   status.code = STATUS_REASONS[reason];
@@ -239,6 +246,17 @@ export function timeout(message = 'request did not complete within the allotted 
   const details: Details = {};
   if (retryAfterSeconds > 0) details.retryAfterSeconds = retryAfterSeconds;
   return failure('Timeout', `Timeout: ${message}`, details);
+}
+
+/**
+ * 408 with reason Timeout: the client did not send its request (its body) in time. kube-apiserver has no
+ * separate body deadline (its 60 s request deadline answers 504); a body that stalls is the client's doing,
+ * so it gets a 4xx, with the reason clients already treat as "try again".
+ */
+export function clientTimeout(message: string): StatusError {
+  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Timeout: ${message}`, reason: 'Timeout', details: {} } as Status;
+  status.code = 408;
+  return new StatusError(status);
 }
 
 /** 503 ServiceUnavailable with the message as given (e.g. caches not yet synced). */

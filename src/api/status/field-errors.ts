@@ -1,4 +1,4 @@
-import { goQuote } from './quote';
+import { goQuote, truncateForMessage } from './quote';
 
 /**
  * Field-level validation errors (k8s.io/apimachinery util/validation/field), which become the `causes`
@@ -54,11 +54,26 @@ export function fieldErrorString(e: FieldError): string {
   return `${e.field}: ${fieldErrorBody(e)}`;
 }
 
+/** The bad value as kube prints it, cut short when long (a value may be as large as the request body). */
 function formatValue(v: unknown): string {
-  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'string') return goQuote(truncateForMessage(v));
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   if (v === undefined) return 'null';
-  return JSON.stringify(v);
+  return truncateForMessage(boundedJson(v));
+}
+
+/** JSON of a value, giving up (with a placeholder) past a few kilobytes or when it cannot be encoded. */
+function boundedJson(v: unknown): string {
+  let budget = 4096;
+  try {
+    return JSON.stringify(v, (_k, x: unknown) => {
+      budget -= typeof x === 'string' ? x.length + 2 : 8;
+      if (budget < 0) throw new RangeError('too large');
+      return x;
+    }) ?? 'null';
+  } catch {
+    return '<value omitted: too large>';
+  }
 }
 
 /** `field.Required` */

@@ -29,3 +29,18 @@ export function goQuote(s: string): string {
 function isUnprintable(cp: number): boolean {
   return (cp >= 0x80 && cp <= 0xa0) || cp === 0xad || cp === 0x2028 || cp === 0x2029 || cp === 0xfeff || (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x200b && cp <= 0x200f);
 }
+
+/** The longest piece of client input quoted in a message (characters). */
+export const MAX_QUOTED_INPUT = 256;
+
+/**
+ * `s` cut to at most `max` characters, marked when cut: messages quote client input, and client input
+ * may be as large as a request body. A cut never splits a surrogate pair.
+ */
+export function truncateForMessage(s: string, max = MAX_QUOTED_INPUT): string {
+  if (s.length <= max) return s;
+  let end = max;
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return `${s.slice(0, end)}...(${s.length - end} more characters)`;
+}

@@ -10,23 +10,32 @@ interface Snapshot {
 /**
  * Recent list results kept so that `continue` pages come from the same snapshot as the first page, as
  * kube-apiserver serves them from one etcd revision. Rows are immutable and shared with the view, so a
- * snapshot costs one array of references. Bounded by count and age; a page whose snapshot is gone
- * falls back to the view's change log (see list.ts).
+ * snapshot costs one array of references. Bounded by count and age, and per caller: a caller past
+ * `maxPerOwner` loses its own oldest snapshot, never another caller's, so one caller paging in a loop
+ * cannot push everyone else's pages out. A page whose snapshot is gone falls back to the view's change
+ * log (see list.ts).
  *
  * Invariant: a snapshot is only ever read back by the caller it was taken for (`owner`).
  */
 export class ListSnapshots {
   readonly #items = new Map<string, Snapshot>();
+  /** Each owner's snapshot ids, oldest first. */
+  readonly #byOwner = new Map<string, string[]>();
 
-  constructor(readonly maxSnapshots = 256, readonly ttlMs = 120_000, readonly now: () => number = Date.now) {}
+  constructor(readonly maxSnapshots = 256, readonly ttlMs = 120_000, readonly now: () => number = Date.now, readonly maxPerOwner = 16) {}
 
   /** Keeps `rows` (ordered by name) for `owner`; returns the id to put in the continue token ('' when none are kept). */
   put(owner: string, rows: readonly TenantNamespace[]): string {
-    if (this.maxSnapshots <= 0) return '';
+    if (this.maxSnapshots <= 0 || this.maxPerOwner <= 0) return '';
     this.#expire();
-    while (this.#items.size >= this.maxSnapshots) this.#items.delete(this.#items.keys().next().value!);
+    const own = this.#byOwner.get(owner) ?? [];
+    while (own.length >= this.maxPerOwner) this.#delete(own[0]!);
+    while (this.#items.size >= this.maxSnapshots) this.#delete(this.#items.keys().next().value!);
     const id = randomBytes(9).toString('base64url');
     this.#items.set(id, { owner, rows, expires: this.now() + this.ttlMs });
+    const ids = this.#byOwner.get(owner) ?? [];
+    ids.push(id);
+    this.#byOwner.set(owner, ids);
     return id;
   }
 
@@ -40,11 +49,22 @@ export class ListSnapshots {
     return this.#items.size;
   }
 
+  #delete(id: string): void {
+    const s = this.#items.get(id);
+    if (!s) return;
+    this.#items.delete(id);
+    const ids = this.#byOwner.get(s.owner);
+    if (!ids) return;
+    const i = ids.indexOf(id);
+    if (i >= 0) ids.splice(i, 1);
+    if (ids.length === 0) this.#byOwner.delete(s.owner);
+  }
+
   #expire(): void {
     const now = this.now();
     for (const [id, s] of this.#items) {
       if (s.expires > now) break; // insertion order is expiry order
-      this.#items.delete(id);
+      this.#delete(id);
     }
   }
 }

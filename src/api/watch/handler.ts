@@ -22,7 +22,7 @@ export interface WatchHubOptions {
   maxBufferedBytes: number;
   /** How often a watch that allows bookmarks gets one. */
   bookmarkIntervalMs: number;
-  /** Watches without timeoutSeconds end after a random time in [min, 2·min], as kube-apiserver's do. */
+  /** Watches without timeoutSeconds (or with 0) end after a random time in [min, 2·min], as kube-apiserver's do. */
   minTimeoutSeconds: number;
   log: Logger;
 }
@@ -154,7 +154,8 @@ export class WatchHub {
     const unsubscribe = view.subscribe((c) => watcher.deliver(c));
 
     const timers: NodeJS.Timeout[] = [];
-    const seconds = opts.timeoutSeconds ?? this.options.minTimeoutSeconds * (1 + Math.random());
+    // timeoutSeconds unset or 0 both mean the server's default, as kube-apiserver's ListResource reads it.
+    const seconds = opts.timeoutSeconds || this.options.minTimeoutSeconds * (1 + Math.random());
     timers.push(setTimeout(() => watcher.close('done'), seconds * 1000));
     if (opts.allowWatchBookmarks) {
       timers.push(setInterval(() => watcher.writeRaw(this.#bookmark(req, view.log.resourceVersion, false)), this.options.bookmarkIntervalMs));
