@@ -4,8 +4,11 @@ import { ApiServer } from './api/server';
 import { AuthConfigSource, Authenticator, Authorizer, TokenReviewer, type KubeRequester } from './api/auth';
 import { buildDiscoveryDocuments } from './api/discovery';
 import { buildOpenAPIDocuments } from './api/openapi';
+import type { AnyServedResource } from './api/serving/resource';
+import { tenantNamespacesResource } from './api/tenantnamespaces/resource';
 import { SelfService } from './api/tenantnamespaces/self-service';
 import { TenantNamespaceView } from './api/tenantnamespaces/view';
+import { viewResources } from './api/views';
 import { WatchHub } from './api/watch/handler';
 import { SharedInformerFactory } from './cache/factory';
 import { PaddockCache } from './cache/paddock-cache';
@@ -44,15 +47,16 @@ async function run(options: Options): Promise<void> {
     await authSource.start();
     const view = new TenantNamespaceView(cache, options.watchWindow);
     const serving = () => ({ cert: readFileSync(options.tlsCertFile!), key: readFileSync(options.tlsKeyFile!) });
+    // Every resource of tenancy.paddock.dev/v1alpha1: one registration each, one watch hub each.
+    const resources: AnyServedResource[] = [tenantNamespacesResource(view, new SelfService(view, client)), ...viewResources(cache, options.watchWindow)];
+    const watchOptions = { maxBufferedBytes: options.watchBufferBytes, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, log: logger({ component: 'watch' }) };
     api = new ApiServer({
-      view,
-      hub: new WatchHub(view, { maxBufferedBytes: options.watchBufferBytes, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, log: logger({ component: 'watch' }) }),
-      selfService: new SelfService(view, client),
+      served: resources.map((resource) => ({ resource, hub: new WatchHub(resource, watchOptions) })),
       authSource,
       authenticator: new Authenticator({ config: () => authSource.current, tokens: new TokenReviewer(requester) }),
       authorizer: new Authorizer(requester),
-      discovery: buildDiscoveryDocuments(),
-      openapi: buildOpenAPIDocuments(),
+      discovery: buildDiscoveryDocuments(resources.map((r) => r.names)),
+      openapi: buildOpenAPIDocuments(resources),
       serving,
       ready: () => factory.hasSynced(),
       limits: {
@@ -63,7 +67,7 @@ async function run(options: Options): Promise<void> {
       log: logger({ component: 'apiserver' }),
     });
     const port = await api.listen(options.securePort, options.bindAddress);
-    log.info('serving tenantnamespaces', { address: options.bindAddress, port });
+    log.info('serving', { address: options.bindAddress, port, resources: resources.map((r) => r.names.resource) });
     stop.signal.addEventListener('abort', () => authSource.stop(), { once: true });
   }
 

@@ -17,14 +17,12 @@ import { serveOpenAPI, type OpenAPIDocuments } from './openapi';
 import { parseDeleteOptions } from './request/delete-options';
 import { parseListOptions } from './request/list-options';
 import { send, sendError, sendValue } from './request/respond';
-import { TENANT_NAMESPACES } from './resource';
 import type { StaticResponse } from './static/document';
 import { badRequest, failure, forbidden, isStatusError, forbiddenPath, methodNotSupported, tooManyRequests, unauthorized } from './status';
-import { getTenantNamespace, listTenantNamespaces } from './tenantnamespaces/list';
-import { renderList, renderObject } from './tenantnamespaces/render';
-import type { SelfService } from './tenantnamespaces/self-service';
-import { ListSnapshots } from './tenantnamespaces/snapshots';
-import type { TenantNamespaceView, Viewer } from './tenantnamespaces/view';
+import { getRow, listRows } from './serving/list';
+import { renderList, renderObject } from './serving/render';
+import type { AnyServedResource, ServedResource, Viewer } from './serving/resource';
+import { ListSnapshots } from './serving/snapshots';
 import type { WatchHub } from './watch/handler';
 import type { WatchSink } from './watch/watcher';
 
@@ -42,10 +40,15 @@ export interface ApiServerLimits {
   idleTimeoutMs?: number;
 }
 
+/** A served resource and the hub that serves its watches. */
+export interface Served {
+  resource: AnyServedResource;
+  hub: WatchHub<any>;
+}
+
 export interface ApiServerDeps {
-  view: TenantNamespaceView;
-  hub: WatchHub;
-  selfService: SelfService;
+  /** Every resource of the group version, each one registration (see serving/resource.ts). */
+  served: readonly Served[];
   authSource: AuthConfigSource;
   authenticator: Authenticator;
   authorizer: Authorizer;
@@ -58,8 +61,9 @@ export interface ApiServerDeps {
   log: Logger;
 }
 
-const RESOURCE_PREFIX = `/apis/${TENANT_NAMESPACES.group}/${TENANT_NAMESPACES.version}/${TENANT_NAMESPACES.resource}`;
-const NAME_PATH = new RegExp(`^${RESOURCE_PREFIX.replace(/\./g, '\\.')}/([^/]+)$`);
+/** `/apis/tenancy.paddock.dev/v1alpha1/<resource>` and `.../<resource>/<name>`. */
+const COLLECTION_PATH = /^\/apis\/tenancy\.paddock\.dev\/v1alpha1\/([^/]+)$/;
+const ITEM_PATH = /^\/apis\/tenancy\.paddock\.dev\/v1alpha1\/([^/]+)\/([^/]+)$/;
 
 interface Authenticated {
   user: UserInfo;
@@ -123,7 +127,7 @@ export class ApiServer {
 
   async close(): Promise<void> {
     this.#stopServingReload();
-    this.#deps.hub.closeAll();
+    for (const s of this.#deps.served) s.hub.closeAll();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
@@ -142,8 +146,16 @@ export class ApiServer {
     app.get('/metrics', (req: Req, res, next) => void this.#metrics(req, res).catch(next));
     app.get(['/apis', '/apis/', /^\/apis\/tenancy\.paddock\.dev(\/v1alpha1)?\/?$/], (req, res) => this.#discovery(req, res));
     app.get(/^\/openapi\/v[23](\/.*)?$/, (req, res) => this.#openapi(req, res));
-    app.all(RESOURCE_PREFIX, (req: Req, res, next) => void this.#collection(req, res).catch(next));
-    app.all(NAME_PATH, (req: Req, res, next) => void this.#item(req, res).catch(next));
+    app.all(COLLECTION_PATH, (req: Req, res, next) => {
+      const served = this.#served(COLLECTION_PATH.exec(req.path)![1]);
+      if (served) void this.#collection(served, req, res).catch(next);
+      else next();
+    });
+    app.all(ITEM_PATH, (req: Req, res, next) => {
+      const served = this.#served(ITEM_PATH.exec(req.path)![1]);
+      if (served) void this.#item(served, req, res).catch(next);
+      else next();
+    });
     app.use((_req: Req, res) => {
       sendError(res, failure('NotFound', 'the server could not find the requested resource'));
     });
@@ -168,14 +180,22 @@ export class ApiServer {
     }
   }
 
-  async #viewer(user: UserInfo): Promise<Viewer> {
-    const seesAll = await this.#deps.authorizer.canListAllNamespaces(user);
+  /** The registration of `resource` (a path segment, already decoded by the router). */
+  #served(resource: string): Served | undefined {
+    return this.#deps.served.find((s) => s.resource.names.resource === resource);
+  }
+
+  /** The caller as the resource's view needs it; it sees every row when it may list the source kind cluster-wide. */
+  async #viewer(resource: ServedResource, user: UserInfo): Promise<Viewer> {
+    const { group, resource: kind } = resource.seesAllWith;
+    const seesAll = (await this.#deps.authorizer.authorize(user, { verb: 'list', group, resource: kind })).allowed;
     return { name: user.name, groups: user.groups, seesAll };
   }
 
-  async #authorize(user: UserInfo, verb: string, name?: string): Promise<void> {
-    const d = await this.#deps.authorizer.authorize(user, { verb, group: TENANT_NAMESPACES.group, version: TENANT_NAMESPACES.version, resource: TENANT_NAMESPACES.resource, name });
-    if (!d.allowed) throw forbidden(TENANT_NAMESPACES, name ?? '', user.name, verb, d.reason || undefined);
+  async #authorize(resource: ServedResource, user: UserInfo, verb: string, name?: string): Promise<void> {
+    const { names } = resource;
+    const d = await this.#deps.authorizer.authorize(user, { verb, group: names.group, version: names.version, resource: names.resource, name });
+    if (!d.allowed) throw forbidden(names, name ?? '', user.name, verb, d.reason || undefined);
   }
 
   async #metrics(req: Req, res: Response): Promise<void> {
@@ -223,78 +243,82 @@ export class ApiServer {
     return { negotiated, includeObject, pretty: wantsPretty(negotiated, query.get('pretty'), req.get('user-agent')) };
   }
 
-  async #collection(req: Req, res: Response): Promise<void> {
+  async #collection({ resource, hub }: Served, req: Req, res: Response): Promise<void> {
     const started = process.hrtime.bigint();
     const query = new URL(req.originalUrl, 'https://x').searchParams;
+    const { names } = resource;
     let verb = 'list';
     let code = 200;
     try {
       if (req.method === 'GET' || req.method === 'HEAD') {
-        const options = parseListOptions(query);
+        const options = parseListOptions(query, resource.fields.labels);
         verb = options.watch ? 'watch' : 'list';
-        if (options.watch) return await this.#watch(req, res, options);
+        if (options.watch) return await this.#watch(resource, hub, req, res, options);
         await this.#bounded(async () => {
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
           checkTargetFits(negotiated, 'list');
-          await this.#authorize(req.user!, 'list');
-          const result = listTenantNamespaces(this.#deps.view, await this.#viewer(req.user!), options, this.#snapshots);
-          send(res, 200, negotiated.contentType, renderList(result.items, result.metadata, { negotiated, includeObject, pretty, now: new Date() }));
+          await this.#authorize(resource, req.user!, 'list');
+          const result = listRows(resource, await this.#viewer(resource, req.user!), options, this.#snapshots);
+          send(res, 200, negotiated.contentType, renderList(resource, result.items, result.metadata, { negotiated, includeObject, pretty, now: new Date() }));
         });
-      } else if (req.method === 'POST') {
+      } else if (req.method === 'POST' && resource.create) {
         verb = 'create';
+        const create = resource.create.bind(resource);
         await this.#bounded(async () => {
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
-          await this.#authorize(req.user!, 'create');
+          await this.#authorize(resource, req.user!, 'create');
           const body = await readBody(req, this.#body);
           const dryRun = query.getAll('dryRun');
-          if (dryRun.some((d) => d !== 'All')) throw badRequest(`dryRun: Unsupported value: "${dryRun.find((d) => d !== 'All')}": supported values: "All"`);
+          const bad = dryRun.find((d) => d !== 'All');
+          if (bad !== undefined) throw badRequest(`dryRun: Unsupported value: ${JSON.stringify(bad.slice(0, 64))}: supported values: "All"`);
           const fieldValidation = query.get('fieldValidation') ?? 'Warn';
-          if (!['Ignore', 'Warn', 'Strict'].includes(fieldValidation)) throw badRequest(`fieldValidation: Unsupported value: "${fieldValidation}": supported values: "Ignore", "Strict", "Warn"`);
-          const created = await this.#deps.selfService.create(await this.#viewer(req.user!), body, dryRun.length > 0, fieldValidation === 'Strict');
+          if (!['Ignore', 'Warn', 'Strict'].includes(fieldValidation)) throw badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(fieldValidation.slice(0, 64))}: supported values: "Ignore", "Strict", "Warn"`);
+          const created = await create(await this.#viewer(resource, req.user!), body, dryRun.length > 0, fieldValidation === 'Strict');
           code = 201;
-          send(res, 201, negotiated.contentType, renderObject(created, { negotiated, includeObject, pretty, now: new Date() }));
+          send(res, 201, negotiated.contentType, renderObject(resource, created, { negotiated, includeObject, pretty, now: new Date() }));
         });
       } else {
         verb = req.method.toLowerCase();
-        throw methodNotSupported(TENANT_NAMESPACES, req.method === 'DELETE' ? 'deletecollection' : req.method.toLowerCase());
+        throw methodNotSupported(names, req.method === 'DELETE' ? 'deletecollection' : verb === 'post' ? 'create' : verb);
       }
     } catch (err) {
       code = sendError(res, err).code;
     } finally {
-      if (verb !== 'watch') apiRequestDuration.observe({ verb, resource: TENANT_NAMESPACES.resource, code: String(code) }, Number(process.hrtime.bigint() - started) / 1e9);
+      if (verb !== 'watch') apiRequestDuration.observe({ verb, resource: names.resource, code: String(code) }, Number(process.hrtime.bigint() - started) / 1e9);
     }
   }
 
-  async #item(req: Req, res: Response): Promise<void> {
+  async #item({ resource }: Served, req: Req, res: Response): Promise<void> {
     const started = process.hrtime.bigint();
+    const { names } = resource;
     let verb = 'get';
     let code = 200;
     try {
       // The router has already decoded the path (a malformed encoding never gets here: see clientErrorOf).
-      const name = decodeURIComponent(NAME_PATH.exec(req.path)![1]);
+      const name = decodeURIComponent(ITEM_PATH.exec(req.path)![2]);
       await this.#bounded(async () => {
         if (req.method === 'GET' || req.method === 'HEAD') {
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
           checkTargetFits(negotiated, 'object');
-          await this.#authorize(req.user!, 'get', name);
-          const row = getTenantNamespace(this.#deps.view, await this.#viewer(req.user!), name);
-          send(res, 200, negotiated.contentType, renderObject(row, { negotiated, includeObject, pretty, now: new Date() }));
-        } else if (req.method === 'DELETE') {
+          await this.#authorize(resource, req.user!, 'get', name);
+          const row = getRow(resource, await this.#viewer(resource, req.user!), name);
+          send(res, 200, negotiated.contentType, renderObject(resource, row, { negotiated, includeObject, pretty, now: new Date() }));
+        } else if (req.method === 'DELETE' && resource.delete) {
           verb = 'delete';
           const { negotiated } = this.#negotiate(req, false);
-          await this.#authorize(req.user!, 'delete', name);
+          await this.#authorize(resource, req.user!, 'delete', name);
           const options = parseDeleteOptions(new URL(req.originalUrl, 'https://x').searchParams, await readBody(req, this.#body));
-          const status = await this.#deps.selfService.delete(await this.#viewer(req.user!), name, options);
+          const status = await resource.delete(await this.#viewer(resource, req.user!), name, options);
           sendValue(res, 200, status, negotiated);
         } else {
           verb = req.method.toLowerCase();
-          throw methodNotSupported(TENANT_NAMESPACES, verb === 'put' ? 'update' : verb);
+          throw methodNotSupported(names, verb === 'put' ? 'update' : verb);
         }
       });
     } catch (err) {
       code = sendError(res, err).code;
     } finally {
-      apiRequestDuration.observe({ verb, resource: TENANT_NAMESPACES.resource, code: String(code) }, Number(process.hrtime.bigint() - started) / 1e9);
+      apiRequestDuration.observe({ verb, resource: names.resource, code: String(code) }, Number(process.hrtime.bigint() - started) / 1e9);
     }
   }
 
@@ -315,10 +339,10 @@ export class ApiServer {
     };
   }
 
-  async #watch(req: Req, res: Response, options: ReturnType<typeof parseListOptions>): Promise<void> {
+  async #watch(resource: ServedResource, hub: WatchHub, req: Req, res: Response, options: ReturnType<typeof parseListOptions>): Promise<void> {
     const { negotiated, includeObject } = this.#negotiate(req, true);
-    await this.#authorize(req.user!, 'watch');
-    const viewer = await this.#viewer(req.user!);
+    await this.#authorize(resource, req.user!, 'watch');
+    const viewer = await this.#viewer(resource, req.user!);
     const release = this.#admitWatcher(req.user!.name);
     res.writeHead(200, { 'Content-Type': negotiated.contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
     res.flushHeaders();
@@ -333,7 +357,7 @@ export class ApiServer {
     };
     let watcher: ReturnType<WatchHub['serve']>;
     try {
-      watcher = this.#deps.hub.serve(sink, { viewer, options, negotiated, includeObject, transport: 'http' }, release);
+      watcher = hub.serve(sink, { viewer, options, negotiated, includeObject, transport: 'http' }, release);
     } catch (err) {
       release();
       throw err;
@@ -355,16 +379,19 @@ export class ApiServer {
     };
     try {
       const url = new URL(req.url ?? '/', 'https://x');
-      if (url.pathname !== RESOURCE_PREFIX) throw failure('NotFound', 'the server could not find the requested resource');
+      const match = COLLECTION_PATH.exec(url.pathname);
+      const served = match ? this.#served(decodeURIComponent(match[1])) : undefined;
+      if (!served) throw failure('NotFound', 'the server could not find the requested resource');
+      const { resource, hub } = served;
       const auth = await this.#deps.authenticator.authenticate(req);
       if (!auth.ok) throw unauthorized();
-      const options = parseListOptions(url.searchParams);
+      const options = parseListOptions(url.searchParams, resource.fields.labels);
       options.watch = true;
       const negotiated = negotiateOutput(req.headers.accept, { watch: true });
       const includeObject = negotiated.target === 'Table' ? parseIncludeObject(url.searchParams.get('includeObject') ?? undefined) : 'Metadata';
-      await this.#authorize(auth.user, 'watch');
+      await this.#authorize(resource, auth.user, 'watch');
       checkHandshake(req);
-      const viewer = await this.#viewer(auth.user);
+      const viewer = await this.#viewer(resource, auth.user);
       if (socket.destroyed) return;
       const release = this.#admitWatcher(auth.user.name);
       let adopted = false;
@@ -386,7 +413,7 @@ export class ApiServer {
         };
         let watcher: ReturnType<WatchHub['serve']>;
         try {
-          watcher = this.#deps.hub.serve(sink, { viewer, options, negotiated, includeObject, transport: 'websocket' }, release);
+          watcher = hub.serve(sink, { viewer, options, negotiated, includeObject, transport: 'websocket' }, release);
         } catch (err) {
           release();
           ws.terminate();

@@ -1,4 +1,5 @@
 import { TENANT_NAMESPACES } from '../resource';
+import type { ResourceNames } from '../serving/resource';
 
 /**
  * The discovery documents of this server, as kube-apiserver shapes them (k8s.io/apimachinery meta/v1
@@ -9,22 +10,20 @@ import { TENANT_NAMESPACES } from '../resource';
 const groupVersion = { groupVersion: TENANT_NAMESPACES.groupVersion, version: TENANT_NAMESPACES.version };
 
 /** `GET /apis/tenancy.paddock.dev/v1alpha1`: also the APIService availability probe. */
-export function apiResourceList(): object {
+export function apiResourceList(resources: readonly ResourceNames[] = [TENANT_NAMESPACES]): object {
   return {
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion: TENANT_NAMESPACES.groupVersion,
-    resources: [
-      {
-        name: TENANT_NAMESPACES.resource,
-        singularName: TENANT_NAMESPACES.singular,
-        namespaced: TENANT_NAMESPACES.namespaced,
-        kind: TENANT_NAMESPACES.kind,
-        verbs: [...TENANT_NAMESPACES.verbs],
-        shortNames: [...TENANT_NAMESPACES.shortNames],
-        categories: [...TENANT_NAMESPACES.categories],
-      },
-    ],
+    resources: resources.map((r) => ({
+      name: r.resource,
+      singularName: r.singular,
+      namespaced: r.namespaced,
+      kind: r.kind,
+      verbs: [...r.verbs],
+      shortNames: [...r.shortNames],
+      categories: [...r.categories],
+    })),
   };
 }
 
@@ -50,7 +49,7 @@ export type AggregatedDiscoveryVersion = 'v2' | 'v2beta1';
  * `GET /apis` with `Accept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList` — what
  * kube-aggregator asks every aggregated server for. v2beta1 has the same shape.
  */
-export function apiGroupDiscoveryList(version: AggregatedDiscoveryVersion): object {
+export function apiGroupDiscoveryList(version: AggregatedDiscoveryVersion, resources: readonly ResourceNames[] = [TENANT_NAMESPACES]): object {
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion: `apidiscovery.k8s.io/${version}`,
@@ -61,17 +60,15 @@ export function apiGroupDiscoveryList(version: AggregatedDiscoveryVersion): obje
         versions: [
           {
             version: TENANT_NAMESPACES.version,
-            resources: [
-              {
-                resource: TENANT_NAMESPACES.resource,
-                responseKind: { group: TENANT_NAMESPACES.group, version: TENANT_NAMESPACES.version, kind: TENANT_NAMESPACES.kind },
-                scope: TENANT_NAMESPACES.namespaced ? 'Namespaced' : 'Cluster',
-                singularResource: TENANT_NAMESPACES.singular,
-                verbs: [...TENANT_NAMESPACES.verbs],
-                shortNames: [...TENANT_NAMESPACES.shortNames],
-                categories: [...TENANT_NAMESPACES.categories],
-              },
-            ],
+            resources: resources.map((r) => ({
+              resource: r.resource,
+              responseKind: { group: r.group, version: r.version, kind: r.kind },
+              scope: r.namespaced ? 'Namespaced' : 'Cluster',
+              singularResource: r.singular,
+              verbs: [...r.verbs],
+              shortNames: [...r.shortNames],
+              categories: [...r.categories],
+            })),
             freshness: 'Current',
           },
         ],

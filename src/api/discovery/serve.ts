@@ -1,3 +1,4 @@
+import type { ResourceNames } from '../serving/resource';
 import { parseAccept } from '../negotiation';
 import { notAcceptable } from '../status';
 import { conditionalResponse, staticJson, type StaticDocument, type StaticResponse } from '../static/document';
@@ -20,15 +21,15 @@ export interface DiscoveryDocuments {
 }
 
 /** Serializes the discovery documents; call once at startup. */
-export function buildDiscoveryDocuments(): DiscoveryDocuments {
+export function buildDiscoveryDocuments(resources?: readonly ResourceNames[]): DiscoveryDocuments {
   const aggregatedType = (v: AggregatedDiscoveryVersion) => `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`;
   return Object.freeze({
-    apiResourceList: staticJson(apiResourceList()),
+    apiResourceList: staticJson(apiResourceList(resources)),
     apiGroup: staticJson(apiGroup()),
     apiGroupList: staticJson(apiGroupList()),
     aggregated: Object.freeze({
-      v2: staticJson(apiGroupDiscoveryList('v2'), aggregatedType('v2')),
-      v2beta1: staticJson(apiGroupDiscoveryList('v2beta1'), aggregatedType('v2beta1')),
+      v2: staticJson(apiGroupDiscoveryList('v2', resources), aggregatedType('v2')),
+      v2beta1: staticJson(apiGroupDiscoveryList('v2beta1', resources), aggregatedType('v2beta1')),
     }),
   });
 }

@@ -1,12 +1,15 @@
-import { TENANT_NAMESPACES } from '../resource';
+import type { AnyServedResource } from '../serving/resource';
 import { META_DEFINITIONS_V2, META_SCHEMAS_V3 } from './meta-schemas';
-import { tenantNamespacePaths } from './paths';
-import { tenantNamespaceSchemas, type Flavor } from './schemas';
+import { resourcePaths, resourcesPath } from './paths';
+import type { Flavor } from './schemas';
+
+const GROUP = 'tenancy.paddock.dev';
+const VERSION = 'v1alpha1';
 
 type Obj = Record<string, unknown>;
 
 /** The key of this group version in the OpenAPI v3 index, as kube-apiserver names it. */
-export const V3_GROUP_VERSION_PATH = `apis/${TENANT_NAMESPACES.groupVersion}`;
+export const V3_GROUP_VERSION_PATH = `apis/${GROUP}/${VERSION}`;
 
 /**
  * Meta types that kube-apiserver registers in every group version list those groups in their
@@ -21,7 +24,7 @@ function metaSchemas(flavor: Flavor): Record<string, Obj> {
   for (const [name, schema] of Object.entries(source)) {
     const kind = PER_GROUP_META_KINDS.find((k) => name === `io.k8s.apimachinery.pkg.apis.meta.v1.${k}`);
     out[name] = kind
-      ? { ...schema, 'x-kubernetes-group-version-kind': [{ group: TENANT_NAMESPACES.group, kind, version: TENANT_NAMESPACES.version }] }
+      ? { ...schema, 'x-kubernetes-group-version-kind': [{ group: GROUP, kind, version: VERSION }] }
       : schema;
   }
   return out;
@@ -34,29 +37,37 @@ function sorted<T>(record: Record<string, T>): Record<string, T> {
 const BEARER = { BearerToken: { description: 'Bearer Token authentication', in: 'header', name: 'authorization', type: 'apiKey' } };
 
 /**
- * `GET /openapi/v2`: Swagger 2.0 with the TenantNamespace paths and definitions, and the meta.k8s.io
+ * `GET /openapi/v2`: Swagger 2.0 with the paths and definitions of every served resource, and the meta.k8s.io
  * definitions they reference, equal to kube-apiserver's so that kube-aggregator merges them without
  * renaming.
  */
-export function openAPIV2(): Obj {
+function paths(resources: readonly AnyServedResource[], flavor: Flavor): Obj {
+  return Object.assign(resourcesPath(flavor), ...resources.map((r) => resourcePaths(r, flavor)));
+}
+
+function schemas(resources: readonly AnyServedResource[], flavor: Flavor): Record<string, Obj> {
+  return Object.assign(metaSchemas(flavor), ...resources.map((r) => r.schemas(flavor)));
+}
+
+export function openAPIV2(resources: readonly AnyServedResource[]): Obj {
   return {
     swagger: '2.0',
-    info: { title: 'Paddock', version: TENANT_NAMESPACES.version },
-    paths: sorted(tenantNamespacePaths('v2')),
-    definitions: sorted({ ...metaSchemas('v2'), ...tenantNamespaceSchemas('v2') }),
+    info: { title: 'Paddock', version: VERSION },
+    paths: sorted(paths(resources, 'v2')),
+    definitions: sorted(schemas(resources, 'v2')),
     securityDefinitions: BEARER,
     security: [{ BearerToken: [] }],
   };
 }
 
 /** `GET /openapi/v3/apis/tenancy.paddock.dev/v1alpha1`: the OpenAPI 3.0 document of the group version. */
-export function openAPIV3GroupVersion(): Obj {
+export function openAPIV3GroupVersion(resources: readonly AnyServedResource[]): Obj {
   return {
     openapi: '3.0.0',
-    info: { title: 'Paddock', version: TENANT_NAMESPACES.version },
-    paths: sorted(tenantNamespacePaths('v3')),
+    info: { title: 'Paddock', version: VERSION },
+    paths: sorted(paths(resources, 'v3')),
     components: {
-      schemas: sorted({ ...metaSchemas('v3'), ...tenantNamespaceSchemas('v3') }),
+      schemas: sorted(schemas(resources, 'v3')),
       securitySchemes: BEARER,
     },
     security: [{ BearerToken: [] }],

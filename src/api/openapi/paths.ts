@@ -1,23 +1,23 @@
-import { TENANT_NAMESPACES } from '../resource';
-import { DEFINITION, refPath, type Flavor } from './schemas';
+import type { ServedResource } from '../serving/resource';
+import { refPath, type Flavor } from './schemas';
 
 type Obj = Record<string, unknown>;
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
-const GV = TENANT_NAMESPACES.groupVersion;
+const GV = 'tenancy.paddock.dev/v1alpha1';
 /** Path and operation ids as kube-apiserver builds them: tenancyPaddockDevV1alpha1. */
 const ID = 'TenancyPaddockDevV1alpha1';
 const TAG = 'tenancyPaddockDev_v1alpha1';
-export const LIST_PATH = `/apis/${GV}/${TENANT_NAMESPACES.resource}`;
-export const ITEM_PATH = `${LIST_PATH}/{name}`;
 export const RESOURCES_PATH = `/apis/${GV}/`;
+export const listPath = (resource: string) => `/apis/${GV}/${resource}`;
+export const itemPath = (resource: string) => `${listPath(resource)}/{name}`;
 
 /** Query parameters, described as kube-apiserver describes them. */
 const QUERY: Record<string, [type: string, description: string]> = {
   pretty: ['string', "If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget)."],
   allowWatchBookmarks: ['boolean', 'allowWatchBookmarks requests watch events with type "BOOKMARK". Servers that do not implement bookmarks may ignore this flag and bookmarks are sent at the server\'s discretion.'],
   continue: ['string', 'The continue option should be set when retrieving more results from the server. Its value is the metadata.continue of the previous page; an invalid token is refused with 400, an expired one with 410 Expired.'],
-  fieldSelector: ['string', 'A selector to restrict the list of returned objects by their fields: metadata.name, spec.tenant and status.phase. Defaults to everything.'],
+  fieldSelector: ['string', 'A selector to restrict the list of returned objects by their fields. Defaults to everything.'],
   labelSelector: ['string', 'A selector to restrict the list of returned objects by their labels. Defaults to everything.'],
   limit: ['integer', 'limit is a maximum number of responses to return for a list call. If more items exist, the server will set the `continue` field on the list metadata to a value that can be used with the same initial query to retrieve the next set of results.'],
   resourceVersion: ['string', 'resourceVersion sets a constraint on what resource versions a request may be served from. See https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions for details.\n\nDefaults to unset'],
@@ -32,9 +32,9 @@ const QUERY: Record<string, [type: string, description: string]> = {
   propagationPolicy: ['string', "Whether and how garbage collection will be performed. Accepted for compatibility: the namespace's own deletion removes what it contains."],
 };
 
-function param(name: string, flavor: Flavor, location: 'query' | 'path' = 'query'): Obj {
+function param(name: string, flavor: Flavor, location: 'query' | 'path' = 'query', kind = ''): Obj {
   if (location === 'path') {
-    const description = 'name of the TenantNamespace';
+    const description = `name of the ${kind}`;
     return flavor === 'v2'
       ? { type: 'string', uniqueItems: true, description, name, in: 'path', required: true }
       : { name, in: 'path', description, required: true, schema: { type: 'string', uniqueItems: true } };
@@ -63,7 +63,7 @@ interface Op {
   media?: string[];
 }
 
-function operation(op: Op, flavor: Flavor): Obj {
+function operation(op: Op, flavor: Flavor, gvk: Obj): Obj {
   const o: Obj = { description: op.description };
   if (flavor === 'v2') {
     o['consumes'] = ['*/*'];
@@ -78,20 +78,12 @@ function operation(op: Op, flavor: Flavor): Obj {
   if (op.body && flavor === 'v3') o['requestBody'] = { content: { '*/*': { schema: { $ref: refPath(op.body, flavor) } } }, required: true };
   o['responses'] = Object.fromEntries([...op.responses, ['401', { description: 'Unauthorized' }]]);
   o['x-kubernetes-action'] = op.action;
-  o['x-kubernetes-group-version-kind'] = { group: TENANT_NAMESPACES.group, kind: TENANT_NAMESPACES.kind, version: TENANT_NAMESPACES.version };
+  o['x-kubernetes-group-version-kind'] = gvk;
   return o;
 }
 
-/**
- * The paths of the resource: list/watch and create on the collection, get and delete on an item, and
- * the group version's resource list. Each operation carries `x-kubernetes-action` and
- * `x-kubernetes-group-version-kind`; `kubectl explain` finds the kind of `tenantnamespaces` from the
- * `get` of the collection path.
- */
-export function tenantNamespacePaths(flavor: Flavor): Obj {
-  const ns = DEFINITION.tenantNamespace;
-  const status = `${META}.Status`;
-  const listQuery = ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds', 'watch'];
+/** The group version's resource list (the APIService's availability probe). */
+export function resourcesPath(flavor: Flavor): Obj {
   const resourcesOp: Obj = {
     description: 'get available resources',
     ...(flavor === 'v2' ? { consumes: ['application/json', 'application/yaml'], produces: ['application/json', 'application/yaml'], schemes: ['https'] } : {}),
@@ -99,60 +91,51 @@ export function tenantNamespacePaths(flavor: Flavor): Obj {
     operationId: `get${ID}APIResources`,
     responses: Object.fromEntries([response(flavor, '200', 'OK', `${META}.APIResourceList`), ['401', { description: 'Unauthorized' }]]),
   };
-  return {
-    [RESOURCES_PATH]: { get: resourcesOp },
-    [LIST_PATH]: {
-      get: operation(
-        {
-          action: 'list',
-          id: `list${ID}TenantNamespace`,
-          description: 'list or watch objects of kind TenantNamespace',
-          query: listQuery,
-          responses: [response(flavor, '200', 'OK', DEFINITION.tenantNamespaceList, WATCH_MEDIA)],
-          media: WATCH_MEDIA,
-        },
-        flavor,
-      ),
-      post: operation(
-        {
-          action: 'post',
-          id: `create${ID}TenantNamespace`,
-          description: 'create a TenantNamespace: a self-service namespace of a tenant the caller is an admin owner of',
-          query: ['dryRun', 'fieldManager', 'fieldValidation'],
-          body: ns,
-          responses: [response(flavor, '200', 'OK', ns), response(flavor, '201', 'Created', ns), response(flavor, '202', 'Accepted', ns)],
-        },
-        flavor,
-      ),
-      parameters: [param('pretty', flavor)],
-    },
-    [ITEM_PATH]: {
-      get: operation({ action: 'get', id: `read${ID}TenantNamespace`, description: 'read the specified TenantNamespace', query: [], responses: [response(flavor, '200', 'OK', ns)] }, flavor),
-      delete: operation(
-        {
-          action: 'delete',
-          id: `delete${ID}TenantNamespace`,
-          description: 'delete a TenantNamespace: deletes its self-service namespace (declared namespaces are removed by editing the Tenant)',
-          query: ['dryRun', 'gracePeriodSeconds', 'propagationPolicy'],
-          responses: [response(flavor, '200', 'OK', status), response(flavor, '202', 'Accepted', status)],
-        },
-        flavor,
-      ),
-      // Not served (405 MethodNotAllowed; discovery does not list patch). kubectl decides whether
-      // `kubectl create -f` can validate fields on the server by looking for fieldValidation on the PATCH
-      // operation of the kind (kubernetes/kubernetes#124760); without one it fails before sending.
-      patch: operation(
-        {
-          action: 'patch',
-          id: `patch${ID}TenantNamespace`,
-          description: 'not served: TenantNamespaces are not patched (405); present so clients can tell that this resource validates fields on the server',
-          query: ['dryRun', 'fieldManager', 'fieldValidation'],
-          body: ns,
-          responses: [response(flavor, '200', 'OK', ns)],
-        },
-        flavor,
-      ),
-      parameters: [param('name', flavor, 'path'), param('pretty', flavor)],
-    },
+  return { [RESOURCES_PATH]: { get: resourcesOp } };
+}
+
+/**
+ * The paths of one resource: list/watch on the collection and get on an item, and for a writable
+ * resource create and delete. Each operation carries `x-kubernetes-action` and
+ * `x-kubernetes-group-version-kind`; `kubectl explain` finds the kind of a resource from the `get` of its
+ * collection path.
+ */
+export function resourcePaths(resource: ServedResource, flavor: Flavor): Obj {
+  const { names, definitions } = resource;
+  const { kind } = names;
+  const gvk = { group: names.group, kind, version: names.version };
+  const op = (o: Op) => operation(o, flavor, gvk);
+  const obj = definitions.kind;
+  const status = `${META}.Status`;
+  const listQuery = ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds', 'watch'];
+  const collection: Obj = {
+    get: op({ action: 'list', id: `list${ID}${kind}`, description: `list or watch objects of kind ${kind}`, query: listQuery, responses: [response(flavor, '200', 'OK', definitions.list, WATCH_MEDIA)], media: WATCH_MEDIA }),
   };
+  const item: Obj = {
+    get: op({ action: 'get', id: `read${ID}${kind}`, description: `read the specified ${kind}`, query: [], responses: [response(flavor, '200', 'OK', obj)] }),
+  };
+  if (resource.create) {
+    collection.post = op({
+      action: 'post', id: `create${ID}${kind}`, description: `create a ${kind}`, query: ['dryRun', 'fieldManager', 'fieldValidation'], body: obj,
+      responses: [response(flavor, '200', 'OK', obj), response(flavor, '201', 'Created', obj), response(flavor, '202', 'Accepted', obj)],
+    });
+  }
+  if (resource.delete) {
+    item.delete = op({
+      action: 'delete', id: `delete${ID}${kind}`, description: `delete a ${kind}`, query: ['dryRun', 'gracePeriodSeconds', 'propagationPolicy'],
+      responses: [response(flavor, '200', 'OK', status), response(flavor, '202', 'Accepted', status)],
+    });
+  }
+  if (resource.create) {
+    // Not served (405 MethodNotAllowed; discovery does not list patch). kubectl decides whether
+    // `kubectl create -f` can validate fields on the server by looking for fieldValidation on the PATCH
+    // operation of the kind (kubernetes/kubernetes#124760); without one it fails before sending.
+    item.patch = op({
+      action: 'patch', id: `patch${ID}${kind}`, description: `not served: ${kind} objects are not patched (405); present so clients can tell that this resource validates fields on the server`,
+      query: ['dryRun', 'fieldManager', 'fieldValidation'], body: obj, responses: [response(flavor, '200', 'OK', obj)],
+    });
+  }
+  collection.parameters = [param('pretty', flavor)];
+  item.parameters = [param('name', flavor, 'path', kind), param('pretty', flavor)];
+  return { [listPath(names.resource)]: collection, [itemPath(names.resource)]: item };
 }

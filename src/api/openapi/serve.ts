@@ -1,3 +1,4 @@
+import type { AnyServedResource } from '../serving/resource';
 import { parseAccept } from '../negotiation';
 import { conditionalResponse, staticJson, type StaticDocument, type StaticResponse } from '../static/document';
 import { openAPIV2, openAPIV3GroupVersion, openAPIV3Index, V3_GROUP_VERSION_PATH } from './documents';
@@ -17,10 +18,10 @@ export interface OpenAPIDocuments {
 }
 
 /** Builds and serializes the OpenAPI documents; call once at startup. */
-export function buildOpenAPIDocuments(): OpenAPIDocuments {
-  const v3GroupVersion = staticJson(openAPIV3GroupVersion());
+export function buildOpenAPIDocuments(resources: readonly AnyServedResource[]): OpenAPIDocuments {
+  const v3GroupVersion = staticJson(openAPIV3GroupVersion(resources));
   return Object.freeze({
-    v2: staticJson(openAPIV2()),
+    v2: staticJson(openAPIV2(resources)),
     v3Index: staticJson(openAPIV3Index(v3GroupVersion.hash)),
     v3GroupVersion,
   });

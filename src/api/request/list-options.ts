@@ -2,7 +2,6 @@ import { parseFieldSelector, type FieldSelector } from '../../selectors/field-se
 import { SelectorParseError } from '../../selectors/errors';
 import { parseLabelSelector, type LabelSelector } from '../../selectors/label-selector';
 import { badRequest } from '../status';
-import { isSupportedFieldLabel, unsupportedFieldLabel } from '../tenantnamespaces/fields';
 
 /** The query parameters of a list or watch (metav1.ListOptions), validated. */
 export interface ListOptions {
@@ -45,10 +44,10 @@ function int(q: Query, name: string): number | undefined {
 
 /**
  * Reads list/watch query parameters as kube-apiserver does and applies its validation (ListOptions
- * validation in apimachinery): selectors must parse and name supported fields, `resourceVersionMatch`
+ * validation in apimachinery): selectors must parse and name the resource's `fieldLabels`, `resourceVersionMatch`
  * needs a resourceVersion, `sendInitialEvents` needs a watch with bookmarks and NotOlderThan.
  */
-export function parseListOptions(q: Query): ListOptions {
+export function parseListOptions(q: Query, fieldLabels: readonly string[]): ListOptions {
   const opts: ListOptions = { limit: 0, watch: bool(q, 'watch') ?? false, allowWatchBookmarks: bool(q, 'allowWatchBookmarks') ?? false };
   const labelSelector = single(q, 'labelSelector');
   const fieldSelector = single(q, 'fieldSelector');
@@ -60,7 +59,7 @@ export function parseListOptions(q: Query): ListOptions {
     throw err;
   }
   for (const r of opts.fieldSelector?.requirements ?? []) {
-    if (!isSupportedFieldLabel(r.field)) throw unsupportedFieldLabel(r.field);
+    if (!fieldLabels.includes(r.field)) throw badRequest(`field label not supported: ${r.field.slice(0, 256)}`);
   }
   const limit = int(q, 'limit');
   if (limit !== undefined && limit > 0) opts.limit = limit;

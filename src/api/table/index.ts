@@ -1,6 +1,8 @@
-/** meta.k8s.io renderings of TenantNamespaces: Table (kubectl get) and PartialObjectMetadata(List). */
+/** meta.k8s.io renderings of served objects: Table (kubectl get) and PartialObjectMetadata(List). */
 export * from './table';
 export * from './partial';
-export { TENANT_NAMESPACE_COLUMNS, type TableColumnDefinition } from './columns';
-export { tenantNamespaceCells, NONE } from './cells';
+export { AGE_COLUMN, column, NAME_COLUMN, type TableColumnDefinition } from './columns';
+
+/** What the built-in printers show for a value that is not there. */
+export const NONE = '<none>';
 export { humanDuration, translateTimestampSince } from './duration';

@@ -1,5 +1,6 @@
 import type { TenantNamespace } from '../../kube/types';
-import { humanDuration, NONE, TENANT_NAMESPACE_COLUMNS, toObjectTable, toPartialObjectMetadata, toPartialObjectMetadataList, toTable, translateTimestampSince } from './index';
+import { TENANT_NAMESPACE_COLUMNS, TENANT_NAMESPACE_TABLE } from '../tenantnamespaces/table';
+import { humanDuration, NONE, toObjectTable, toPartialObjectMetadata, toPartialObjectMetadataList, toTable, translateTimestampSince } from './index';
 
 const now = new Date('2026-01-02T03:09:05Z');
 
@@ -54,7 +55,7 @@ describe('Table of TenantNamespaces', () => {
   });
 
   it('renders one row per item with used/hard quotas and the object’s metadata by default', () => {
-    const table = toTable([oilProduction], { resourceVersion: '50', continue: 'tok', remainingItemCount: 3 }, { groupVersion: 'meta.k8s.io/v1', includeObject: 'Metadata', now });
+    const table = toTable(TENANT_NAMESPACE_TABLE, [oilProduction], { resourceVersion: '50', continue: 'tok', remainingItemCount: 3 }, { groupVersion: 'meta.k8s.io/v1', includeObject: 'Metadata', now });
     expect(table.kind).toBe('Table');
     expect(table.apiVersion).toBe('meta.k8s.io/v1');
     expect(table.metadata).toEqual({ resourceVersion: '50', continue: 'tok', remainingItemCount: 3 });
@@ -67,32 +68,32 @@ describe('Table of TenantNamespaces', () => {
   });
 
   it('shows <none> for what is absent, as kube’s printers do', () => {
-    const [row] = toTable([bare], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now }).rows;
+    const [row] = toTable(TENANT_NAMESPACE_TABLE, [bare], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now }).rows;
     expect(row!.cells).toEqual(['gas-dev', 'gas', 'Terminating', '<unknown>', NONE, NONE, NONE, NONE, NONE, NONE, NONE]);
     expect(row!.object).toBeNull();
   });
 
   it('shows 0 used until the quota controller reports', () => {
     const fresh: TenantNamespace = { ...bare, status: { quota: { hard: { 'requests.cpu': '2' } } } };
-    expect(toTable([fresh], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now }).rows[0]!.cells[5]).toBe('0/2');
+    expect(toTable(TENANT_NAMESPACE_TABLE, [fresh], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now }).rows[0]!.cells[5]).toBe('0/2');
   });
 
   it('carries the whole object with includeObject=Object and v1beta1 metadata with v1beta1', () => {
-    expect(toTable([oilProduction], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'Object', now }).rows[0]!.object).toBe(oilProduction);
-    expect(toTable([oilProduction], {}, { groupVersion: 'meta.k8s.io/v1beta1', includeObject: 'Metadata', now })).toMatchObject({
+    expect(toTable(TENANT_NAMESPACE_TABLE, [oilProduction], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'Object', now }).rows[0]!.object).toBe(oilProduction);
+    expect(toTable(TENANT_NAMESPACE_TABLE, [oilProduction], {}, { groupVersion: 'meta.k8s.io/v1beta1', includeObject: 'Metadata', now })).toMatchObject({
       apiVersion: 'meta.k8s.io/v1beta1',
       rows: [{ object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1beta1' } }],
     });
   });
 
   it('has rows: [] and no empty list fields when empty', () => {
-    expect(JSON.stringify(toTable([], { resourceVersion: '7', continue: '' }, { groupVersion: 'meta.k8s.io/v1', includeObject: 'Metadata', now }))).toBe(
+    expect(JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, [], { resourceVersion: '7', continue: '' }, { groupVersion: 'meta.k8s.io/v1', includeObject: 'Metadata', now }))).toBe(
       `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"7"},"columnDefinitions":${JSON.stringify(TENANT_NAMESPACE_COLUMNS)},"rows":[]}`,
     );
   });
 
   it('renders one object as a one-row Table with its resourceVersion, headers left out on request', () => {
-    const table = toObjectTable(oilProduction, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now, noHeaders: true });
+    const table = toObjectTable(TENANT_NAMESPACE_TABLE, oilProduction, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now, noHeaders: true });
     expect(table.metadata).toEqual({ resourceVersion: '42' });
     expect(table.columnDefinitions).toBeNull();
     expect(table.rows).toHaveLength(1);
@@ -100,7 +101,7 @@ describe('Table of TenantNamespaces', () => {
 
   it('keeps the metadata of the initial-events-end bookmark even with includeObject=None', () => {
     const bookmark: TenantNamespace = { ...bare, metadata: { name: '', resourceVersion: '99', annotations: { 'k8s.io/initial-events-end': 'true' } } };
-    expect(toObjectTable(bookmark, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now }).rows[0]!.object).toMatchObject({
+    expect(toObjectTable(TENANT_NAMESPACE_TABLE, bookmark, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now }).rows[0]!.object).toMatchObject({
       kind: 'PartialObjectMetadata',
       metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } },
     });

@@ -1,13 +1,13 @@
-import type { ListMeta, TenantNamespace } from '../../kube/types';
+import type { KubeObject, ListMeta } from '../../kube/types';
+import type { TableConvertor } from '../serving/resource';
 import type { IncludeObject, MetaGroupVersion } from '../negotiation';
-import { tenantNamespaceCells } from './cells';
-import { TENANT_NAMESPACE_COLUMNS, type TableColumnDefinition } from './columns';
+import type { TableColumnDefinition } from './columns';
 import { listMetadata, toPartialObjectMetadata, type PartialObjectMetadata } from './partial';
 
 /** metav1.TableRow. `object` is null with includeObject=None, as kube-apiserver encodes an empty RawExtension. */
 export interface TableRow {
   cells: unknown[];
-  object: TenantNamespace | PartialObjectMetadata | null;
+  object: KubeObject | PartialObjectMetadata | null;
 }
 
 /** meta.k8s.io Table (v1 and v1beta1 have the same shape). */
@@ -35,38 +35,38 @@ export interface TableOptions {
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 /**
- * A Table of TenantNamespaces for `kubectl get tns` (list): one row per item in the given order,
+ * A Table for `kubectl get` (list): one row per item in the given order, cells by `convertor`,
  * the list's resourceVersion, continue and remainingItemCount in metadata, `rows: []` when empty.
  */
-export function toTable(items: readonly TenantNamespace[], listMeta: ListMeta, options: TableOptions): Table {
+export function toTable<T extends KubeObject>(convertor: TableConvertor<T>, items: readonly T[], listMeta: ListMeta, options: TableOptions): Table {
   return {
     kind: 'Table',
     apiVersion: options.groupVersion,
     metadata: listMetadata(listMeta),
-    columnDefinitions: options.noHeaders ? null : TENANT_NAMESPACE_COLUMNS,
-    rows: items.map((item) => tableRow(item, options)),
+    columnDefinitions: options.noHeaders ? null : convertor.columns,
+    rows: items.map((item) => tableRow(convertor, item, options)),
   };
 }
 
 /**
- * A one-row Table of a single TenantNamespace (`kubectl get tns x`, and each event of a Table watch);
+ * A one-row Table of a single object (`kubectl get tns x`, and each event of a Table watch);
  * metadata.resourceVersion is the object's.
  */
-export function toObjectTable(item: TenantNamespace, options: TableOptions): Table {
-  return toTable([item], { resourceVersion: item.metadata.resourceVersion }, options);
+export function toObjectTable<T extends KubeObject>(convertor: TableConvertor<T>, item: T, options: TableOptions): Table {
+  return toTable(convertor, [item], { resourceVersion: item.metadata.resourceVersion }, options);
 }
 
 /**
  * One row: the cells, and the object as includeObject asks — None: null; Metadata (default): a
- * PartialObjectMetadata of the Table's group version; Object: the TenantNamespace itself. With None, the
+ * PartialObjectMetadata of the Table's group version; Object: the object itself. With None, the
  * bookmark that ends a watch's initial events still keeps its metadata, so that its annotation reaches
  * the client (as kube-apiserver does).
  */
-export function tableRow(item: TenantNamespace, options: Pick<TableOptions, 'groupVersion' | 'includeObject' | 'now'>): TableRow {
+export function tableRow<T extends KubeObject>(convertor: TableConvertor<T>, item: T, options: Pick<TableOptions, 'groupVersion' | 'includeObject' | 'now'>): TableRow {
   const keepsMetadata = item.metadata.annotations?.[INITIAL_EVENTS_END] === 'true';
   let object: TableRow['object'];
   if (options.includeObject === 'Object') object = item;
   else if (options.includeObject === 'Metadata' || keepsMetadata) object = toPartialObjectMetadata(item, options.groupVersion);
   else object = null;
-  return { cells: tenantNamespaceCells(item, options.now), object };
+  return { cells: convertor.cells(item, options.now), object };
 }

@@ -7,8 +7,9 @@ import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { ListOptions } from '../request/list-options';
 import { StatusError } from '../status';
 import { ResourceVersions } from '../watch/resource-version';
-import { getTenantNamespace, listTenantNamespaces } from './list';
-import { ListSnapshots } from './snapshots';
+import { getRow, listRows } from '../serving/list';
+import { ListSnapshots } from '../serving/snapshots';
+import { tenantNamespacesResource } from './resource';
 import { TenantNamespaceView, type Viewer } from './view';
 
 /** An in-memory stand-in for the informers the view reads: enough to drive its event handlers. */
@@ -127,18 +128,18 @@ describe('TenantNamespaceView', () => {
 describe('list and get', () => {
   it('filters by label and field selectors and hides what the caller may not see', () => {
     const { view } = world();
-    expect(names(listTenantNamespaces(view, admin, opts({ labelSelector: parseLabelSelector('tier=prod') })).items)).toEqual(['gas-a']);
-    expect(names(listTenantNamespaces(view, alice, opts({ fieldSelector: parseFieldSelector('spec.tenant=gas') })).items)).toEqual([]);
-    expect(names(listTenantNamespaces(view, alice, opts({ fieldSelector: parseFieldSelector('metadata.name=oil-b') })).items)).toEqual(['oil-b']);
-    expect(() => getTenantNamespace(view, alice, 'gas-a')).toThrow('tenantnamespaces.tenancy.paddock.dev "gas-a" not found');
+    expect(names(listRows(tenantNamespacesResource(view), admin, opts({ labelSelector: parseLabelSelector('tier=prod') })).items)).toEqual(['gas-a']);
+    expect(names(listRows(tenantNamespacesResource(view), alice, opts({ fieldSelector: parseFieldSelector('spec.tenant=gas') })).items)).toEqual([]);
+    expect(names(listRows(tenantNamespacesResource(view), alice, opts({ fieldSelector: parseFieldSelector('metadata.name=oil-b') })).items)).toEqual(['oil-b']);
+    expect(() => getRow(tenantNamespacesResource(view), alice, 'gas-a')).toThrow('tenantnamespaces.tenancy.paddock.dev "gas-a" not found');
   });
 
   it('pages with limit and continue, and counts what remains', () => {
     const { view } = world();
-    const first = listTenantNamespaces(view, alice, opts({ limit: 2 }));
+    const first = listRows(tenantNamespacesResource(view), alice, opts({ limit: 2 }));
     expect(names(first.items)).toEqual(['oil-a', 'oil-b']);
     expect(first.metadata.remainingItemCount).toBe(1);
-    const second = listTenantNamespaces(view, alice, opts({ limit: 2, continueToken: first.metadata.continue }));
+    const second = listRows(tenantNamespacesResource(view), alice, opts({ limit: 2, continueToken: first.metadata.continue }));
     expect(names(second.items)).toEqual(['oil-c']);
     expect(second.metadata.continue).toBeUndefined();
     expect(second.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
@@ -146,25 +147,25 @@ describe('list and get', () => {
 
   it('expires a continue token when a row after its start changed, and keeps it when only earlier rows did', () => {
     const { view, ns } = world();
-    const first = listTenantNamespaces(view, alice, opts({ limit: 1 }));
+    const first = listRows(tenantNamespacesResource(view), alice, opts({ limit: 1 }));
     ns('oil-a', 'oil', { touched: 'yes' }); // before the start of the next page
-    expect(names(listTenantNamespaces(view, alice, opts({ limit: 1, continueToken: first.metadata.continue })).items)).toEqual(['oil-b']);
+    expect(names(listRows(tenantNamespacesResource(view), alice, opts({ limit: 1, continueToken: first.metadata.continue })).items)).toEqual(['oil-b']);
     ns('oil-c', 'oil', { touched: 'yes' });
-    expect(() => listTenantNamespaces(view, alice, opts({ continueToken: first.metadata.continue }))).toThrow(/continue parameter is too old/);
+    expect(() => listRows(tenantNamespacesResource(view), alice, opts({ continueToken: first.metadata.continue }))).toThrow(/continue parameter is too old/);
   });
 
   it('serves every page of a list from its first page\'s snapshot, whatever changed since', () => {
     const { view, ns } = world();
     const snapshots = new ListSnapshots();
-    const first = listTenantNamespaces(view, alice, opts({ limit: 1 }), snapshots);
+    const first = listRows(tenantNamespacesResource(view), alice, opts({ limit: 1 }), snapshots);
     ns('oil-c', 'oil', { touched: 'yes' });
     ns('oil-d', 'oil');
-    const second = listTenantNamespaces(view, alice, opts({ limit: 1, continueToken: first.metadata.continue }), snapshots);
-    const third = listTenantNamespaces(view, alice, opts({ limit: 1, continueToken: second.metadata.continue }), snapshots);
+    const second = listRows(tenantNamespacesResource(view), alice, opts({ limit: 1, continueToken: first.metadata.continue }), snapshots);
+    const third = listRows(tenantNamespacesResource(view), alice, opts({ limit: 1, continueToken: second.metadata.continue }), snapshots);
     expect([...first.items, ...second.items, ...third.items].map((r) => [r.metadata.name, r.metadata.labels?.touched])).toEqual([['oil-a', undefined], ['oil-b', undefined], ['oil-c', undefined]]);
     expect(third.metadata.continue).toBeUndefined();
     // Another caller cannot read alice's snapshot: the token falls back to the change log, which has moved on.
-    expect(() => listTenantNamespaces(view, admin, opts({ limit: 1, continueToken: first.metadata.continue }), snapshots)).toThrow(/too old/);
+    expect(() => listRows(tenantNamespacesResource(view), admin, opts({ limit: 1, continueToken: first.metadata.continue }), snapshots)).toThrow(/too old/);
   });
 
   it.each([
@@ -175,7 +176,7 @@ describe('list and get', () => {
   ])('answers a list at %s with its Status', (_what, rv, match, code) => {
     const { view } = world();
     try {
-      listTenantNamespaces(view, alice, opts({ resourceVersion: rv(view), resourceVersionMatch: match }));
+      listRows(tenantNamespacesResource(view), alice, opts({ resourceVersion: rv(view), resourceVersionMatch: match }));
       throw new Error('listed');
     } catch (err) {
       expect(err).toBeInstanceOf(StatusError);
@@ -186,6 +187,6 @@ describe('list and get', () => {
   it('serves a NotOlderThan resourceVersion it has reached', () => {
     const { view } = world();
     const rv = view.log.versions.format(view.log.seq - 1);
-    expect(listTenantNamespaces(view, alice, opts({ resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' })).metadata.resourceVersion).toBe(view.log.resourceVersion);
+    expect(listRows(tenantNamespacesResource(view), alice, opts({ resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' })).metadata.resourceVersion).toBe(view.log.resourceVersion);
   });
 });

@@ -3,17 +3,13 @@ import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
 import { PADDOCK, type Namespace, type Tenant, type TenantNamespace } from '../../kube/types';
 import { claimsOf, isProvisioned } from '../../tenancy/claims';
 import { ownerKeysOfTenant, subjectKeysOfUser } from '../../tenancy/owner-keys';
+import type { RowView, Viewer } from '../serving/resource';
+import { SortedNames } from '../serving/sorted-names';
 import { ChangeLog, type Audience, type Change, type RowState } from '../watch/changelog';
 import { ResourceVersions } from '../watch/resource-version';
 import { toTenantNamespace, type GuardrailSummary } from './read-model';
 
-/** A caller as the view needs it: who it is, and whether it may see every row. */
-export interface Viewer {
-  name: string;
-  groups: readonly string[];
-  /** kube-apiserver lets it list namespaces cluster-wide (SubjectAccessReview). */
-  seesAll: boolean;
-}
+export type { Viewer } from '../serving/resource';
 
 /** A row as served, with who may see it; the change log keeps earlier ones as they were. Immutable. */
 interface Row extends RowState<TenantNamespace> {
@@ -68,11 +64,11 @@ function viewerKeys(viewer: Viewer): Set<string> {
  * - what a caller may see is computed from indexes (owner subject → tenants → rows), so it costs what
  *   the caller can see, not the size of the cluster.
  */
-export class TenantNamespaceView {
+export class TenantNamespaceView implements RowView<TenantNamespace> {
   readonly log: ChangeLog<TenantNamespace>;
   readonly #rows = new Map<string, Row>();
   readonly #byTenant = new Map<string, Set<string>>();
-  #names: string[] = [];
+  readonly #names = new SortedNames();
 
   constructor(readonly cache: PaddockCache, window: number, versions = new ResourceVersions()) {
     this.log = new ChangeLog<TenantNamespace>(versions, window, withResourceVersion);
@@ -102,7 +98,7 @@ export class TenantNamespaceView {
 
   /** Every row, ordered by name. */
   all(): TenantNamespace[] {
-    return this.#names.map((n) => this.#rows.get(n)!.object);
+    return this.#names.all.map((n) => this.#rows.get(n)!.object);
   }
 
   /** The tenants whose rows `viewer` sees; undefined means all of them. */
@@ -139,6 +135,13 @@ export class TenantNamespaceView {
     return names.map((n) => this.#rows.get(n)!.object);
   }
 
+  /** `spec.tenant=<t>` is answered from the tenant index. */
+  visibleRowsWhere(viewer: Viewer, field: string, value: string): TenantNamespace[] | undefined {
+    if (field !== 'spec.tenant') return undefined;
+    const visible = this.visibleTenants(viewer);
+    return !visible || visible.has(value) ? this.rowsOfTenant(value) : [];
+  }
+
   /** The rows of one tenant (e.g. for `spec.tenant=oil`), ordered by name. */
   rowsOfTenant(tenant: string): TenantNamespace[] {
     return [...(this.#byTenant.get(tenant) ?? [])].sort().map((n) => this.#rows.get(n)!.object);
@@ -165,7 +168,7 @@ export class TenantNamespaceView {
     if (before && before.object.spec.tenant !== tenantName) this.#unindex(name, before.object.spec.tenant);
     const row: Row = Object.freeze({ object: this.#stamp(object), fingerprint, audience });
     this.#rows.set(name, row);
-    if (!before) this.#insertName(name);
+    if (!before) this.#names.insert(name);
     this.#index(name, tenantName);
     this.log.append(before, row);
   }
@@ -173,8 +176,7 @@ export class TenantNamespaceView {
   #remove(name: string, before: Row): void {
     this.#rows.delete(name);
     this.#unindex(name, before.object.spec.tenant);
-    const i = this.#search(name);
-    if (this.#names[i] === name) this.#names.splice(i, 1);
+    this.#names.remove(name);
     this.log.append(before, undefined);
   }
 
@@ -193,22 +195,6 @@ export class TenantNamespaceView {
     const set = this.#byTenant.get(tenant);
     set?.delete(name);
     if (set?.size === 0) this.#byTenant.delete(tenant);
-  }
-
-  #insertName(name: string): void {
-    this.#names.splice(this.#search(name), 0, name);
-  }
-
-  /** First index whose name is >= `name` (binary search over the sorted names). */
-  #search(name: string): number {
-    let lo = 0;
-    let hi = this.#names.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.#names[mid] < name) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
   }
 }
 

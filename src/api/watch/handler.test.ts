@@ -6,6 +6,7 @@ import { parseFieldSelector } from '../../selectors/field-selector';
 import { parseLabelSelector } from '../../selectors/label-selector';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { ListOptions } from '../request/list-options';
+import { tenantNamespacesResource } from '../tenantnamespaces/resource';
 import { TenantNamespaceView, type Viewer } from '../tenantnamespaces/view';
 import { WatchHub } from './handler';
 import { ResourceVersions } from './resource-version';
@@ -66,7 +67,7 @@ function world() {
     quotasIn: (ns: string) => quotas.store.list().filter((q) => q.metadata.namespace === ns),
   } as unknown as PaddockCache;
   const view = new TenantNamespaceView(cache, 100, new ResourceVersions(5));
-  const hub = new WatchHub(view, { maxBufferedBytes: 1 << 20, bookmarkIntervalMs: 3_600_000, minTimeoutSeconds: 3600, log: logger() });
+  const hub = new WatchHub(tenantNamespacesResource(view), { maxBufferedBytes: 1 << 20, bookmarkIntervalMs: 3_600_000, minTimeoutSeconds: 3600, log: logger() });
   // Every tenant here has claimed every namespace of the tests (by UID), so a namespace relabelled to
   // another tenant stays a row: these tests are about who sees a row, not about ownership proofs.
   const claims = ['gas-x', 'gas-y', 'oil-a', 'oil-b'].map((n) => ({ name: n, origin: 'Declared' as const, uid: `uid-${n}` }));

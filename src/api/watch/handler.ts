@@ -1,16 +1,14 @@
-import type { TenantNamespace } from '../../kube/types';
+import type { KubeObject } from '../../kube/types';
 import type { Logger } from '../../log/logger';
 import { watchersClosed, watchEventsSent, watchers as watchersGauge } from '../../metrics/api';
 import type { IncludeObject, MetaGroupVersion, Negotiated } from '../negotiation';
 import { watchEventTarget } from '../negotiation';
 import type { ListOptions } from '../request/list-options';
 import { cachedJson } from '../request/respond';
-import { TENANT_NAMESPACES } from '../resource';
 import { expired, EXPIRED_MESSAGES, timeout, type StatusError } from '../status';
 import { toObjectTable, toPartialObjectMetadata } from '../table';
-import { fieldsOf } from '../tenantnamespaces/fields';
-import { selectRows } from '../tenantnamespaces/list';
-import type { TenantNamespaceView, Viewer } from '../tenantnamespaces/view';
+import { selectRows } from '../serving/list';
+import type { ServedResource, TableConvertor, Viewer } from '../serving/resource';
 import { Change, type Audience, type ChangeType } from './changelog';
 import { Watcher, type WatchSink } from './watcher';
 
@@ -38,19 +36,19 @@ export interface WatchRequest {
 const NO_AUDIENCE: Audience = new Set();
 
 /** The form of a watch's events: every watcher with the same form shares their bytes. */
-interface EventForm {
+interface EventForm<T> {
   key: string;
-  render(type: ChangeType, object: TenantNamespace, withHeaders: boolean): string;
+  render(type: ChangeType, object: T, withHeaders: boolean): string;
 }
 
-function formOf(negotiated: Negotiated, includeObject: IncludeObject): EventForm {
+function formOf<T extends KubeObject>(table: TableConvertor<T>, negotiated: Negotiated, includeObject: IncludeObject): EventForm<T> {
   const target = watchEventTarget(negotiated);
   const gv = (negotiated.groupVersion ?? 'meta.k8s.io/v1') as MetaGroupVersion;
   if (target === 'Table') {
     return {
       key: `table:${gv}:${includeObject}`,
       // The Table of one row per event: AGE is as of the change, like every other cell of the event.
-      render: (_t, o, withHeaders) => JSON.stringify(toObjectTable(o, { groupVersion: gv, includeObject, now: new Date(), noHeaders: !withHeaders })),
+      render: (_t, o, withHeaders) => JSON.stringify(toObjectTable(table, o, { groupVersion: gv, includeObject, now: new Date(), noHeaders: !withHeaders })),
     };
   }
   if (target === 'PartialObjectMetadata') return { key: `pom:${gv}`, render: (_t, o) => JSON.stringify(toPartialObjectMetadata(o, gv)) };
@@ -67,14 +65,14 @@ export function errorEvent(err: StatusError): Buffer {
 }
 
 /**
- * Serves watches of tenantnamespaces from the view's change log. A watch starts with its initial
+ * Serves watches of one resource from its view's change log. A watch starts with its initial
  * events (or by replaying the log from the client's resourceVersion), then receives each later change
  * filtered for its caller and selectors; every event's bytes are made once per form and shared.
  */
-export class WatchHub {
-  readonly #open = new Set<Watcher<TenantNamespace>>();
+export class WatchHub<T extends KubeObject = KubeObject> {
+  readonly #open = new Set<Watcher<T>>();
 
-  constructor(readonly view: TenantNamespaceView, readonly options: WatchHubOptions) {}
+  constructor(readonly resource: ServedResource<T>, readonly options: WatchHubOptions) {}
 
   get size(): number {
     return this.#open.size;
@@ -85,21 +83,22 @@ export class WatchHub {
    * a resourceVersion this view has reached) or a replay from the client's resourceVersion, then live
    * changes. A resourceVersion that cannot be served ends the stream with an ERROR event.
    */
-  serve(sink: WatchSink, req: WatchRequest, onClosed: () => void): Watcher<TenantNamespace> {
-    const { view } = this;
+  serve(sink: WatchSink, req: WatchRequest, onClosed: () => void): Watcher<T> {
+    const { resource } = this;
+    const { view } = resource;
     const { options: opts, viewer } = req;
-    const form = formOf(req.negotiated, req.includeObject);
+    const form = formOf(resource.table, req.negotiated, req.includeObject);
     let headersSent = false;
-    const encode = (change: Change<TenantNamespace>, type: ChangeType, object: TenantNamespace): Buffer => {
+    const encode = (change: Change<T>, type: ChangeType, object: T): Buffer => {
       const withHeaders = form.key.startsWith('table:') && !headersSent;
       headersSent = true;
       watchEventsSent.inc({ type });
       return change.encoded(`${form.key}:${type}:${withHeaders}`, () => line(type, form.render(type, object, withHeaders)));
     };
-    const matches = (o: TenantNamespace) =>
-      (!opts.labelSelector || opts.labelSelector.matches(o.metadata.labels)) && (!opts.fieldSelector || opts.fieldSelector.matches(fieldsOf(o)));
+    const matches = (o: T) =>
+      (!opts.labelSelector || opts.labelSelector.matches(o.metadata.labels)) && (!opts.fieldSelector || opts.fieldSelector.matches(resource.fields.of(o)));
     let stop = () => {};
-    const watcher: Watcher<TenantNamespace> = new Watcher<TenantNamespace>(sink, {
+    const watcher: Watcher<T> = new Watcher<T>(sink, {
       sight: { admits: (audience) => view.admits(viewer, audience), matches },
       encode,
       maxBufferedBytes: this.options.maxBufferedBytes,
@@ -147,7 +146,7 @@ export class WatchHub {
       const snapshotRv = view.log.resourceVersion;
       const seq = view.log.seq;
       // Each initial ADDED gets a change of its own only to key its encodings; nobody judges its audience.
-      watcher.sendInitial((o) => new Change(seq, snapshotRv, undefined, { object: o, audience: NO_AUDIENCE }), selectRows(view, viewer, opts));
+      watcher.sendInitial((o) => new Change(seq, snapshotRv, undefined, { object: o, audience: NO_AUDIENCE }), selectRows(resource, viewer, opts));
       if (opts.sendInitialEvents) watcher.writeRaw(this.#bookmark(req, snapshotRv, true));
     }
     if (watcher.closed) return watcher;
@@ -180,7 +179,7 @@ export class WatchHub {
     const object =
       target === 'Table' ? { kind: 'Table', apiVersion: gv, metadata, columnDefinitions: null, rows: null }
         : target === 'PartialObjectMetadata' ? { kind: 'PartialObjectMetadata', apiVersion: gv, metadata }
-          : { kind: TENANT_NAMESPACES.kind, apiVersion: TENANT_NAMESPACES.groupVersion, metadata };
+          : { kind: this.resource.names.kind, apiVersion: this.resource.names.groupVersion, metadata };
     return line('BOOKMARK', JSON.stringify(object));
   }
 }

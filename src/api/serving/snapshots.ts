@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { TenantNamespace } from '../../kube/types';
+import type { KubeObject } from '../../kube/types';
 
 interface Snapshot {
   owner: string;
-  rows: readonly TenantNamespace[];
+  rows: readonly KubeObject[];
   expires: number;
 }
 
@@ -25,7 +25,7 @@ export class ListSnapshots {
   constructor(readonly maxSnapshots = 256, readonly ttlMs = 120_000, readonly now: () => number = Date.now, readonly maxPerOwner = 16) {}
 
   /** Keeps `rows` (ordered by name) for `owner`; returns the id to put in the continue token ('' when none are kept). */
-  put(owner: string, rows: readonly TenantNamespace[]): string {
+  put(owner: string, rows: readonly KubeObject[]): string {
     if (this.maxSnapshots <= 0 || this.maxPerOwner <= 0) return '';
     this.#expire();
     const own = this.#byOwner.get(owner) ?? [];
@@ -39,7 +39,7 @@ export class ListSnapshots {
     return id;
   }
 
-  get(id: string, owner: string): readonly TenantNamespace[] | undefined {
+  get(id: string, owner: string): readonly KubeObject[] | undefined {
     const s = this.#items.get(id);
     if (!s || s.owner !== owner || s.expires <= this.now()) return undefined;
     return s.rows;

@@ -1,9 +1,7 @@
 import type { TenantNamespace } from '../../kube/types';
-import { GUARDRAILS_READY, NODE_SELECTOR_ANNOTATION, POD_SECURITY_ENFORCE_LABEL } from '../tenantnamespaces';
-import { translateTimestampSince } from './duration';
-
-/** What the built-in printers show for a value that is not there. */
-export const NONE = '<none>';
+import type { TableConvertor } from '../serving/resource';
+import { AGE_COLUMN, column, NAME_COLUMN, NONE, translateTimestampSince, type TableColumnDefinition } from '../table';
+import { GUARDRAILS_READY, NODE_SELECTOR_ANNOTATION, POD_SECURITY_ENFORCE_LABEL } from './read-model';
 
 /** Quota keys each column reads, first present wins (`cpu` is the same quota as `requests.cpu`). */
 const QUOTA_KEYS = {
@@ -47,3 +45,25 @@ function quotaCell(tns: TenantNamespace, keys: readonly string[]): string {
   if (!key) return NONE;
   return `${quota?.used?.[key] ?? '0'}/${quota!.hard![key]}`;
 }
+
+/**
+ * The columns of `kubectl get tenantnamespaces` (SPEC §4), in order. Names are written as kube's built-in
+ * printers write them (`Name`, `Age`); kubectl upper-cases them in its header. Priority 1 columns show
+ * with `-o wide`. NAME and AGE carry the ObjectMeta descriptions, as every built-in resource's do.
+ */
+export const TENANT_NAMESPACE_COLUMNS: readonly TableColumnDefinition[] = Object.freeze([
+  NAME_COLUMN,
+  column('Tenant', 'The Tenant this namespace belongs to.'),
+  column('Status', 'The phase of the namespace: Active or Terminating.'),
+  AGE_COLUMN,
+  column('Owners', "The owners of the namespace's Tenant, as Kind:name (ServiceAccount:namespace/name).", 1),
+  column('CPU', 'CPU used/hard under the most restrictive ResourceQuota of the namespace.', 1),
+  column('Memory', 'Memory used/hard under the most restrictive ResourceQuota of the namespace.', 1),
+  column('Pods', 'Pods used/hard under the most restrictive ResourceQuota of the namespace.', 1),
+  column('Guardrails', 'Reason of the GuardrailsReady condition: InSync when every guardrail is as the Tenant wants it.', 1),
+  column('Pod-Security', 'The Pod Security Standard enforced in the namespace (pod-security.kubernetes.io/enforce).', 1),
+  column('Node-Selector', 'The node selector every pod of the namespace gets (scheduler.alpha.kubernetes.io/node-selector).', 1),
+]);
+
+/** How TenantNamespaces print (SPEC §4). */
+export const TENANT_NAMESPACE_TABLE: TableConvertor<TenantNamespace> = { columns: TENANT_NAMESPACE_COLUMNS, cells: tenantNamespaceCells };

@@ -1,17 +1,15 @@
-import type { ListMeta, TenantNamespace } from '../../kube/types';
+import type { KubeObject, ListMeta } from '../../kube/types';
 import { decodeContinue, encodeContinue } from '../request/continue-token';
 import type { ListOptions } from '../request/list-options';
-import { TENANT_NAMESPACES } from '../resource';
 import { badRequest, expired, EXPIRED_MESSAGES, notFound, timeout } from '../status';
-import { fieldsOf } from './fields';
+import type { RowView, ServedResource, Viewer } from './resource';
 import { ListSnapshots } from './snapshots';
-import type { TenantNamespaceView, Viewer } from './view';
 
 /** For callers that keep no snapshots (every continuation goes through the change log). */
 const NO_SNAPSHOTS = new ListSnapshots(0);
 
-export interface ListResult {
-  items: TenantNamespace[];
+export interface ListResult<T extends KubeObject = KubeObject> {
+  items: T[];
   metadata: ListMeta;
 }
 
@@ -21,14 +19,14 @@ export interface ListResult {
  * answers one that etcd has compacted (410), one from another replica or process too (it cannot be
  * placed in this view's history), and one from the future as kube does after waiting (504).
  */
-function checkListResourceVersion(view: TenantNamespaceView, opts: ListOptions): void {
+function checkListResourceVersion(view: RowView<KubeObject>, opts: ListOptions): void {
   const rv = opts.resourceVersion;
   if (!rv || rv === '0') {
     if (opts.resourceVersionMatch === 'Exact') throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
     return;
   }
   const parsed = view.log.versions.parse(rv);
-  if (parsed === 'invalid') throw badRequest(`resourceVersion: Invalid value: "${rv}": must be a non-negative integer`);
+  if (parsed === 'invalid') throw badRequest(`resourceVersion: Invalid value: "${rv.slice(0, 64)}": must be a non-negative integer`);
   if (parsed === 'foreign') throw expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, view.log.resourceVersion));
   if (parsed.seq > view.log.seq) throw timeout(`Too large resource version: ${rv}, current: ${view.log.resourceVersion}`, 1);
   if (opts.resourceVersionMatch === 'Exact' && parsed.seq !== view.log.seq) {
@@ -42,7 +40,7 @@ function checkListResourceVersion(view: TenantNamespaceView, opts: ListOptions):
  * a continuation is honoured when no row at or after its start has changed since its page was served;
  * otherwise it is 410 Expired, as kube answers a token whose revision etcd has compacted.
  */
-function continueFrom(view: TenantNamespaceView, snapshots: ListSnapshots, owner: string, token: string): { start: string; resourceVersion: string; rows?: readonly TenantNamespace[]; snapshot?: string } {
+function continueFrom(view: RowView<KubeObject>, snapshots: ListSnapshots, owner: string, token: string): { start: string; resourceVersion: string; rows?: readonly KubeObject[]; snapshot?: string } {
   const c = decodeContinue(token);
   const parsed = view.log.versions.parse(c.resourceVersion);
   if (parsed === 'invalid') throw badRequest('invalid continue token: continue key is not valid');
@@ -55,41 +53,49 @@ function continueFrom(view: TenantNamespaceView, snapshots: ListSnapshots, owner
 }
 
 /** The rows `viewer` may see that match the request's selectors, ordered by name, before paging. */
-export function selectRows(view: TenantNamespaceView, viewer: Viewer, opts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>): TenantNamespace[] {
+export function selectRows<T extends KubeObject>(resource: ServedResource<T>, viewer: Viewer, opts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>): T[] {
+  const { view } = resource;
   const byName = opts.fieldSelector?.requiredValue('metadata.name');
-  const byTenant = opts.fieldSelector?.requiredValue('spec.tenant');
-  let rows: TenantNamespace[];
+  let rows: T[] | undefined;
   if (byName !== undefined) {
     const row = view.get(byName);
     rows = row && view.canSee(viewer, row) ? [row] : [];
-  } else if (byTenant !== undefined) {
-    const visible = view.visibleTenants(viewer);
-    rows = !visible || visible.has(byTenant) ? view.rowsOfTenant(byTenant) : [];
-  } else {
-    rows = view.visibleRows(viewer);
+  } else if (view.visibleRowsWhere && opts.fieldSelector) {
+    for (const field of resource.fields.labels) {
+      const value = opts.fieldSelector.requiredValue(field);
+      if (value !== undefined) rows ??= view.visibleRowsWhere(viewer, field, value);
+    }
   }
+  rows ??= view.visibleRows(viewer);
   const { labelSelector, fieldSelector } = opts;
   if (labelSelector && !labelSelector.isEmpty()) rows = rows.filter((r) => labelSelector.matches(r.metadata.labels));
-  if (fieldSelector && !fieldSelector.isEmpty()) rows = rows.filter((r) => fieldSelector.matches(fieldsOf(r)));
+  if (fieldSelector && !fieldSelector.isEmpty()) rows = rows.filter((r) => fieldSelector.matches(resource.fields.of(r)));
   return rows;
 }
 
-/** Who a snapshot belongs to: the same caller with the same selectors. */
-function snapshotOwner(viewer: Viewer, opts: ListOptions): string {
-  return JSON.stringify([viewer.name, [...viewer.groups].sort(), viewer.seesAll, opts.labelSelector?.toString() ?? '', opts.fieldSelector?.toString() ?? '']);
+/**
+ * Who a snapshot belongs to: the same caller, on the same resource, with the same selectors (a continue
+ * token can never reach another caller's or another resource's rows).
+ */
+function snapshotOwner(resource: ServedResource<KubeObject>, viewer: Viewer, opts: ListOptions): string {
+  return JSON.stringify([resource.names.resource, viewer.name, [...viewer.groups].sort(), viewer.seesAll, opts.labelSelector?.toString() ?? '', opts.fieldSelector?.toString() ?? '']);
 }
 
 /** LIST: the caller's rows, filtered, paged with `limit` and `continue`. */
-export function listTenantNamespaces(view: TenantNamespaceView, viewer: Viewer, opts: ListOptions, snapshots = NO_SNAPSHOTS): ListResult {
+export function listRows<T extends KubeObject>(resource: ServedResource<T>, viewer: Viewer, opts: ListOptions, snapshots = NO_SNAPSHOTS): ListResult<T> {
+  const view = resource.view as unknown as RowView<KubeObject>;
   let resourceVersion = view.log.resourceVersion;
   let start: string | undefined;
-  let rows: readonly TenantNamespace[] | undefined;
+  let rows: readonly T[] | undefined;
   let snapshot: string | undefined;
-  const owner = snapshotOwner(viewer, opts);
-  if (opts.continueToken) ({ start, resourceVersion, rows, snapshot } = continueFrom(view, snapshots, owner, opts.continueToken));
-  else checkListResourceVersion(view, opts);
+  const owner = snapshotOwner(resource as unknown as ServedResource<KubeObject>, viewer, opts);
+  if (opts.continueToken) {
+    let kept: readonly KubeObject[] | undefined;
+    ({ start, resourceVersion, rows: kept, snapshot } = continueFrom(view, snapshots, owner, opts.continueToken));
+    rows = kept as readonly T[] | undefined;
+  } else checkListResourceVersion(view, opts);
 
-  rows ??= selectRows(view, viewer, opts);
+  rows ??= selectRows(resource, viewer, opts);
   const from = start === undefined ? 0 : lowerBound(rows, start);
   const metadata: ListMeta = { resourceVersion };
   let page = rows.slice(from);
@@ -103,13 +109,13 @@ export function listTenantNamespaces(view: TenantNamespaceView, viewer: Viewer, 
 }
 
 /** GET: one row; one the caller may not see answers exactly as one that does not exist. */
-export function getTenantNamespace(view: TenantNamespaceView, viewer: Viewer, name: string): TenantNamespace {
-  const row = view.get(name);
-  if (!row || !view.canSee(viewer, row)) throw notFound(TENANT_NAMESPACES, name);
+export function getRow<T extends KubeObject>(resource: ServedResource<T>, viewer: Viewer, name: string): T {
+  const row = resource.view.get(name);
+  if (!row || !resource.view.canSee(viewer, row)) throw notFound(resource.names, name);
   return row;
 }
 
-function lowerBound(rows: readonly TenantNamespace[], name: string): number {
+function lowerBound(rows: readonly KubeObject[], name: string): number {
   let lo = 0;
   let hi = rows.length;
   while (lo < hi) {

@@ -1,0 +1,77 @@
+import type { PaddockCache } from '../../cache/paddock-cache';
+import type { KubeObject, Tenant } from '../../kube/types';
+import { PADDOCK } from '../../kube/types';
+import { viewSchemas } from '../openapi/view-schemas';
+import type { ResourceNames, ServedResource, TableConvertor } from '../serving/resource';
+import type { SharedInformer } from '../../cache/informer';
+import { ResourceVersions } from '../watch/resource-version';
+import { ProjectedView } from './projected-view';
+
+/** An annotation never shown in a view: kubectl's copy of the whole applied object. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** What one read-only view of SPEC §9 is: its names, source, who may use a source object, how it prints. */
+export interface ViewDefinition {
+  kind: string;
+  resource: string;
+  shortName: string;
+  /** The source kind (for `kubectl explain` and for the cluster-wide list that shows every row). */
+  source: { group: string; resource: string; kind: string; apiVersion: string };
+  informer(cache: PaddockCache): SharedInformer<KubeObject>;
+  mayUse(tenant: Tenant, obj: KubeObject): boolean;
+  relevant(tenant: Tenant): unknown;
+  /** The source's fields served under the view's kind (everything but apiVersion, kind, metadata by default). */
+  body?(obj: KubeObject): Record<string, unknown>;
+  table: TableConvertor<KubeObject>;
+  description: string;
+  /** Top-level body fields for `kubectl explain`: name → [type, description]. */
+  fields: Record<string, [string, string]>;
+}
+
+export function viewNames(def: ViewDefinition): ResourceNames {
+  return {
+    group: PADDOCK.apiGroup,
+    version: PADDOCK.apiVersion,
+    groupVersion: `${PADDOCK.apiGroup}/${PADDOCK.apiVersion}`,
+    resource: def.resource,
+    singular: def.kind.toLowerCase(),
+    kind: def.kind,
+    listKind: `${def.kind}List`,
+    shortNames: [def.shortName],
+    categories: ['paddock'],
+    namespaced: false,
+    verbs: ['get', 'list', 'watch'],
+  };
+}
+
+/** The source object as the view serves it: its name, uid, labels, annotations and creation time, and its body. */
+function projector(def: ViewDefinition, names: ResourceNames) {
+  return (obj: KubeObject): KubeObject => {
+    const m = obj.metadata;
+    const metadata: KubeObject['metadata'] = { name: m.name };
+    if (m.uid) metadata.uid = m.uid;
+    if (m.creationTimestamp) metadata.creationTimestamp = m.creationTimestamp;
+    if (m.labels && Object.keys(m.labels).length) metadata.labels = { ...m.labels };
+    const annotations = Object.fromEntries(Object.entries(m.annotations ?? {}).filter(([k]) => k !== LAST_APPLIED));
+    if (Object.keys(annotations).length) metadata.annotations = annotations;
+    const { apiVersion: _v, kind: _k, metadata: _m, ...rest } = obj as KubeObject & Record<string, unknown>;
+    return { apiVersion: names.groupVersion, kind: names.kind, metadata, ...(def.body ? def.body(obj) : rest) };
+  };
+}
+
+/** Serves `def` from the shared cache: a projected view, read-only, filtered per caller. */
+export function viewResource(def: ViewDefinition, cache: PaddockCache, window: number, versions = new ResourceVersions()): ServedResource<KubeObject> {
+  const names = viewNames(def);
+  const view = new ProjectedView<KubeObject>({ source: def.informer(cache), mayUse: def.mayUse, relevant: def.relevant, project: projector(def, names) }, cache.tenants, window, versions);
+  const prefix = `${PADDOCK.apiGroup.split('.').reverse().join('.')}.${PADDOCK.apiVersion}`;
+  const definitions = { kind: `${prefix}.${def.kind}`, list: `${prefix}.${def.kind}List` };
+  return {
+    names,
+    view,
+    table: def.table,
+    fields: { labels: ['metadata.name'], of: (o) => ({ 'metadata.name': o.metadata.name }) },
+    seesAllWith: { group: def.source.group, resource: def.source.resource },
+    definitions,
+    schemas: (flavor) => viewSchemas(flavor, names, definitions, def),
+  };
+}

@@ -1,0 +1,215 @@
+import { createHash } from 'node:crypto';
+import type { SharedInformer } from '../../cache/informer';
+import type { KubeObject, Tenant } from '../../kube/types';
+import { ownerKeysOfTenant, subjectKeysOfUser } from '../../tenancy/owner-keys';
+import type { RowView, Viewer } from '../serving/resource';
+import { SortedNames } from '../serving/sorted-names';
+import { ChangeLog, type Audience, type Change, type RowState } from '../watch/changelog';
+import { ResourceVersions } from '../watch/resource-version';
+
+/** How one view is projected from one source kind, and which tenants may use a source object. */
+export interface Projection<T extends KubeObject> {
+  /** The source objects (one cluster-scoped kind). */
+  readonly source: SharedInformer<KubeObject>;
+  /** Whether `tenant` may use `obj` (SPEC §9: a class it is allowed, a node its nodeSelector matches, itself). */
+  mayUse(tenant: Tenant, obj: KubeObject): boolean;
+  /** What of a Tenant `mayUse` reads: when it and the owners are unchanged, a Tenant event changes nothing. */
+  relevant(tenant: Tenant): unknown;
+  /** The row served for `obj`: its metadata and body under the view's apiVersion and kind. */
+  project(obj: KubeObject): T;
+}
+
+interface Row<T> extends RowState<T> {
+  /** Hash of the projected JSON without resourceVersion: whether a source event changed the row. */
+  readonly fingerprint: string;
+}
+
+const fingerprintOf = (o: unknown) => createHash('sha1').update(JSON.stringify(o)).digest('base64');
+
+const keysOfViewer = new WeakMap<Viewer, ReadonlySet<string>>();
+function viewerKeys(viewer: Viewer): ReadonlySet<string> {
+  let keys = keysOfViewer.get(viewer);
+  if (!keys) keysOfViewer.set(viewer, (keys = new Set(subjectKeysOfUser(viewer))));
+  return keys;
+}
+
+/**
+ * A view projected from one source kind: one row per source object, seen by the owners of every tenant
+ * that may use it (the union, never the intersection), by everyone who may list the source kind.
+ *
+ * Invariants:
+ * - a row's audience is exactly the owner subject keys of the tenants that may use its source object now,
+ *   kept incrementally: per row, how many of those tenants hold each key;
+ * - a row is logged (and watchers told) only when its served content or its audience changes, so a
+ *   Tenant status write, a node heartbeat or a resync costs nothing downstream;
+ * - names are kept sorted, as kube-apiserver orders lists.
+ */
+export class ProjectedView<T extends KubeObject> implements RowView<T> {
+  readonly log: ChangeLog<T>;
+  readonly #rows = new Map<string, Row<T>>();
+  readonly #names = new SortedNames();
+  /** Per source object: the tenants that may use it, and per owner key how many of them hold it. */
+  readonly #users = new Map<string, Set<string>>();
+  readonly #keyCounts = new Map<string, Map<string, number>>();
+  /** Per tenant, what was last seen of it: its owner keys and what `mayUse` reads. */
+  readonly #tenants = new Map<string, { keys: readonly string[]; relevant: string }>();
+
+  constructor(
+    readonly projection: Projection<T>,
+    readonly tenants: SharedInformer<Tenant>,
+    window: number,
+    versions = new ResourceVersions(),
+  ) {
+    this.log = new ChangeLog<T>(versions, window, (o, resourceVersion) => withResourceVersion(o, resourceVersion));
+    projection.source.addEventHandler({
+      add: (o) => this.#refreshSource(o.metadata.name),
+      update: (_old, o) => this.#refreshSource(o.metadata.name),
+      delete: (o) => this.#refreshSource(o.metadata.name),
+    });
+    tenants.addEventHandler({
+      add: (t) => this.#refreshTenant(t.metadata.name),
+      update: (_old, t) => this.#refreshTenant(t.metadata.name),
+      delete: (t) => this.#refreshTenant(t.metadata.name),
+    });
+  }
+
+  get size(): number {
+    return this.#rows.size;
+  }
+
+  get(name: string): T | undefined {
+    return this.#rows.get(name)?.object;
+  }
+
+  canSee(viewer: Viewer, row: T): boolean {
+    const current = this.#rows.get(row.metadata.name);
+    return current !== undefined && this.admits(viewer, current.audience);
+  }
+
+  admits(viewer: Viewer, audience: Audience): boolean {
+    if (viewer.seesAll) return true;
+    for (const key of viewerKeys(viewer)) if (audience.has(key)) return true;
+    return false;
+  }
+
+  visibleRows(viewer: Viewer): T[] {
+    const out: T[] = [];
+    for (const name of this.#names.all) {
+      const row = this.#rows.get(name)!;
+      if (this.admits(viewer, row.audience)) out.push(row.object);
+    }
+    return out;
+  }
+
+  subscribe(listener: (change: Change<T>) => void): () => void {
+    return this.log.subscribe(listener);
+  }
+
+  /** A source object changed: recompute which tenants may use it, and its row. */
+  #refreshSource(name: string): void {
+    const obj = this.projection.source.store.get(name);
+    if (!obj) {
+      this.#users.delete(name);
+      this.#keyCounts.delete(name);
+      this.#write(name, undefined);
+      return;
+    }
+    const users = new Set<string>();
+    const counts = new Map<string, number>();
+    for (const t of this.tenants.store.list()) {
+      if (!this.projection.mayUse(t, obj)) continue;
+      users.add(t.metadata.name);
+      for (const k of this.#keysOf(t)) counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    this.#users.set(name, users);
+    this.#keyCounts.set(name, counts);
+    this.#write(name, obj);
+  }
+
+  /** A Tenant changed: move its owner keys in or out of the rows it may (no longer) use. */
+  #refreshTenant(tenantName: string): void {
+    const tenant = this.tenants.store.get(tenantName);
+    const before = this.#tenants.get(tenantName);
+    const keys = tenant ? ownerKeysOfTenant(tenant) : [];
+    const relevant = tenant ? JSON.stringify(this.projection.relevant(tenant)) : '';
+    if (before && before.relevant === relevant && sameKeys(before.keys, keys)) return;
+    if (tenant) this.#tenants.set(tenantName, { keys, relevant });
+    else this.#tenants.delete(tenantName);
+    for (const name of this.#names.all.slice()) {
+      const obj = this.projection.source.store.get(name);
+      const users = this.#users.get(name);
+      const counts = this.#keyCounts.get(name);
+      if (!obj || !users || !counts) continue;
+      const was = users.has(tenantName);
+      const is = tenant !== undefined && this.projection.mayUse(tenant, obj);
+      if (!was && !is) continue;
+      let changed = false;
+      if (was) {
+        users.delete(tenantName);
+        for (const k of before?.keys ?? []) changed = decrement(counts, k) || changed;
+      }
+      if (is) {
+        users.add(tenantName);
+        for (const k of keys) changed = increment(counts, k) || changed;
+      }
+      if (changed) this.#write(name, obj);
+    }
+  }
+
+  #keysOf(t: Tenant): readonly string[] {
+    let seen = this.#tenants.get(t.metadata.name);
+    if (!seen) this.#tenants.set(t.metadata.name, (seen = { keys: ownerKeysOfTenant(t), relevant: JSON.stringify(this.projection.relevant(t)) }));
+    return seen.keys;
+  }
+
+  /** Logs the row of `name` as `obj` projects it (undefined: gone), if its content or audience changed. */
+  #write(name: string, obj: KubeObject | undefined): void {
+    const before = this.#rows.get(name);
+    if (!obj) {
+      if (!before) return;
+      this.#rows.delete(name);
+      this.#names.remove(name);
+      this.log.append(before, undefined);
+      return;
+    }
+    const projected = this.projection.project(obj);
+    const fingerprint = fingerprintOf(projected);
+    const audience: Audience = new Set(this.#keyCounts.get(name)?.keys() ?? []);
+    if (before && before.fingerprint === fingerprint && sameAudience(before.audience, audience)) return;
+    const row: Row<T> = Object.freeze({ object: withResourceVersion(projected, this.log.versions.format(this.log.seq + 1)), fingerprint, audience });
+    this.#rows.set(name, row);
+    if (!before) this.#names.insert(name);
+    this.log.append(before, row);
+  }
+}
+
+function increment(counts: Map<string, number>, key: string): boolean {
+  const n = counts.get(key) ?? 0;
+  counts.set(key, n + 1);
+  return n === 0;
+}
+
+function decrement(counts: Map<string, number>, key: string): boolean {
+  const n = counts.get(key) ?? 0;
+  if (n <= 1) {
+    counts.delete(key);
+    return n === 1;
+  }
+  counts.set(key, n - 1);
+  return false;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((k, i) => k === b[i]);
+}
+
+function sameAudience(a: Audience, b: Audience): boolean {
+  if (a.size !== b.size) return false;
+  for (const k of a) if (!b.has(k)) return false;
+  return true;
+}
+
+/** `o`, frozen, with metadata.resourceVersion set. */
+export function withResourceVersion<T extends KubeObject>(o: T, resourceVersion: string): T {
+  return Object.freeze({ ...o, metadata: Object.freeze({ ...o.metadata, resourceVersion }) }) as T;
+}
