@@ -86,7 +86,10 @@ describe('kubectl get tns, per caller', () => {
 
   it('shows admin every tenant namespace', async () => {
     const names = parseTable((await kubectl('admin', ['get', 'tns'])).stdout).map((r) => r.NAME);
-    const all = (await kubectlJson('admin', ['get', 'namespaces', '-l', 'paddock.dev/tenant'])).items.map((n: any) => n.metadata.name).sort();
+    // Every namespace proven its tenant's: labelled for it and named by UID in one of its claims.
+    const uids = new Map<string, string>((await kubectlJson('admin', ['get', 'namespaces', '-l', 'paddock.dev/tenant'])).items.map((n: any) => [n.metadata.name, n.metadata.uid]));
+    const tenants = (await kubectlJson('admin', ['get', 'tenants'])).items;
+    const all = tenants.flatMap((t: any) => (t.status?.claims ?? []).filter((c: any) => c.uid && uids.get(c.name) === c.uid).map((c: any) => c.name)).sort();
     expect(names).toEqual(all);
   });
 
