@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { KubeClient } from '../kube/client';
 import type { Logger } from '../log/logger';
 import type { KubeObject } from '../kube/types';
+import { metaTime } from '../kube/time';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -29,7 +30,7 @@ export class EventRecorder {
     if (this.#recent.size >= MAX_REMEMBERED) this.#recent.clear();
     this.#recent.set(key, now);
     const namespace = obj.metadata.namespace ?? CLUSTER_SCOPED_EVENT_NAMESPACE;
-    const at = new Date(now).toISOString();
+    const at = metaTime(now);
     const event = {
       apiVersion: 'v1',
       kind: 'Event',

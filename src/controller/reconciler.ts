@@ -193,7 +193,7 @@ export class TenantReconciler {
   }
 
   async #writeStatus(tenant: Tenant, desired: DesiredState, observed: ObservedState): Promise<void> {
-    const status = tenantStatus(tenant, desired, observed, new Date().toISOString());
+    const status = tenantStatus(tenant, desired, observed, new Date());
     if (statusEqual(tenant.status, status)) return;
     // Another event can bring this tenant back before the cache has our last status write: writing the
     // same status again from the stale copy would only earn a 409. Skip until the cache moves on.
