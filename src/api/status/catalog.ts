@@ -241,9 +241,12 @@ export function timeout(message = 'request did not complete within the allotted 
   return failure('Timeout', `Timeout: ${message}`, details);
 }
 
-/** 503 ServiceUnavailable with the message as given (e.g. caches not yet synced). */
-export function serviceUnavailable(message: string): StatusError {
-  return failure('ServiceUnavailable', message);
+/**
+ * 503 ServiceUnavailable with the message as given (e.g. caches not yet synced); with `retryAfterSeconds`
+ * also `Retry-After`, which client-go and kubectl honour by retrying.
+ */
+export function serviceUnavailable(message: string, retryAfterSeconds?: number): StatusError {
+  return failure('ServiceUnavailable', message, retryAfterSeconds ? { retryAfterSeconds: Math.max(1, Math.floor(retryAfterSeconds)) } : undefined);
 }
 
 /**
