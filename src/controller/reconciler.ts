@@ -37,7 +37,9 @@ export class TenantReconciler {
   /** Events of the pass in progress, per tenant (the workqueue never runs one tenant twice at once). */
   readonly #batches = new Map<string, EventBatch>();
 
-  async reconcile(name: string): Promise<ReconcileResult | void> {
+  /** Reconciles one tenant; `signal` cancels the pass: once it aborts, none of its writes is sent. */
+  async reconcile(name: string, signal?: AbortSignal): Promise<ReconcileResult | void> {
+    if (signal) return this.writer.within(signal, () => this.reconcile(name));
     const tenant = this.cache.tenants.store.get(name);
     if (!tenant) {
       this.#statusWritten.delete(name);
