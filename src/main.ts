@@ -17,8 +17,10 @@ import { TenantController } from './controller/controller';
 import { EventRecorder } from './controller/events';
 import { LeaderElector } from './controller/leader-election';
 import { TenantReconciler } from './controller/reconciler';
+import { WriteFence } from './controller/write-fence';
 import { Writer } from './controller/writer';
 import { KubeClient, paddockVersion } from './kube/client';
+import { loadConnection } from './kube/connection';
 import { PADDOCK } from './kube/types';
 import { configureLogging, logger } from './log/logger';
 
@@ -29,12 +31,14 @@ import { configureLogging, logger } from './log/logger';
 async function run(options: Options): Promise<void> {
   configureLogging(options.logLevel);
   const log = logger({ component: 'paddock', identity: options.identity });
-  const client = await KubeClient.fromKubeConfig(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}, {
-    qps: options.qps,
-    burst: options.burst,
-    // The identity in the User-Agent lets kube-apiserver's audit log tell replicas apart.
-    userAgent: `paddock/${paddockVersion()} (${options.identity})`,
-  });
+  const connection = await loadConnection(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {});
+  // The identity in the User-Agent lets kube-apiserver's audit log tell replicas apart.
+  const userAgent = `paddock/${paddockVersion()} (${options.identity})`;
+  // Three clients, three rate limits: a busy reconcile must neither delay the API's reviews (a slow or
+  // failed review fails a user's request) nor the Lease renewals (a late renewal ends leadership).
+  const client = new KubeClient(connection, { qps: options.qps, burst: options.burst, userAgent });
+  const reviewClient = new KubeClient(connection, { qps: options.reviewQps, burst: options.reviewBurst, timeoutMs: options.reviewTimeoutMs, userAgent });
+  const leaseClient = new KubeClient(connection, { qps: 5, burst: 10, timeoutMs: options.renewDeadlineMs, userAgent });
   const factory = new SharedInformerFactory(client, { logger: logger({ component: 'informer' }) });
   const cache = new PaddockCache(factory);
   const stop = new AbortController();
@@ -43,6 +47,7 @@ async function run(options: Options): Promise<void> {
   let api: ApiServer | undefined;
   if (options.mode !== 'controller') {
     const requester: KubeRequester = { request: (method, path, body) => client.request(method, path, { body }) };
+    const reviews: KubeRequester = { request: (method, path, body) => reviewClient.request(method, path, { body }) };
     const authSource = new AuthConfigSource(requester, { onError: (err) => log.warn('reading extension-apiserver-authentication failed', { err }) });
     await authSource.start();
     const view = new TenantNamespaceView(cache, options.watchWindow);
@@ -53,8 +58,8 @@ async function run(options: Options): Promise<void> {
     api = new ApiServer({
       served: resources.map((resource) => ({ resource, hub: new WatchHub(resource, watchOptions) })),
       authSource,
-      authenticator: new Authenticator({ config: () => authSource.current, tokens: new TokenReviewer(requester) }),
-      authorizer: new Authorizer(requester),
+      authenticator: new Authenticator({ config: () => authSource.current, tokens: new TokenReviewer(reviews) }),
+      authorizer: new Authorizer(reviews),
       discovery: buildDiscoveryDocuments(resources.map((r) => r.names)),
       openapi: buildOpenAPIDocuments(resources),
       serving,
@@ -72,24 +77,29 @@ async function run(options: Options): Promise<void> {
   }
 
   if (options.mode !== 'apiserver') {
-    const writer = new Writer(client);
-    const events = new EventRecorder(client, 'paddock', options.identity, logger({ component: 'events' }));
+    // With leader election, nothing is written outside a term of the Lease: the fence closes when the
+    // lease is lost or its renew deadline passes (see src/controller/write-fence.ts).
+    const fence = options.leaderElect ? new WriteFence() : undefined;
+    const writer = new Writer(client, { fence });
+    const events = new EventRecorder(client, 'paddock', options.identity, logger({ component: 'events' }), writer);
     const controller = new TenantController(cache, new TenantReconciler(cache, writer, events, logger({ component: 'reconciler' })), writer,
       { workers: options.workers, resyncPeriodMs: options.resyncPeriodMs }, logger({ component: 'controller' }));
-    if (options.leaderElect) {
+    if (fence) {
       const elector = new LeaderElector({
-        client,
+        client: leaseClient,
         namespace: options.leaderElectionNamespace,
         name: PADDOCK.leaseName,
         identity: options.identity,
         leaseDurationMs: options.leaseDurationMs,
         renewDeadlineMs: options.renewDeadlineMs,
         retryPeriodMs: options.retryPeriodMs,
+        fence,
         onStartedLeading: (signal) => controller.run(signal),
         onNewLeader: (leader) => log.info('leader', { leader }),
         logger: logger({ component: 'leader-election' }),
       });
-      // One run() is one term: after losing the lease, campaign again until shutdown.
+      // One run() is one term, and it returns only once the term has drained: after losing the lease,
+      // campaign again (the API keeps serving meanwhile) until shutdown.
       tasks.push((async () => {
         while (!stop.signal.aborted) await elector.run(stop.signal);
       })());
@@ -105,6 +115,8 @@ async function run(options: Options): Promise<void> {
     await api?.close();
     await Promise.race([Promise.allSettled(tasks), new Promise((r) => setTimeout(r, 10_000).unref())]);
     client.close();
+    reviewClient.close();
+    leaseClient.close();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -10,6 +10,13 @@ describe('parseOptions', () => {
       resyncPeriodMs: 600_000, logLevel: 'info' });
   });
 
+  it('gives the API server\'s TokenReviews and SubjectAccessReviews their own rate limit and timeout', () => {
+    expect(parseOptions(tls, {})).toMatchObject({ reviewQps: 200, reviewBurst: 400, reviewTimeoutMs: 10_000 });
+    expect(parseOptions([...tls, '--review-qps=20', '--review-burst=30', '--review-timeout=2s'], {}))
+      .toMatchObject({ qps: 50, burst: 100, reviewQps: 20, reviewBurst: 30, reviewTimeoutMs: 2000 });
+    expect(() => parseOptions([...tls, '--review-qps=0'], {})).toThrow(/--review-qps/);
+  });
+
   it('lets a flag win over its environment variable', () => {
     expect(parseOptions([...tls, '--qps=7'], { PADDOCK_QPS: '9' })!.qps).toBe(7);
     expect(parseOptions(tls, { PADDOCK_QPS: '9' })!.qps).toBe(9);

@@ -15,6 +15,9 @@ export interface Options {
   tlsKeyFile?: string;
   qps: number;
   burst: number;
+  reviewQps: number;
+  reviewBurst: number;
+  reviewTimeoutMs: number;
   workers: number;
   resyncPeriodMs: number;
   leaderElect: boolean;
@@ -55,6 +58,9 @@ export const FLAGS: Record<string, FlagSpec> = {
   'tls-private-key-file': { env: 'PADDOCK_TLS_KEY_FILE', help: 'serving key (PEM)' },
   qps: { env: 'PADDOCK_QPS', default: '50', help: 'client-side rate limit to kube-apiserver, requests per second' },
   burst: { env: 'PADDOCK_BURST', default: '100', help: 'client-side rate limit burst' },
+  'review-qps': { env: 'PADDOCK_REVIEW_QPS', default: '200', help: 'rate limit of the API server\'s TokenReviews and SubjectAccessReviews, requests per second (apart from --qps)' },
+  'review-burst': { env: 'PADDOCK_REVIEW_BURST', default: '400', help: 'burst of the review rate limit' },
+  'review-timeout': { env: 'PADDOCK_REVIEW_TIMEOUT', default: '10s', help: 'deadline of one review; past it the request gets 503 with Retry-After' },
   workers: { env: 'PADDOCK_WORKERS', default: '4', help: 'concurrent reconciles' },
   'resync-period': { env: 'PADDOCK_RESYNC_PERIOD', default: '10m', help: 're-reconcile every tenant this often (jittered)' },
   'leader-elect': { env: 'PADDOCK_LEADER_ELECT', default: 'true', help: 'reconcile only while holding the Lease' },
@@ -136,6 +142,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     tlsKeyFile: get('tls-private-key-file'),
     qps: positiveInt('qps', get('qps')!),
     burst: positiveInt('burst', get('burst')!),
+    reviewQps: positiveInt('review-qps', get('review-qps')!),
+    reviewBurst: positiveInt('review-burst', get('review-burst')!),
+    reviewTimeoutMs: parseDuration('review-timeout', get('review-timeout')!),
     workers: positiveInt('workers', get('workers')!),
     resyncPeriodMs: parseDuration('resync-period', get('resync-period')!),
     leaderElect: bool('leader-elect'),

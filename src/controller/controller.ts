@@ -31,8 +31,16 @@ export class TenantController {
     readonly log: Logger,
   ) {}
 
-  /** Reconciles until `signal` aborts (leadership lost or shutdown); the caches must be running. */
+  /**
+   * Reconciles until `signal` aborts (leadership lost or shutdown); the caches must be running. Every write
+   * of the term is issued within `signal`'s scope, so its abort cancels in-flight reconciles and none of
+   * their writes is sent afterwards; resolves once every worker has finished.
+   */
   async run(signal: AbortSignal): Promise<void> {
+    return this.writer.within(signal, () => this.#run(signal));
+  }
+
+  async #run(signal: AbortSignal): Promise<void> {
     this.queue = new WorkQueue<string>({ name: 'tenants' });
     const registrations = this.#watchCache();
     try {
@@ -45,7 +53,7 @@ export class TenantController {
         clearTimeout(timer.current);
         this.queue.shutDown();
       }, { once: true });
-      await runWorkers(this.queue, this.options.workers, (key) => this.reconciler.reconcile(key), { name: 'tenants', logger: this.log });
+      await runWorkers(this.queue, this.options.workers, (key) => this.reconciler.reconcile(key, signal), { name: 'tenants', logger: this.log });
     } finally {
       for (const r of registrations) r.remove();
     }

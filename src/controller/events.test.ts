@@ -1,4 +1,6 @@
-import { EventBatch, type EventRecorder } from './events';
+import type { KubeClient } from '../kube/client';
+import { silentLogger } from '../kube/log';
+import { EventBatch, EventRecorder } from './events';
 import type { KubeObject } from '../kube/types';
 
 describe('EventBatch', () => {
@@ -26,5 +28,18 @@ describe('EventBatch', () => {
 
   it('records nothing for a pass that changed nothing', () => {
     expect(recorded(() => {})).toEqual([]);
+  });
+});
+
+describe('EventRecorder', () => {
+  it('stamps Events with metav1.Time: RFC 3339 with whole seconds', async () => {
+    const sent: any[] = [];
+    const client = { create: async (_path: string, body: unknown) => { sent.push(body); return body; } } as unknown as KubeClient;
+    new EventRecorder(client, 'paddock', 'test', silentLogger).record(
+      { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: 'oil', uid: 'u1' } }, 'Normal', 'Created', 'created x');
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toHaveLength(1);
+    expect(sent[0].firstTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(sent[0].lastTimestamp).toBe(sent[0].firstTimestamp);
   });
 });

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { KubeClient } from '../kube/client';
+import type { Writer } from './writer';
 import type { Logger } from '../log/logger';
 import type { KubeObject } from '../kube/types';
+import { metaTime } from '../kube/time';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -19,9 +21,17 @@ const MAX_REMEMBERED = 10_000;
 export class EventRecorder {
   readonly #recent = new Map<string, number>();
 
-  constructor(readonly client: KubeClient, readonly component: string, readonly instance: string, readonly log: Logger) {}
+  /** With `writer`, an Event is a write like the others: fenced, and cancelled with the pass recording it. */
+  constructor(readonly client: KubeClient, readonly component: string, readonly instance: string, readonly log: Logger, readonly writer?: Writer) {}
 
   record(obj: KubeObject, type: EventType, reason: string, message: string): void {
+    try {
+      this.writer?.assertMayWrite();
+    } catch (err) {
+      this.log.debug('event not recorded: no write may be sent now', { reason, object: obj.metadata.name, err });
+      return;
+    }
+    const opts = this.writer?.writeOptions();
     const key = `${obj.metadata.uid}\u0000${reason}\u0000${message}`;
     const now = Date.now();
     const last = this.#recent.get(key);
@@ -29,7 +39,7 @@ export class EventRecorder {
     if (this.#recent.size >= MAX_REMEMBERED) this.#recent.clear();
     this.#recent.set(key, now);
     const namespace = obj.metadata.namespace ?? CLUSTER_SCOPED_EVENT_NAMESPACE;
-    const at = new Date(now).toISOString();
+    const at = metaTime(now);
     const event = {
       apiVersion: 'v1',
       kind: 'Event',
@@ -45,7 +55,7 @@ export class EventRecorder {
       lastTimestamp: at,
       count: 1,
     };
-    this.client.create(`/api/v1/namespaces/${namespace}/events`, event).catch((err: unknown) => {
+    this.client.create(`/api/v1/namespaces/${namespace}/events`, event, opts).catch((err: unknown) => {
       this.log.warn('recording an event failed', { reason, object: obj.metadata.name, err });
     });
   }

@@ -1,4 +1,7 @@
+import { microTime } from '../kube/time';
 import type { KubeObject } from '../kube/types';
+
+export { microTime };
 
 /** coordination.k8s.io/v1 Lease as leader election uses it. */
 export interface Lease extends KubeObject {
@@ -42,9 +45,4 @@ export function leaseSpecFromRecord(r: LeaderElectionRecord): LeaseSpec {
     renewTime: microTime(r.renewTime),
     leaseTransitions: r.leaderTransitions,
   };
-}
-
-/** Formats epoch ms as a metav1.MicroTime (`2006-01-02T15:04:05.000000Z`). */
-export function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }

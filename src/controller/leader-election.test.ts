@@ -1,8 +1,10 @@
+import type { RequestOptions } from '../kube/client';
 import { KubeApiError } from '../kube/errors';
 import { silentLogger } from '../kube/log';
 import type { Status } from '../kube/types';
 import { LeaderElector, type LeaseClient } from './leader-election';
 import type { Lease } from './leader-election-lease';
+import { WriteFence } from './write-fence';
 
 const status = (code: number, reason: string): Status => ({ apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code, reason });
 
@@ -11,29 +13,49 @@ class FakeLeases {
   lease: Lease | undefined;
   rv = 0;
   readonly down = new Set<string>();
+  /** Callers whose requests hang until their signal aborts (a partition that times out). */
+  readonly hung = new Set<string>();
   writes = 0;
+  /** performance.now() when each successful write by a caller was sent. */
+  readonly sentAt = new Map<string, number>();
+
+  /** Someone else takes the Lease over (an admin, or a replica that judged it expired). */
+  steal(holder: string): void {
+    this.lease = { ...this.lease!, metadata: { ...this.lease!.metadata, resourceVersion: String(++this.rv) }, spec: { ...this.lease!.spec, holderIdentity: holder, leaseDurationSeconds: 3600 } };
+  }
 
   clientFor(who: string): LeaseClient {
+    const hang = (signal?: AbortSignal) => new Promise<never>((_, reject) => {
+      if (signal?.aborted) reject(signal.reason);
+      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
     const check = (): void => { if (this.down.has(who)) throw new Error('connection refused'); };
     return {
-      get: async <T>() => {
+      get: async <T>(_p: string, opts?: RequestOptions) => {
+        if (this.hung.has(who)) return hang(opts?.signal);
         check();
         if (!this.lease) throw new KubeApiError(status(404, 'NotFound'));
         return structuredClone(this.lease) as T;
       },
-      create: async <T>(_p: string, body: unknown) => {
+      create: async <T>(_p: string, body: unknown, opts?: RequestOptions) => {
+        if (this.hung.has(who)) return hang(opts?.signal);
+        const sent = performance.now();
         check();
         if (this.lease) throw new KubeApiError(status(409, 'AlreadyExists'));
         this.writes++;
         this.lease = { ...(body as Lease), metadata: { ...(body as Lease).metadata, resourceVersion: String(++this.rv) } };
+        this.sentAt.set(who, sent);
         return structuredClone(this.lease) as T;
       },
-      update: async <T>(_p: string, body: unknown) => {
+      update: async <T>(_p: string, body: unknown, opts?: RequestOptions) => {
+        if (this.hung.has(who)) return hang(opts?.signal);
+        const sent = performance.now();
         check();
         const b = body as Lease;
         if (!this.lease || b.metadata.resourceVersion !== this.lease.metadata.resourceVersion) throw new KubeApiError(status(409, 'Conflict'));
         this.writes++;
         this.lease = { ...b, metadata: { ...b.metadata, resourceVersion: String(++this.rv) } };
+        this.sentAt.set(who, sent);
         return structuredClone(this.lease) as T;
       },
     };
@@ -116,5 +138,57 @@ describe('LeaderElector', () => {
     expect(spec.renewTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     stop.abort();
     await run;
+  });
+
+  it('on losing the Lease, closes the fence and cancels the term at once, and campaigns again only once the term has drained', async () => {
+    const leases = new FakeLeases();
+    const fence = new WriteFence();
+    const events: string[] = [];
+    let returned = false;
+    const a = new LeaderElector({
+      client: leases.clientFor('a'), identity: 'a', ...timing, logger: silentLogger, name: 'l', namespace: 'n', fence,
+      onStartedLeading: async (signal) => {
+        events.push('started');
+        await new Promise((r) => signal.addEventListener('abort', r, { once: true }));
+        events.push(`cancelled, fence ${fenceState()}`);
+        await new Promise((r) => setTimeout(r, 50)); // a reconcile finishing its cancelled request
+        events.push(`drained, run returned: ${returned}`);
+      },
+      onStoppedLeading: () => events.push('stopped'),
+    });
+    const fenceState = () => { try { fence.check(); return 'open'; } catch { return 'closed'; } };
+    const stop = new AbortController();
+    const run = a.run(stop.signal).then(() => { returned = true; });
+    await waitFor(() => a.isLeader());
+    expect(fenceState()).toBe('open');
+    leases.steal('usurper');
+    await run;
+    // Stopped (and free to campaign again) only after the cancelled term finished: terms never overlap.
+    expect(events).toEqual(['started', 'cancelled, fence closed', 'drained, run returned: false', 'stopped']);
+    expect(leases.lease?.spec?.holderIdentity).toBe('usurper');
+    stop.abort();
+  });
+
+  it('ends the term when the renew deadline passes after the last renewal was sent, though renewals hang rather than fail', async () => {
+    const leases = new FakeLeases();
+    const fence = new WriteFence();
+    const slow = { leaseDurationMs: 3000, renewDeadlineMs: 1000, retryPeriodMs: 400 };
+    let cancelledAt = 0;
+    const a = new LeaderElector({
+      client: leases.clientFor('a'), identity: 'a', ...slow, logger: silentLogger, name: 'l', namespace: 'n', fence,
+      onStartedLeading: (signal) => { signal.addEventListener('abort', () => { cancelledAt = performance.now(); }, { once: true }); },
+    });
+    const stop = new AbortController();
+    const run = a.run(stop.signal);
+    await waitFor(() => a.isLeader());
+    leases.hung.add('a');
+    await run; // leadership ended on its own
+    const lastSent = leases.sentAt.get('a')!;
+    expect(() => fence.check()).toThrow(/renew deadline/);
+    // The deadline counts from when the last successful renewal was sent, not from when the first failing
+    // attempt began (that would be up to a retry period later).
+    expect(cancelledAt - lastSent).toBeGreaterThanOrEqual(slow.renewDeadlineMs - 1);
+    expect(cancelledAt - lastSent).toBeLessThan(slow.renewDeadlineMs + slow.retryPeriodMs / 2);
+    stop.abort();
   });
 });

@@ -8,6 +8,7 @@ import { RESOURCES, resourcePath } from '../kube/resources';
 import { PADDOCK } from '../kube/types';
 import { leaderElectionIsLeader, leaderElectionTransitions } from '../metrics/leader-election';
 import { type LeaderElectionRecord, type Lease, leaseSpecFromRecord, recordFromLease } from './leader-election-lease';
+import { WriteFence } from './write-fence';
 
 /** The three calls of KubeClient leader election uses. */
 export interface LeaseClient {
@@ -32,8 +33,14 @@ export interface LeaderElectionOptions {
   /** Clear the holder when the run signal aborts, so another replica takes over at once; default true. */
   releaseOnCancel?: boolean;
   /**
-   * Called once leadership is acquired; `signal` aborts when it is lost or the elector stops. Its promise
-   * is awaited (up to renewDeadline) before the lease is released on graceful shutdown.
+   * Opened for each term and closed when it ends; give the same fence to the Writer so that nothing is
+   * written outside a term. Default: a fence of the elector's own (`elector.fence`).
+   */
+  fence?: WriteFence;
+  /**
+   * Called once leadership is acquired; `signal` aborts when the term ends (loss observed, renew deadline
+   * passed, or the elector stops). Its promise is awaited before run() returns, so a new term never
+   * overlaps it (on graceful shutdown, up to renewDeadline, before the lease is released).
    */
   onStartedLeading: (signal: AbortSignal) => void | Promise<void>;
   /** Called when this replica stops leading (lost or released). */
@@ -51,10 +58,13 @@ const JITTER_FACTOR = 1.2;
  * Lease when it has no holder or when it has not seen the Lease change for leaseDuration (judged by its own
  * clock from when it observed the record, not by the renewTime written by another machine's clock). Every
  * write is an update conditional on the resourceVersion last read, so two candidates can never both win.
- * The leader renews every retryPeriod and steps down if it cannot renew within renewDeadline.
+ * The leader renews every retryPeriod and steps down if it cannot renew within renewDeadline of sending
+ * its last successful renewal. Each term is a term of the WriteFence (see write-fence.ts for why a lost
+ * lease drains and fences the reconciler instead of exiting the process).
  */
 export class LeaderElector {
   readonly identity: string;
+  readonly fence: WriteFence;
   readonly #client: LeaseClient;
   readonly #path: string;
   readonly #collection: string;
@@ -83,6 +93,7 @@ export class LeaderElector {
     this.#retryPeriodMs = opts.retryPeriodMs ?? 2_000;
     this.#releaseOnCancel = opts.releaseOnCancel ?? true;
     this.#log = opts.logger ?? jsonLogger('leader-election');
+    this.fence = opts.fence ?? new WriteFence();
     if (this.#leaseDurationMs <= this.#renewDeadlineMs) throw new Error('leaseDuration must be greater than renewDeadline');
     if (this.#renewDeadlineMs <= JITTER_FACTOR * this.#retryPeriodMs) throw new Error('renewDeadline must be greater than retryPeriod*1.2');
     this.#collection = resourcePath(RESOURCES.leases, { namespace: this.#namespace });
@@ -102,64 +113,95 @@ export class LeaderElector {
    * the lease should exit (or call run again).
    */
   async run(signal: AbortSignal): Promise<void> {
-    if (!(await this.#acquire(signal))) return;
+    const acquiredAt = await this.#acquire(signal);
+    if (acquiredAt === undefined) return;
+    const term = this.fence.begin(acquiredAt, this.#renewDeadlineMs);
     const lead = new AbortController();
+    const onTermEnd = (): void => lead.abort(term.reason);
+    term.addEventListener('abort', onTermEnd, { once: true });
     leaderElectionIsLeader.set({ name: this.#name }, 1);
     leaderElectionTransitions.inc({ name: this.#name, event: 'started' });
     this.#log.info('started leading', { lease: `${this.#namespace}/${this.#name}`, identity: this.identity });
     const leading = Promise.resolve()
       .then(() => this.#opts.onStartedLeading(lead.signal))
       .catch((err: unknown) => this.#log.error('onStartedLeading failed', { err }));
-    await this.#renew(signal);
-    lead.abort(new Error('leadership ended'));
+    const reason = await this.#renew(signal, term);
+    const released = signal.aborted && this.#releaseOnCancel;
+    if (!signal.aborted) this.fence.end(reason); // lost: not one more write
+    term.removeEventListener('abort', onTermEnd);
+    lead.abort(term.aborted ? term.reason : new Error(`leadership ended: ${reason}`));
     leaderElectionIsLeader.set({ name: this.#name }, 0);
     leaderElectionTransitions.inc({ name: this.#name, event: 'stopped' });
-    if (signal.aborted && this.#releaseOnCancel) {
+    this.#log.info('stopped leading', { lease: `${this.#namespace}/${this.#name}`, identity: this.identity, reason });
+    if (released) {
+      // Graceful shutdown: the term drains while the lease is still held, then it is handed over.
       const patience = new AbortController();
       await Promise.race([leading, delay(this.#renewDeadlineMs, patience.signal)]);
       patience.abort();
+      this.fence.end(reason);
       await this.#release();
+    } else {
+      // Do not campaign again before the cancelled term has finished: terms never overlap.
+      const slow = setTimeout(() => this.#log.warn('the ended term is still draining', { identity: this.identity }), this.#renewDeadlineMs);
+      await leading;
+      clearTimeout(slow);
     }
-    this.#log.info('stopped leading', { lease: `${this.#namespace}/${this.#name}`, identity: this.identity, released: signal.aborted && this.#releaseOnCancel });
+    this.#log.info('leadership term over', { lease: `${this.#namespace}/${this.#name}`, identity: this.identity, released });
     try { this.#opts.onStoppedLeading?.(); } catch (err) { this.#log.error('onStoppedLeading failed', { err }); }
   }
 
-  /** Retries every retryPeriod (jittered) until acquired (true) or aborted (false). */
-  async #acquire(signal: AbortSignal): Promise<boolean> {
+  /**
+   * Retries every retryPeriod (jittered) until acquired or aborted; resolves with the fence-clock time the
+   * acquiring request was sent, or undefined when aborted.
+   */
+  async #acquire(signal: AbortSignal): Promise<number | undefined> {
     this.#log.info('attempting to acquire leader lease', { lease: `${this.#namespace}/${this.#name}`, identity: this.identity });
     while (!signal.aborted) {
-      if (await this.#tryAcquireOrRenew(AbortSignal.any([signal, AbortSignal.timeout(this.#renewDeadlineMs)]))) return true;
+      const sentAt = await this.#tryAcquireOrRenew(AbortSignal.any([signal, AbortSignal.timeout(this.#renewDeadlineMs)]));
+      if (sentAt !== undefined) return sentAt;
       await delay(this.#retryPeriodMs * (1 + Math.random() * JITTER_FACTOR), signal);
     }
-    return false;
+    return undefined;
   }
 
-  /** Renews every retryPeriod; returns when a renewal could not succeed within renewDeadline, or on abort. */
-  async #renew(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      const deadline = AbortSignal.any([signal, AbortSignal.timeout(this.#renewDeadlineMs)]);
-      let renewed = false;
-      while (!deadline.aborted) {
-        if (await this.#tryAcquireOrRenew(deadline)) { renewed = true; break; }
-        if (!this.isLeader()) break; // someone else holds it now: stop acting as leader at once
-        await delay(this.#retryPeriodMs, deadline);
+  /**
+   * Renews every retryPeriod while the term lasts. The term (the fence) ends by itself renewDeadline after
+   * the last successful renewal was sent; each attempt runs under its signal. Returns why leading stopped.
+   */
+  async #renew(signal: AbortSignal, term: AbortSignal): Promise<string> {
+    const attempt = AbortSignal.any([signal, term]);
+    while (!attempt.aborted) {
+      const sentAt = await this.#tryAcquireOrRenew(attempt);
+      if (sentAt !== undefined && this.fence.renewed(sentAt)) {
+        await delay(this.#retryPeriodMs, attempt);
+        continue;
       }
-      if (signal.aborted) return;
-      if (!renewed) {
-        this.#log.warn('failed to renew lease within the renew deadline', { lease: `${this.#namespace}/${this.#name}`, identity: this.identity });
-        return;
+      if (attempt.aborted) break;
+      if (!this.isLeader()) {
+        // Someone else holds it now: stop acting as leader at once.
+        const holder = this.getLeader();
+        this.fence.end(`the Lease is held by ${holder || 'nobody'}`);
+        return `the Lease is held by ${holder || 'nobody'}`;
       }
-      await delay(this.#retryPeriodMs, signal);
+      await delay(this.#retryPeriodMs, attempt);
     }
+    if (signal.aborted) return 'stopped';
+    this.#log.warn('failed to renew lease within the renew deadline', { lease: `${this.#namespace}/${this.#name}`, identity: this.identity });
+    return term.reason instanceof Error ? term.reason.message : 'the renew deadline passed';
   }
 
-  async #tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
-    const now = Date.now();
+  /**
+   * One acquire-or-renew attempt. Resolves with the fence-clock time its successful write was sent (the
+   * lease is ours from then on for others), or undefined when it did not succeed.
+   */
+  async #tryAcquireOrRenew(signal: AbortSignal): Promise<number | undefined> {
+    const wall = Date.now();
+    const now = this.fence.now();
     const desired: LeaderElectionRecord = {
       holderIdentity: this.identity,
       leaseDurationSeconds: Math.max(1, Math.ceil(this.#leaseDurationMs / 1000)),
-      acquireTime: now,
-      renewTime: now,
+      acquireTime: wall,
+      renewTime: wall,
       leaderTransitions: 0,
     };
 
@@ -168,8 +210,7 @@ export class LeaderElector {
       desired.acquireTime = this.#observed!.acquireTime;
       desired.leaderTransitions = this.#observed!.leaderTransitions;
       try {
-        await this.#update(desired, signal);
-        return true;
+        return await this.#update(desired, signal);
       } catch (err) {
         this.#log.info('optimistic renewal failed, falling back to read-then-write', { err });
       }
@@ -182,8 +223,9 @@ export class LeaderElector {
     } catch (err) {
       if (!isNotFound(err)) {
         this.#log.warn('error retrieving lease', { err });
-        return false;
+        return undefined;
       }
+      const sentAt = this.fence.now();
       try {
         this.#lease = await this.#client.create<Lease>(this.#collection, {
           apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
@@ -192,10 +234,10 @@ export class LeaderElector {
         }, { signal });
       } catch (createErr) {
         this.#log.info('error creating lease', { err: createErr });
-        return false;
+        return undefined;
       }
-      this.#setObserved(desired, Date.now());
-      return true;
+      this.#setObserved(desired, this.fence.now());
+      return sentAt;
     }
     this.#lease = current;
 
@@ -206,7 +248,7 @@ export class LeaderElector {
       this.#observedRaw = raw;
       this.#setObserved(record, now);
     }
-    if (record.holderIdentity !== '' && this.#isLeaseValid(now) && !this.isLeader()) return false;
+    if (record.holderIdentity !== '' && this.#isLeaseValid(now) && !this.isLeader()) return undefined;
 
     // 4. Take it over (or renew it on the slow path).
     if (this.isLeader()) {
@@ -216,20 +258,24 @@ export class LeaderElector {
       desired.leaderTransitions = record.leaderTransitions + 1;
     }
     try {
-      await this.#update(desired, signal);
-      return true;
+      return await this.#update(desired, signal);
     } catch (err) {
       this.#log.info('failed to update lease', { err });
-      return false;
+      return undefined;
     }
   }
 
-  /** PUT conditional on the resourceVersion of the Lease last read or written. */
-  async #update(record: LeaderElectionRecord, signal: AbortSignal): Promise<void> {
+  /**
+   * PUT conditional on the resourceVersion of the Lease last read or written; resolves with the
+   * fence-clock time it was sent.
+   */
+  async #update(record: LeaderElectionRecord, signal: AbortSignal): Promise<number> {
     const lease = this.#lease!;
+    const sentAt = this.fence.now();
     this.#lease = await this.#client.update<Lease>(this.#path, { ...lease, spec: { ...lease.spec, ...leaseSpecFromRecord(record) } }, { signal });
     this.#observedRaw = JSON.stringify(this.#lease.spec ?? {});
-    this.#setObserved(record, Date.now());
+    this.#setObserved(record, this.fence.now());
+    return sentAt;
   }
 
   /** Clears the holder (leaseDurationSeconds 1) so a waiting candidate takes over on its next attempt. */
@@ -245,6 +291,7 @@ export class LeaderElector {
     }
   }
 
+  /** Judged by this process's monotonic clock from when it observed the record (`now` from `fence.now()`). */
   #isLeaseValid(now: number): boolean {
     return this.#observed !== undefined && this.#observedTime + this.#observed.leaseDurationSeconds * 1000 > now;
   }

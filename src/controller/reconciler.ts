@@ -49,7 +49,9 @@ export class TenantReconciler {
   /** Events of the pass in progress, per tenant (the workqueue never runs one tenant twice at once). */
   readonly #batches = new Map<string, EventBatch>();
 
-  async reconcile(name: string): Promise<ReconcileResult | void> {
+  /** Reconciles one tenant; `signal` cancels the pass: once it aborts, none of its writes is sent. */
+  async reconcile(name: string, signal?: AbortSignal): Promise<ReconcileResult | void> {
+    if (signal) return this.writer.within(signal, () => this.reconcile(name));
     const tenant = this.cache.tenants.store.get(name);
     if (!tenant) {
       this.#statusWritten.delete(name);
@@ -306,7 +308,7 @@ export class TenantReconciler {
   }
 
   async #writeStatus(tenant: Tenant, desired: DesiredState, observed: ObservedState): Promise<void> {
-    const status = tenantStatus(tenant, desired, observed, new Date().toISOString());
+    const status = tenantStatus(tenant, desired, observed, new Date());
     if (statusEqual(tenant.status, status)) return;
     // Another event can bring this tenant back before the cache has our last status write: writing the
     // same status again from the stale copy would only earn a 409. Skip until the cache moves on.

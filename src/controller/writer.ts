@@ -1,7 +1,9 @@
-import type { KubeClient } from '../kube/client';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { KubeClient, RequestOptions } from '../kube/client';
 import { isAlreadyExists, isNotFound } from '../kube/errors';
 import { RESOURCES, resourcePath, type ResourceRef } from '../kube/resources';
 import type { KubeObject } from '../kube/types';
+import type { WriteFence } from './write-fence';
 
 /** The kinds the reconciler writes, by `kind`. */
 export const REF_BY_KIND: Readonly<Record<string, ResourceRef>> = {
@@ -24,36 +26,82 @@ function refOf(obj: KubeObject): ResourceRef {
 const pathOf = (obj: KubeObject, subresource?: string) =>
   resourcePath(refOf(obj), { namespace: obj.metadata.namespace, name: obj.metadata.name, subresource });
 
+export interface WriterOptions {
+  /** Writes are sent only while this fence is open (leader election); none: always open. */
+  fence?: WriteFence;
+}
+
 /**
  * The reconciler's writes, each one request. Updates carry the resourceVersion of the object they were
  * computed from, so a concurrent change makes them fail with 409 Conflict (retried with backoff) instead
  * of overwriting it. Every write is counted in `writes` (tests and the bench read it).
+ *
+ * Two things can stop a write, both checked by the client right before the request leaves (after the
+ * rate limiter): the fence (is this process still leading, within its renew deadline?) and the signal of
+ * the scope the write was issued in (`within`: a reconcile, a leadership term), whose abort also rejects
+ * a write still waiting for a token. The scope travels with the async context, so the reconciler's code
+ * issues writes as before and each of them is cancelled with its pass.
  */
 export class Writer {
   writes = 0;
+  readonly #fence: WriteFence | undefined;
+  readonly #scope = new AsyncLocalStorage<AbortSignal>();
 
-  constructor(readonly client: KubeClient) {}
+  constructor(readonly client: KubeClient, options: WriterOptions = {}) {
+    this.#fence = options.fence;
+  }
+
+  /** Runs `fn` so that every write it issues, now or in callbacks it schedules, is cancelled by `signal`. */
+  within<T>(signal: AbortSignal | undefined, fn: () => T): T {
+    if (!signal) return fn();
+    const outer = this.#scope.getStore();
+    return this.#scope.run(outer ? AbortSignal.any([outer, signal]) : signal, fn);
+  }
+
+  /** Throws unless a write may be sent now: the scope has not been cancelled and the fence is open. */
+  assertMayWrite(): void {
+    this.#scope.getStore()?.throwIfAborted();
+    this.#fence?.check();
+  }
+
+  /** Options for a write request issued now: cancelled with the scope, fenced right before it is sent. */
+  writeOptions(): RequestOptions {
+    const signal = this.#scope.getStore();
+    const fence = this.#fence;
+    return {
+      signal,
+      beforeSend: () => {
+        signal?.throwIfAborted();
+        fence?.check();
+      },
+    };
+  }
 
   async create<T extends KubeObject>(obj: T): Promise<T> {
+    const opts = this.writeOptions();
     this.writes++;
-    return this.client.create<T>(resourcePath(refOf(obj), { namespace: obj.metadata.namespace }), obj);
+    return this.client.create<T>(resourcePath(refOf(obj), { namespace: obj.metadata.namespace }), obj, opts);
   }
 
   async update<T extends KubeObject>(obj: T): Promise<T> {
+    const opts = this.writeOptions();
     this.writes++;
-    return this.client.update<T>(pathOf(obj), obj);
+    return this.client.update<T>(pathOf(obj), obj, opts);
   }
 
   async updateStatus<T extends KubeObject>(obj: T): Promise<T> {
+    const opts = this.writeOptions();
     this.writes++;
-    return this.client.update<T>(pathOf(obj, 'status'), obj);
+    return this.client.update<T>(pathOf(obj, 'status'), obj, opts);
   }
 
   /** Deletes `obj` if it is still the object with its uid (a precondition); absent is fine. */
   async delete(obj: KubeObject, propagationPolicy: 'Background' | 'Foreground' = 'Background'): Promise<void> {
+    const opts = this.writeOptions();
     this.writes++;
     try {
       await this.client.delete(pathOf(obj), {
+        ...opts,
         body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy, ...(obj.metadata.uid ? { preconditions: { uid: obj.metadata.uid } } : {}) },
       });
     } catch (err) {
@@ -61,16 +109,15 @@ export class Writer {
     }
   }
 
-  /** Reads one object live (used only after a write found the cache behind). */
+  /** Reads one object live (used only after a write found the cache behind); cancelled with the scope. */
   async get<T extends KubeObject>(like: KubeObject): Promise<T | undefined> {
     try {
-      return await this.client.get<T>(pathOf(like));
+      return await this.client.get<T>(pathOf(like), { signal: this.#scope.getStore() });
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
     }
   }
-
   /** Creates `obj`; when it already exists, returns undefined and the caller decides what that means. */
   async createIfAbsent<T extends KubeObject>(obj: T): Promise<T | undefined> {
     try {

@@ -22,6 +22,11 @@ export interface RequestOptions {
   /** Whole-request deadline (headers and body); defaults to the client's `timeoutMs`. */
   timeoutMs?: number;
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Called once the rate limiter let the request through, immediately before it is sent; throwing
+   * rejects the request with that error and nothing is sent (a write fence hooks in here).
+   */
+  beforeSend?: () => void;
 }
 
 export interface KubeClientOptions {
@@ -178,6 +183,8 @@ export class KubeClient {
     }
     const started = performance.now();
     const transport = url.protocol === 'https:' ? https : http;
+    signal.throwIfAborted();
+    opts.beforeSend?.();
     return new Promise<http.IncomingMessage>((resolve, reject) => {
       const req = transport.request(url, { method, headers, agent: this.#agent, signal }, (res) => {
         clientRequestDuration.observe({ verb, code: String(res.statusCode ?? 0) }, (performance.now() - started) / 1000);

@@ -1,6 +1,6 @@
 import type { Namespace, NamespaceClaim, Tenant, TenantSpec } from '../kube/types';
 import {
-  CLAIM_TOKEN_ANNOTATION, claimHolds, declaredToClaim, isProvisioned, namesTakenFromOthers, newClaim, rfc3339, selfServiceRefusal, tenantOfName,
+  CLAIM_TOKEN_ANNOTATION, claimHolds, declaredToClaim, isProvisioned, namesTakenFromOthers, newClaim, selfServiceRefusal, tenantOfName,
 } from './claims';
 
 function tenant(name: string, spec: Partial<TenantSpec> = {}, claims?: NamespaceClaim[]): Tenant {
@@ -122,8 +122,4 @@ describe('namespaceQuota is counted on the claims', () => {
     expect(declaredToClaim(t, () => true)).toEqual({ claim: [], overQuota: [] });
     expect(selfServiceRefusal(t, 'oil-z')).toBe('quota');
   });
-});
-
-it('rfc3339 gives whole seconds, as metav1.Time', () => {
-  expect(rfc3339(new Date('2026-11-22T10:11:12.345Z'))).toBe('2026-11-22T10:11:12Z');
 });

@@ -18,6 +18,7 @@
  * take a namespace already claimed by another tenant is refused (it provisions nothing until renamed).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { metaTime } from '../kube/time';
 import type { Namespace, NamespaceClaim, Tenant } from '../kube/types';
 
 /** Annotation on a namespace Paddock created: the secret whose hash is in the claim's `proof`. */
@@ -34,7 +35,7 @@ const hash = (token: string) => createHash('sha256').update(token).digest('base6
 /** A fresh claim for `name` and the token to put on the namespace created for it. */
 export function newClaim(name: string, origin: NamespaceClaim['origin'], now: Date, previous?: NamespaceClaim): { claim: NamespaceClaim; token: string } {
   const token = randomBytes(24).toString('base64url');
-  const claim: NamespaceClaim = { name, origin, proof: hash(token), claimedAt: rfc3339(now) };
+  const claim: NamespaceClaim = { name, origin, proof: hash(token), claimedAt: metaTime(now) };
   if (previous?.uid) claim.uid = previous.uid;
   return { claim, token };
 }
@@ -129,9 +130,4 @@ export function declaredToClaim(tenant: Tenant, claimable: (name: string) => boo
     }
   }
   return { claim, overQuota };
-}
-
-/** metav1.Time: RFC 3339 with whole seconds. */
-export function rfc3339(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

@@ -15,7 +15,7 @@ function tenant(spec: Partial<TenantSpec> = {}, status?: TenantStatus): Tenant {
 }
 
 const synced: ObservedState = { namespaces: ['oil-staging', 'oil-production'], conflicts: [], missing: [], drifted: [] };
-const statusOf = (t: Tenant, observed: ObservedState = synced, now = T1) => tenantStatus(t, desiredState(t, []), observed, now);
+const statusOf = (t: Tenant, observed: ObservedState = synced, now: Date | string = T1) => tenantStatus(t, desiredState(t, []), observed, now);
 const ready = (s: TenantStatus) => s.conditions?.find((c) => c.type === 'Ready');
 
 describe('tenantStatus', () => {
@@ -160,5 +160,12 @@ describe('statusEqual', () => {
   it('treats no status like an empty one, and differs from a filled one', () => {
     expect(statusEqual(undefined, {})).toBe(true);
     expect(statusEqual(undefined, statusOf(tenant()))).toBe(false);
+  });
+});
+
+describe('tenantStatus timestamps', () => {
+  it('writes lastTransitionTime as metav1.Time: RFC 3339 with whole seconds, whatever precision the clock has', () => {
+    expect(ready(statusOf(tenant(), synced, new Date('2026-11-22T10:00:00.456Z')))?.lastTransitionTime).toBe('2026-11-22T10:00:00Z');
+    expect(ready(statusOf(tenant(), synced, '2026-11-22T10:00:00.456Z'))?.lastTransitionTime).toBe('2026-11-22T10:00:00Z');
   });
 });

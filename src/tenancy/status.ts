@@ -5,6 +5,7 @@
  */
 import type { Condition, KubeObject, NamespaceClaim, Tenant, TenantOwner, TenantPhase, TenantStatus } from '../kube/types';
 import type { DesiredState } from './desired';
+import { metaTime } from '../kube/time';
 import { jsonEqual } from './json';
 
 export const READY = 'Ready';
@@ -61,10 +62,10 @@ export function ownerSummary(owners: readonly TenantOwner[]): string {
 const MAX_LISTED = 10;
 
 /**
- * The status `tenant` should have. `now` (RFC 3339) is used only when the Ready condition changes
- * status; otherwise its lastTransitionTime is kept. Conditions of other types are kept as they are.
+ * The status `tenant` should have. `now` is used only when the Ready condition changes status, written
+ * as metav1.Time (whole seconds); otherwise its lastTransitionTime is kept. Conditions of other types are kept as they are.
  */
-export function tenantStatus(tenant: Tenant, desired: DesiredState, observed: ObservedState, now: string): TenantStatus {
+export function tenantStatus(tenant: Tenant, desired: DesiredState, observed: ObservedState, now: Date | string): TenantStatus {
   const namespaces = [...new Set(observed.namespaces)].sort();
   const { reason, message } = readiness(tenant, desired, observed, namespaces.length);
   const ready = reason === ReadyReason.Reconciled;
@@ -77,7 +78,7 @@ export function tenantStatus(tenant: Tenant, desired: DesiredState, observed: Ob
     status,
     reason,
     message,
-    lastTransitionTime: before?.status === status && before.lastTransitionTime ? before.lastTransitionTime : now,
+    lastTransitionTime: before?.status === status && before.lastTransitionTime ? before.lastTransitionTime : metaTime(now),
   };
   const generation = tenant.metadata.generation;
   if (generation !== undefined) condition.observedGeneration = generation;

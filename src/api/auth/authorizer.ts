@@ -1,5 +1,9 @@
+import { serviceUnavailable } from '../status';
 import { ExpiringCache } from './expiring';
 import { type KubeRequester, SYSTEM_MASTERS, type UserInfo } from './types';
+
+/** Retry-After of a request whose review could not be made: reviews are retried within about a second. */
+export const REVIEW_RETRY_AFTER_SECONDS = 1;
 
 /** An action on a resource, as in a SubjectAccessReview's `resourceAttributes`. Cluster scope: no namespace. */
 export interface ResourceAttributes {
@@ -79,8 +83,10 @@ export function subjectAccessReview(user: UserInfo, attrs: AccessAttributes): Su
 
 /**
  * Authorizes by SubjectAccessReview against kube-apiserver (RBAC and whatever else the cluster runs), as
- * kube's delegated authorizer does: answers are cached briefly and in a bounded map, concurrent identical
- * checks share one request, and a failed review denies without being cached.
+ * kube's delegated authorizer does: answers are cached briefly and in a bounded map, and concurrent
+ * identical checks share one request. A review that could not be made (timeout, 5xx, network) is not an
+ * answer: the request fails with 503 and Retry-After, which clients retry, instead of a 403 nobody
+ * deserved; it is not cached.
  */
 export class Authorizer {
   readonly #client: KubeRequester;
@@ -98,7 +104,10 @@ export class Authorizer {
     this.#cache = new ExpiringCache(opts.maxEntries ?? 8192, opts.now);
   }
 
-  /** Whether `user` may do `attrs`. Never rejects: a review that cannot be made is a denial. */
+  /**
+   * Whether `user` may do `attrs`. Rejects with a 503 ServiceUnavailable StatusError (Retry-After) when
+   * kube-apiserver could not be asked.
+   */
   authorize(user: UserInfo, attrs: AccessAttributes): Promise<Decision> {
     if (user.groups.some((g) => this.#alwaysAllowGroups.has(g))) return Promise.resolve({ allowed: true, reason: '' });
     const review = subjectAccessReview(user, attrs);
@@ -114,7 +123,9 @@ export class Authorizer {
           const decision: Decision = { allowed: status?.allowed === true && status.denied !== true, reason };
           this.#cache.set(key, decision, decision.allowed ? this.#allowTtlMs : this.#denyTtlMs);
           return decision;
-        }, (err: Error): Decision => ({ allowed: false, reason: `subject access review failed: ${err.message}` }))
+        }, (err: Error): never => {
+          throw serviceUnavailable(`authorization could not be checked (SubjectAccessReview failed: ${err.message}); retry`, REVIEW_RETRY_AFTER_SECONDS);
+        })
         .finally(() => this.#inFlight.delete(key));
       this.#inFlight.set(key, pending);
     }

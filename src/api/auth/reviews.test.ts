@@ -1,6 +1,7 @@
 import { Authorizer, type SubjectAccessReview } from './authorizer';
 import { TokenReviewer, type TokenReview } from './tokenreview';
 import type { KubeRequester, UserInfo } from './types';
+import { isStatusError, type StatusError } from '../status';
 
 /** Answers reviews with a function of the request body and records every call. */
 class FakeReviews implements KubeRequester {
@@ -47,14 +48,17 @@ describe('TokenReviewer', () => {
     expect(kube.calls).toHaveLength(3);
   });
 
-  it('does not cache a review that failed', async () => {
+  it('answers a review that could not be made (timeout, 5xx, network) with a retryable 503, not a rejected token, and does not cache it', async () => {
     let down = true;
     const kube = new FakeReviews((b) => {
-      if (down) throw new Error('503');
+      if (down) throw new Error('request timed out');
       return answer(b);
     });
     const reviewer = new TokenReviewer(kube);
-    expect(await reviewer.review('good')).toEqual({ ok: false, reason: 'token review failed: 503' });
+    const failed = await reviewer.review('good').then(() => undefined, (err: unknown) => err);
+    expect(isStatusError(failed)).toBe(true);
+    expect((failed as StatusError).status).toMatchObject({ code: 503, reason: 'ServiceUnavailable', message: expect.stringContaining('request timed out'), details: { retryAfterSeconds: 1 } });
+    expect((failed as StatusError).retryAfter).toBe('1');
     down = false;
     expect((await reviewer.review('good')).ok).toBe(true);
   });
@@ -119,14 +123,17 @@ describe('Authorizer', () => {
     expect(kube.calls).toHaveLength(4);
   });
 
-  it('denies when the review fails, and asks again next time', async () => {
+  it('answers a review that could not be made with a retryable 503 (never a silent deny), and asks again next time', async () => {
     let down = true;
     const kube = new FakeReviews((b) => {
       if (down) throw new Error('timeout');
       return rbac(b);
     });
     const authz = new Authorizer(kube, { alwaysAllowGroups: [] });
-    expect(await authz.authorize(admin, { verb: 'get', path: '/metrics' })).toEqual({ allowed: false, reason: 'subject access review failed: timeout' });
+    const failed = await authz.authorize(admin, { verb: 'get', path: '/metrics' }).then(() => undefined, (err: unknown) => err);
+    expect(isStatusError(failed)).toBe(true);
+    expect((failed as StatusError).status).toMatchObject({ code: 503, reason: 'ServiceUnavailable', details: { retryAfterSeconds: 1 } });
+    expect((failed as StatusError).retryAfter).toBe('1');
     down = false;
     expect((await authz.authorize(admin, { verb: 'get', path: '/metrics' })).allowed).toBe(true);
   });

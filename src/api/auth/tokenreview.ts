@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { serviceUnavailable } from '../status';
+import { REVIEW_RETRY_AFTER_SECONDS } from './authorizer';
 import { ExpiringCache } from './expiring';
 import type { KubeRequester, UserInfo } from './types';
 
@@ -30,7 +32,8 @@ export interface TokenReviewerOptions {
 /**
  * Authenticates bearer tokens by asking kube-apiserver (POST TokenReview), as kube's delegated token
  * authenticator does. Answers are cached by the SHA-256 of the token (never the token itself) for a short
- * TTL, and concurrent reviews of one token share one request. A failed request is not cached.
+ * TTL, and concurrent reviews of one token share one request. A review that could not be made (timeout,
+ * 5xx, network) is not a verdict on the token: it rejects with 503 and Retry-After, and is not cached.
  */
 export class TokenReviewer {
   readonly #client: KubeRequester;
@@ -46,7 +49,10 @@ export class TokenReviewer {
     this.#cache = new ExpiringCache(opts.maxEntries ?? 4096, opts.now);
   }
 
-  /** The user a token belongs to (groups as kube-apiserver reports them), or why it is not accepted. */
+  /**
+   * The user a token belongs to (groups as kube-apiserver reports them), or why it is not accepted.
+   * Rejects with a 503 ServiceUnavailable StatusError when kube-apiserver could not be asked.
+   */
   review(token: string): Promise<TokenResult> {
     const key = createHash('sha256').update(token).digest('base64');
     const cached = this.#cache.get(key);
@@ -58,7 +64,9 @@ export class TokenReviewer {
           this.#cache.set(key, result, this.#ttlMs);
           return result;
         },
-        (err: Error): TokenResult => ({ ok: false, reason: `token review failed: ${err.message}` }),
+        (err: Error): never => {
+          throw serviceUnavailable(`authentication could not be checked (TokenReview failed: ${err.message}); retry`, REVIEW_RETRY_AFTER_SECONDS);
+        },
       ).finally(() => this.#inFlight.delete(key));
       this.#inFlight.set(key, pending);
     }

@@ -259,9 +259,12 @@ export function clientTimeout(message: string): StatusError {
   return new StatusError(status);
 }
 
-/** 503 ServiceUnavailable with the message as given (e.g. caches not yet synced). */
-export function serviceUnavailable(message: string): StatusError {
-  return failure('ServiceUnavailable', message);
+/**
+ * 503 ServiceUnavailable with the message as given (e.g. caches not yet synced); with `retryAfterSeconds`
+ * also `Retry-After`, which client-go and kubectl honour by retrying.
+ */
+export function serviceUnavailable(message: string, retryAfterSeconds?: number): StatusError {
+  return failure('ServiceUnavailable', message, retryAfterSeconds ? { retryAfterSeconds: Math.max(1, Math.floor(retryAfterSeconds)) } : undefined);
 }
 
 /**
