@@ -81,7 +81,11 @@ const ADMIN_RULES: PolicyRule[] = [
   rule('authorization.k8s.io', ['localsubjectaccessreviews'], ['create']),
 ];
 
-const TENANTNAMESPACES_USER_RULES: PolicyRule[] = [rule(PADDOCK.apiGroup, ['tenantnamespaces'], ['get', 'list', 'watch', 'create', 'delete'])];
+const TENANTNAMESPACES_USER_RULES: PolicyRule[] = [
+  rule(PADDOCK.apiGroup, ['tenantnamespaces'], ['get', 'list', 'watch', 'create', 'delete']),
+  // The read-only views of what a tenant may use (SPEC §9); each shows a caller only its own share.
+  rule(PADDOCK.apiGroup, ['ownedtenants', 'tenantingressclasses', 'tenantnodes', 'tenantpriorityclasses', 'tenantruntimeclasses', 'tenantstorageclasses'], READ),
+];
 
 const labels = () => ({ [PADDOCK.managedByLabel]: PADDOCK.managedByValue });
 
@@ -100,8 +104,8 @@ export function clusterRoles(): ClusterRole[] {
 }
 
 /**
- * Every authenticated user may use TenantNamespaces; the aggregated API server then shows each caller
- * only the rows of its own tenants (SPEC §4).
+ * Every authenticated user may use TenantNamespaces and read the views; the aggregated API server then
+ * shows each caller only the rows of its own tenants (SPEC §4, §9).
  */
 export function clusterRoleBindings(): ClusterRoleBinding[] {
   return [

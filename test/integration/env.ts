@@ -1,7 +1,7 @@
 import { request as httpsRequestRaw } from 'node:https';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ControlPlaneState } from '../controlplane/controlplane';
 import { TEST_CONTROL_PLANE_DIR } from './global-setup';
@@ -22,9 +22,34 @@ export interface KubectlResult {
   stderr: string;
 }
 
-/** Runs the real kubectl as `user` (admin, alice, bob, carol); never throws, the exit code is in the result. */
+/** A user's kubeconfig: one of the control plane's users (admin, alice, bob, carol), or a kubeconfig file path. */
+export function kubeconfigOf(user: string): string | undefined {
+  return user.includes('/') ? user : controlPlane().kubeconfigs[user];
+}
+
+/**
+ * A kubeconfig for a ServiceAccount of the test's own (a fresh identity no other suite's tenants name):
+ * a token from the TokenRequest API, the cluster CA. Returns its path, usable wherever a user is.
+ */
+export async function serviceAccountUser(namespace: string, name: string): Promise<string> {
+  await kubectl('admin', ['create', 'namespace', namespace]);
+  await kubectl('admin', ['create', 'serviceaccount', name, '-n', namespace]);
+  const token = (await kubectl('admin', ['create', 'token', name, '-n', namespace, '--duration=2h'])).stdout.trim();
+  if (!token) throw new Error(`no token for ${namespace}/${name}`);
+  const { server, pki, dir } = controlPlane();
+  const path = join(dir, `kubeconfig-sa-${namespace}-${name}`);
+  writeFileSync(path, JSON.stringify({
+    apiVersion: 'v1', kind: 'Config', 'current-context': 'sa',
+    clusters: [{ name: 'local', cluster: { server, 'certificate-authority': pki.ca.cert } }],
+    users: [{ name: 'sa', user: { token } }],
+    contexts: [{ name: 'sa', context: { cluster: 'local', user: 'sa' } }],
+  }), { mode: 0o600 });
+  return path;
+}
+
+/** Runs the real kubectl as `user` (see kubeconfigOf); never throws, the exit code is in the result. */
 export function kubectl(user: string, args: string[], input?: string): Promise<KubectlResult> {
-  const kubeconfig = controlPlane().kubeconfigs[user];
+  const kubeconfig = kubeconfigOf(user);
   if (!kubeconfig) throw new Error(`no kubeconfig for user ${user}`);
   return new Promise((resolve) => {
     const child = execFile('kubectl', ['--kubeconfig', kubeconfig, ...args], { maxBuffer: 64 << 20, timeout: 60_000 },

@@ -4,7 +4,7 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import { request } from 'node:https';
 import WebSocket from 'ws';
 import type { CertFiles } from '../controlplane/pki';
-import { controlPlane, waitFor } from './env';
+import { controlPlane, kubeconfigOf, waitFor } from './env';
 
 export interface WatchEventLine {
   type: string;
@@ -104,13 +104,13 @@ export class WebSocketWatch {
   }
 }
 
-/** `kubectl get tns -w --output-watch-events` as `user`, its output lines collected as they come. */
+/** `kubectl get <resource> -w --output-watch-events` as `user`, its output lines collected as they come. */
 export class KubectlWatch {
   readonly lines: string[] = [];
   readonly #child: ChildProcess;
 
-  constructor(user: string, args: string[] = []) {
-    this.#child = spawn('kubectl', ['--kubeconfig', controlPlane().kubeconfigs[user], 'get', 'tns', '-w', '--output-watch-events', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  constructor(user: string, args: string[] = [], resource = 'tns') {
+    this.#child = spawn('kubectl', ['--kubeconfig', kubeconfigOf(user)!, 'get', resource, '-w', '--output-watch-events', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let buf = '';
     this.#child.stdout!.setEncoding('utf8');
     this.#child.stdout!.on('data', (chunk: string) => {

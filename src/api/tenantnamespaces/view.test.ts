@@ -1,6 +1,6 @@
 import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
-import type { EventHandler } from '../../cache/informer';
-import type { KubeObject, Namespace, NamespaceClaim, ResourceQuota, Tenant } from '../../kube/types';
+import { FakeInformer } from '../../cache/testing/fake-informer';
+import type { Namespace, NamespaceClaim, ResourceQuota, Tenant } from '../../kube/types';
 import { parseFieldSelector } from '../../selectors/field-selector';
 import { parseLabelSelector } from '../../selectors/label-selector';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
@@ -12,31 +12,6 @@ import { ListSnapshots } from '../serving/snapshots';
 import { tenantNamespacesResource } from './resource';
 import { TenantNamespaceView, type Viewer } from './view';
 
-/** An in-memory stand-in for the informers the view reads: enough to drive its event handlers. */
-class FakeInformer<T extends KubeObject> {
-  readonly items = new Map<string, T>();
-  readonly handlers: EventHandler<T>[] = [];
-  constructor(readonly index: (o: T) => [string, string[]][] = () => []) {}
-  readonly store = {
-    get: (k: string) => this.items.get(k),
-    list: () => [...this.items.values()],
-    byIndex: (name: string, value: string) => [...this.items.values()].filter((o) => this.index(o).some(([n, vs]) => n === name && vs.includes(value))),
-  };
-  addEventHandler(h: EventHandler<T>) {
-    this.handlers.push(h);
-    return { remove() {}, hasSynced: () => true };
-  }
-  set(key: string, obj: T): void {
-    const old = this.items.get(key);
-    this.items.set(key, obj);
-    for (const h of this.handlers) old ? h.update?.(old, obj) : h.add?.(obj, false);
-  }
-  remove(key: string): void {
-    const old = this.items.get(key);
-    this.items.delete(key);
-    if (old) for (const h of this.handlers) h.delete?.(old, { finalStateUnknown: false });
-  }
-}
 
 function setup() {
   const tenants = new FakeInformer<Tenant>((t) => [[INDEX.owner, ownerKeysOfTenant(t)]]);

@@ -1,6 +1,6 @@
 import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
-import type { EventHandler } from '../../cache/informer';
-import type { KubeObject, Namespace, ResourceQuota, Tenant, TenantNamespace } from '../../kube/types';
+import { FakeInformer } from '../../cache/testing/fake-informer';
+import type { Namespace, ResourceQuota, Tenant, TenantNamespace } from '../../kube/types';
 import { logger } from '../../log/logger';
 import { parseFieldSelector } from '../../selectors/field-selector';
 import { parseLabelSelector } from '../../selectors/label-selector';
@@ -12,31 +12,6 @@ import { WatchHub } from './handler';
 import { ResourceVersions } from './resource-version';
 import type { WatchSink } from './watcher';
 
-/** An in-memory stand-in for the informers the view reads: enough to drive its event handlers. */
-class FakeInformer<T extends KubeObject> {
-  readonly items = new Map<string, T>();
-  readonly handlers: EventHandler<T>[] = [];
-  constructor(readonly index: (o: T) => [string, string[]][] = () => []) {}
-  readonly store = {
-    get: (k: string) => this.items.get(k),
-    list: () => [...this.items.values()],
-    byIndex: (name: string, value: string) => [...this.items.values()].filter((o) => this.index(o).some(([n, vs]) => n === name && vs.includes(value))),
-  };
-  addEventHandler(h: EventHandler<T>) {
-    this.handlers.push(h);
-    return { remove() {}, hasSynced: () => true };
-  }
-  set(key: string, obj: T): void {
-    const old = this.items.get(key);
-    this.items.set(key, obj);
-    for (const h of this.handlers) old ? h.update?.(old, obj) : h.add?.(obj, false);
-  }
-  remove(key: string): void {
-    const old = this.items.get(key);
-    this.items.delete(key);
-    if (old) for (const h of this.handlers) h.delete?.(old, { finalStateUnknown: false });
-  }
-}
 
 class MemorySink implements WatchSink {
   readonly events: { type: string; object: TenantNamespace }[] = [];

@@ -1,0 +1,128 @@
+import type { PaddockCache } from '../../cache/paddock-cache';
+import { FakeInformer } from '../../cache/testing/fake-informer';
+import type { KubeObject, Tenant, TenantSpec } from '../../kube/types';
+import { listRows } from '../serving/list';
+import type { Viewer } from '../serving/resource';
+import type { Change } from '../watch/changelog';
+import { eventFor } from '../watch/visibility';
+import { STORAGE_CLASSES } from './classes';
+import { viewResource } from './define';
+import { NODES } from './nodes';
+import { OWNED_TENANTS } from './owned-tenants';
+
+function world() {
+  const tenants = new FakeInformer<Tenant>();
+  const storageClasses = new FakeInformer<KubeObject>();
+  const nodes = new FakeInformer<KubeObject>();
+  const cache = { tenants, storageClasses, nodes } as unknown as PaddockCache;
+  const tenant = (name: string, owners: Tenant['spec']['owners'], spec: Partial<TenantSpec> = {}) =>
+    tenants.set(name, { metadata: { name, uid: name }, spec: { owners, ...spec }, status: { size: 1, claims: [{ name: `${name}-x`, origin: 'Declared', uid: 'u' }] } });
+  const sc = (name: string, labels: Record<string, string> = {}) =>
+    storageClasses.set(name, { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name, uid: `uid-${name}`, labels, creationTimestamp: '2026-01-01T00:00:00Z' }, provisioner: 'example.com/disk' } as KubeObject);
+  return { tenants, storageClasses, nodes, cache, tenant, sc };
+}
+
+const viewer = (name: string, groups: string[] = [], seesAll = false): Viewer => ({ name, groups: ['system:authenticated', ...groups], seesAll });
+const alice = viewer('alice');
+const bob = viewer('bob', ['gas-devs']);
+const carol = viewer('carol');
+const names = (rows: KubeObject[]) => rows.map((r) => r.metadata.name);
+const ALICE = [{ kind: 'User' as const, name: 'alice' }];
+
+describe('class views: the union over the caller\'s tenants', () => {
+  it('shows each caller the classes of every tenant it owns (union), nothing to a non-owner, all to an admin', () => {
+    const w = world();
+    for (const n of ['standard', 'gold', 'silver', 'bronze']) w.sc(n, { tier: n });
+    w.tenant('oil', ALICE, { storageClasses: { allowed: ['standard'] } });
+    w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }, ...ALICE], { storageClasses: { selector: { matchLabels: { tier: 'gold' } } } });
+    w.tenant('water', [{ kind: 'User', name: 'dave' }], { storageClasses: { allowed: ['silver'] } });
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100);
+    expect(names(r.view.visibleRows(alice))).toEqual(['gold', 'standard']);
+    expect(names(r.view.visibleRows(bob))).toEqual(['gold']);
+    expect(names(r.view.visibleRows(carol))).toEqual([]);
+    expect(names(r.view.visibleRows(viewer('admin', [], true)))).toEqual(['bronze', 'gold', 'silver', 'standard']);
+  });
+
+  it('gives every class to the owners of a tenant that does not restrict storage classes', () => {
+    const w = world();
+    w.sc('a');
+    w.sc('b');
+    w.tenant('oil', ALICE);
+    expect(names(viewResource(STORAGE_CLASSES, w.cache, 100).view.visibleRows(alice))).toEqual(['a', 'b']);
+  });
+
+  it('follows relabels, owner changes and spec edits, logging exactly the rows whose audience changed', () => {
+    const w = world();
+    w.sc('standard', { tier: 'bronze' });
+    w.sc('fast', { tier: 'bronze' });
+    w.tenant('oil', ALICE, { storageClasses: { selector: { matchLabels: { tier: 'gold' } } } });
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100);
+    const changes: Change<KubeObject>[] = [];
+    r.view.subscribe((c) => changes.push(c));
+    const seen = () => changes.map((c) => eventFor({ admits: (a) => r.view.admits(alice, a), matches: () => true }, c)).filter(Boolean).map((e) => `${e!.type} ${e!.object.metadata.name}`);
+
+    w.sc('fast', { tier: 'gold' }); // relabelled into the selector
+    expect(seen()).toEqual(['ADDED fast']);
+    w.tenant('oil', ALICE, { storageClasses: { selector: { matchLabels: { tier: 'gold' } }, allowed: ['standard'] } });
+    expect(seen()).toEqual(['ADDED fast', 'ADDED standard']);
+    w.tenant('oil', [{ kind: 'User', name: 'dave' }], { storageClasses: { selector: { matchLabels: { tier: 'gold' } }, allowed: ['standard'] } });
+    expect(seen()).toEqual(['ADDED fast', 'ADDED standard', 'DELETED fast', 'DELETED standard']);
+    // A status-only change of the Tenant changes nothing.
+    const before = changes.length;
+    const t = w.tenants.items.get('oil')!;
+    w.tenants.set('oil', { ...t, status: { ...t.status, size: 7 } });
+    expect(changes.length).toBe(before);
+  });
+
+  it('a DELETED carries the last state the watcher could see', () => {
+    const w = world();
+    w.sc('fast', { tier: 'gold' });
+    w.tenant('oil', ALICE, { storageClasses: { selector: { matchLabels: { tier: 'gold' } } } });
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100);
+    const changes: Change<KubeObject>[] = [];
+    r.view.subscribe((c) => changes.push(c));
+    w.sc('fast', { tier: 'bronze' });
+    const ev = eventFor({ admits: (a) => r.view.admits(alice, a), matches: () => true }, changes[0]!);
+    expect(ev?.type).toBe('DELETED');
+    expect(ev?.object.metadata.labels).toEqual({ tier: 'gold' });
+  });
+
+  it('serves the source under its own kind, without last-applied-configuration', () => {
+    const w = world();
+    w.storageClasses.set('x', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'x', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', 'storageclass.kubernetes.io/is-default-class': 'true' } }, provisioner: 'p', reclaimPolicy: 'Retain' } as KubeObject);
+    w.tenant('oil', ALICE);
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100);
+    const row = listRows(r, alice, { limit: 0, watch: false, allowWatchBookmarks: false }).items[0] as KubeObject & Record<string, unknown>;
+    expect(row).toMatchObject({ apiVersion: 'tenancy.paddock.dev/v1alpha1', kind: 'TenantStorageClass', provisioner: 'p', reclaimPolicy: 'Retain' });
+    expect(row.metadata.annotations).toEqual({ 'storageclass.kubernetes.io/is-default-class': 'true' });
+    expect(r.table.cells(row, new Date())).toEqual(['x (default)', 'p', 'Retain', 'Immediate', 'false', expect.any(String)]);
+  });
+});
+
+describe('tenantnodes and ownedtenants', () => {
+  it('shows the nodes matching a tenant\'s nodeSelector, none without one', () => {
+    const w = world();
+    w.nodes.set('n1', { metadata: { name: 'n1', labels: { pool: 'gpu' } } });
+    w.nodes.set('n2', { metadata: { name: 'n2', labels: { pool: 'cpu' } } });
+    w.tenant('oil', ALICE, { nodeSelector: { pool: 'gpu' } });
+    w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }]);
+    const r = viewResource(NODES, w.cache, 100);
+    expect(names(r.view.visibleRows(alice))).toEqual(['n1']);
+    expect(names(r.view.visibleRows(bob))).toEqual([]);
+    w.nodes.set('n2', { metadata: { name: 'n2', labels: { pool: 'gpu' } } });
+    expect(names(r.view.visibleRows(alice))).toEqual(['n1', 'n2']);
+  });
+
+  it('shows the caller its own Tenants, without their claims', () => {
+    const w = world();
+    w.tenant('oil', ALICE);
+    w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }]);
+    const r = viewResource(OWNED_TENANTS, w.cache, 100);
+    expect(names(r.view.visibleRows(alice))).toEqual(['oil']);
+    expect(names(r.view.visibleRows(bob))).toEqual(['gas']);
+    const row = r.view.get('oil') as KubeObject & { status: Record<string, unknown> };
+    expect(row.kind).toBe('OwnedTenant');
+    expect(row.status.claims).toBeUndefined();
+    expect(row.status.size).toBe(1);
+  });
+});

@@ -1,0 +1,33 @@
+import type { KubeObject } from '../../kube/types';
+import type { EventHandler } from '../informer';
+
+/**
+ * An in-memory stand-in for a shared informer, for unit tests of what reads one: a store with indexes
+ * and event handlers driven by `set` and `remove`. Not used by the program.
+ */
+export class FakeInformer<T extends KubeObject> {
+  readonly items = new Map<string, T>();
+  readonly handlers: EventHandler<T>[] = [];
+  constructor(readonly index: (o: T) => [string, string[]][] = () => []) {}
+  readonly store = {
+    get: (k: string) => this.items.get(k),
+    list: () => [...this.items.values()],
+    byIndex: (name: string, value: string) => [...this.items.values()].filter((o) => this.index(o).some(([n, vs]) => n === name && vs.includes(value))),
+  };
+  /** Like a synced shared informer: the objects already there are handed to the new handler as adds. */
+  addEventHandler(h: EventHandler<T>) {
+    for (const obj of this.items.values()) h.add?.(obj, true);
+    this.handlers.push(h);
+    return { remove() {}, hasSynced: () => true };
+  }
+  set(key: string, obj: T): void {
+    const old = this.items.get(key);
+    this.items.set(key, obj);
+    for (const h of this.handlers) old ? h.update?.(old, obj) : h.add?.(obj, false);
+  }
+  remove(key: string): void {
+    const old = this.items.get(key);
+    this.items.delete(key);
+    if (old) for (const h of this.handlers) h.delete?.(old, { finalStateUnknown: false });
+  }
+}

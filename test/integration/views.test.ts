@@ -1,0 +1,112 @@
+import { applyObject, kubectl, kubectlJson, parseTable, serviceAccountUser, uniqueName, waitFor } from './env';
+import { KubectlWatch } from './watch-client';
+
+jest.setTimeout(180_000);
+
+// Fresh identities (ServiceAccounts) so that no other suite's tenants add to what they may see.
+const id = uniqueName('vw');
+const ns = `${id}-ids`;
+let ann = '';
+let ben = '';
+let nobody = '';
+const SA = (name: string) => ({ kind: 'ServiceAccount', namespace: ns, name });
+const gold = `${id}-gold`;
+const std = `${id}-standard`;
+const bronze = `${id}-bronze`;
+const oil = `${id}-oil`;
+const gas = `${id}-gas`;
+
+function storageClass(name: string, labels: Record<string, string>, extra: Record<string, unknown> = {}) {
+  return { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name, labels }, provisioner: 'example.com/disk', reclaimPolicy: 'Retain', ...extra };
+}
+
+const names = async (user: string, resource: string) => (await kubectlJson(user, ['get', resource])).items.map((o: { metadata: { name: string } }) => o.metadata.name).filter((n: string) => n.startsWith(id)).sort();
+
+beforeAll(async () => {
+  [ann, ben, nobody] = await Promise.all([serviceAccountUser(ns, 'ann'), serviceAccountUser(ns, 'ben'), serviceAccountUser(ns, 'nobody')]);
+  await applyObject(storageClass(gold, { tier: 'gold', test: id }));
+  await applyObject(storageClass(std, { tier: 'standard', test: id }, { metadata: { name: std, labels: { tier: 'standard', test: id }, annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } } }));
+  await applyObject(storageClass(bronze, { tier: 'bronze', test: id }));
+  await applyObject({ apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', metadata: { name: `${id}-internal` }, spec: { controller: 'example.com/ingress' } });
+  await applyObject({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: `${id}-low` }, value: 100 });
+  await applyObject({ apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: `${id}-sandbox`, labels: { sandbox: 'true' } }, handler: 'runsc' });
+  await applyObject({ apiVersion: 'v1', kind: 'Node', metadata: { name: `${id}-node`, labels: { pool: id } } });
+  await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: oil }, spec: {
+    owners: [SA('ann')], nodeSelector: { pool: id },
+    storageClasses: { allowed: [std], selector: { matchLabels: { tier: 'gold' } } },
+    ingressClasses: { allowed: [`${id}-internal`] }, priorityClasses: { allowed: [`${id}-low`] }, runtimeClasses: { selector: { matchLabels: { sandbox: 'true' } } },
+  } });
+  await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: gas }, spec: { owners: [SA('ben')], storageClasses: { allowed: [bronze] }, ingressClasses: { allowed: [] }, priorityClasses: { allowed: [] }, runtimeClasses: { allowed: [] } } });
+  await waitFor('the views to know the tenants', async () => (await names(ann, 'tsc')).length === 2, 60_000, 250);
+});
+
+afterAll(async () => {
+  await kubectl('admin', ['delete', 'tenant', oil, gas, '--wait=false']);
+  await kubectl('admin', ['delete', 'storageclass', gold, std, bronze, '--wait=false']);
+  await kubectl('admin', ['delete', 'ingressclass', `${id}-internal`, '--wait=false']);
+  await kubectl('admin', ['delete', 'priorityclass', `${id}-low`, '--wait=false']);
+  await kubectl('admin', ['delete', 'runtimeclass', `${id}-sandbox`, '--wait=false']);
+  await kubectl('admin', ['delete', 'node', `${id}-node`, '--wait=false']);
+  await kubectl('admin', ['delete', 'namespace', ns, '--wait=false']);
+});
+
+describe('what a tenant may use, shown per caller', () => {
+  it('lists exactly the owner\'s allowed objects for each view; a non-owner sees nothing', async () => {
+    expect(await names(ann, 'tenantstorageclasses')).toEqual([gold, std]);
+    expect(await names(ann, 'tic')).toEqual([`${id}-internal`]);
+    expect(await names(ann, 'tpc')).toEqual([`${id}-low`]);
+    expect(await names(ann, 'trc')).toEqual([`${id}-sandbox`]);
+    expect(await names(ann, 'tno')).toEqual([`${id}-node`]);
+    expect((await kubectlJson(ann, ['get', 'otn'])).items.map((t: { metadata: { name: string } }) => t.metadata.name)).toEqual([oil]);
+    expect(await names(ben, 'tsc')).toEqual([bronze]);
+    expect(await names(ben, 'tno')).toEqual([]);
+    for (const r of ['tsc', 'tic', 'tpc', 'trc', 'tno', 'otn']) expect((await kubectlJson(nobody, ['get', r])).items).toEqual([]);
+  });
+
+  it('shows an admin everything', async () => {
+    expect(await names('admin', 'tsc')).toEqual([bronze, gold, std]);
+    expect((await kubectlJson('admin', ['get', 'otn'])).items.map((t: { metadata: { name: string } }) => t.metadata.name)).toEqual(expect.arrayContaining([oil, gas]));
+  });
+
+  it('prints kube-apiserver\'s columns for the built-in kind', async () => {
+    const rows = parseTable((await kubectl(ann, ['get', 'tsc'])).stdout);
+    expect(Object.keys(rows[0]!)).toEqual(['NAME', 'PROVISIONER', 'RECLAIMPOLICY', 'VOLUMEBINDINGMODE', 'ALLOWVOLUMEEXPANSION', 'AGE']);
+    expect(rows.find((r) => r.NAME.startsWith(std))).toMatchObject({ NAME: `${std} (default)`, PROVISIONER: 'example.com/disk', RECLAIMPOLICY: 'Retain', VOLUMEBINDINGMODE: 'Immediate' });
+    const nodes = parseTable((await kubectl(ann, ['get', 'tno', '-o', 'wide'])).stdout);
+    expect(Object.keys(nodes[0]!)).toEqual(['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION', 'INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME']);
+    expect(Object.keys(parseTable((await kubectl(ann, ['get', 'tpc'])).stdout)[0]!)).toEqual(['NAME', 'VALUE', 'GLOBAL-DEFAULT', 'AGE', 'PREEMPTIONPOLICY']);
+  });
+
+  it('does not shadow the built-in kinds, and kubectl get paddock and explain work for an owner', async () => {
+    const builtin = await kubectl(ann, ['get', 'storageclasses']);
+    expect(builtin.stderr).toContain('storageclasses.storage.k8s.io is forbidden');
+    const category = await kubectl(ann, ['get', 'paddock', '-o', 'name']);
+    expect(category.code).toBe(0);
+    expect(category.stdout).toContain(`tenantstorageclass.tenancy.paddock.dev/${gold}`);
+    expect(category.stdout).toContain(`ownedtenant.tenancy.paddock.dev/${oil}`);
+    for (const r of ['tsc', 'tic', 'tpc', 'trc', 'tno', 'otn']) {
+      await waitFor(`kubectl explain ${r}`, async () => (await kubectl(ann, ['explain', r])).code === 0, 90_000, 1000);
+    }
+  });
+
+  it('a watch follows a relabelled class, an edited allowed list and a second tenant (union)', async () => {
+    const w = new KubectlWatch(ann, [], 'tsc');
+    try {
+      // Lines are `EVENT NAME PROVISIONER ...`.
+      const of = (name: string) => w.lines.filter((l) => l.trim().split(/\s+/)[1] === name);
+      const has = (event: string, name: string) => of(name).some((l) => l.trim().startsWith(event));
+      await waitFor('the initial rows', async () => has('ADDED', gold) && has('ADDED', std), 30_000, 100);
+      await kubectl('admin', ['label', 'storageclass', bronze, 'tier=gold', '--overwrite']);
+      await waitFor('ADDED for the relabelled class', async () => has('ADDED', bronze), 30_000, 100);
+      await kubectl('admin', ['label', 'storageclass', bronze, 'tier=bronze', '--overwrite']);
+      await waitFor('DELETED once it leaves the selector', async () => has('DELETED', bronze), 30_000, 100);
+      await kubectl('admin', ['patch', 'tenant', oil, '--type=merge', '-p', JSON.stringify({ spec: { storageClasses: { allowed: [], selector: { matchLabels: { tier: 'gold' } } } } })]);
+      await waitFor('DELETED when the allowed list drops it', async () => has('DELETED', std), 30_000, 100);
+      await kubectl('admin', ['patch', 'tenant', gas, '--type=merge', '-p', JSON.stringify({ spec: { owners: [SA('ben'), SA('ann')] } })]);
+      await waitFor('ADDED for the second tenant\'s class (union, not intersection)', async () => of(bronze).length >= 3 && of(bronze)[2]!.trim().startsWith('ADDED'), 30_000, 100);
+      expect(await names(ann, 'tsc')).toEqual([bronze, gold]);
+    } finally {
+      w.stop();
+    }
+  });
+});
