@@ -64,6 +64,11 @@ export class Client {
     return { status: res.status, body: JSON.parse(res.body.toString('utf8')) as T };
   }
 
+  async patchJson<T>(path: string, obj: unknown): Promise<{ status: number; body: T }> {
+    const res = await this.send('PATCH', path, { 'Content-Type': 'application/merge-patch+json', Accept: ACCEPT_JSON }, JSON.stringify(obj));
+    return { status: res.status, body: JSON.parse(res.body.toString('utf8')) as T };
+  }
+
   close(): void {
     this.agent.destroy();
   }

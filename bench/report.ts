@@ -23,6 +23,8 @@ export interface BenchResults {
   setup: SetupStep[];
   ownerList: ListResult[];
   adminList: ListResult[];
+  /** An owner's `kubectl get tsc` beside kube-apiserver's label-selected StorageClass list. */
+  allowedClasses?: ListResult;
   watch?: WatchResult;
   reconcile?: ReconcileResult;
   memory?: MemoryResult;
@@ -167,6 +169,11 @@ export function toMarkdown(r: BenchResults): string {
       'RSS sampled every 0.5 s during the changes.', '', watchTable(w), '');
   }
   if (r.reconcile) out.push('## 4. Reconcile', '', reconcileTable(r.reconcile), '');
+  if (r.allowedClasses) {
+    out.push('## 6. Allowed storage classes', '',
+      `\`kubectl get tsc\` by alice, whose tenant may use the StorageClasses labelled \`tier=gold\` (a tenth of 200), with every bench Tenant in place. ` +
+      'Baseline: what a label-injecting proxy sends — kube-apiserver\'s StorageClass list with `labelSelector=tier=gold`, as a Table.', '', listTable([r.allowedClasses]), '');
+  }
   if (r.memory) {
     out.push('## 5. Memory', '',
       'Paddock\'s heap after a full GC (least of 3 samples; a preloaded probe runs `gc()` on SIGUSR2), with all caches synced and the cluster settled. ' +

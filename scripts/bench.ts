@@ -11,6 +11,7 @@ import { adminList, ownerList } from '../bench/list';
 import { memoryPoint, memoryResult, type MemoryPoint } from '../bench/memory';
 import { coldReconcile } from '../bench/reconcile';
 import { evaluateGoals, latencyChart, toMarkdown, type BenchResults, type SetupStep } from '../bench/report';
+import { allowedClassesList } from '../bench/classes';
 import { FULL, QUICK, ownerName, ownerOfTenant, tenantName, type BenchConfig } from '../bench/scenarios';
 import { round } from '../bench/stats';
 import { watchFanout, type WatchWorld } from '../bench/watch';
@@ -54,6 +55,9 @@ async function kubernetesVersion(c: BenchCluster): Promise<string> {
   return (await c.admin.getJson<{ gitVersion: string }>('/version')).gitVersion;
 }
 
+/** StorageClasses in the cluster for the allowed-classes scenario (a tenth of them allowed to alice's tenant). */
+const CLASSES = 200;
+
 async function run(config: BenchConfig): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
   log(`benchmark (${config.name}): sizes ${config.sizes.join(', ')} namespaces`);
@@ -87,6 +91,9 @@ async function run(config: BenchConfig): Promise<BenchResults> {
   }
 
   const size = config.sizes[config.sizes.length - 1];
+  log(`scenario 6 (allowed storage classes) at ${size} namespaces, ${tenants} Tenants, ${CLASSES} StorageClasses`);
+  const allowedClasses = await allowedClassesList(c, config, size, CLASSES);
+
   log(`scenario 3 (watch fan-out) at ${size}: ${config.owners * config.watch.watchersPerOwner} watchers`);
   const world: WatchWorld = { namespaces: [], tenantsOf: new Map() };
   for (let i = 1; i < tenants; i++) {
@@ -108,6 +115,7 @@ async function run(config: BenchConfig): Promise<BenchResults> {
     setup,
     ownerList: owner,
     adminList: admin,
+    allowedClasses,
     watch,
     reconcile,
     memory: memoryResult(memory),
