@@ -91,11 +91,15 @@ export class PaddockCache {
 
 /**
  * A Node as the views need it (kube's Node table columns): metadata, taints and schedulability, and of
- * its status the conditions, addresses and nodeInfo. Images and volumes, most of a node's size, are dropped.
+ * its status the conditions (without heartbeat times, which change every few seconds and show nowhere),
+ * addresses, capacity and nodeInfo. Images and volumes, most of a node's size, are dropped.
  */
 export function nodeSummary(node: KubeObject): KubeObject {
   const n = node as KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
   const spec = n.spec ? { unschedulable: n.spec.unschedulable, taints: n.spec.taints, podCIDR: n.spec.podCIDR } : undefined;
-  const status = n.status ? { conditions: n.status.conditions, addresses: n.status.addresses, nodeInfo: n.status.nodeInfo, capacity: n.status.capacity, allocatable: n.status.allocatable } : undefined;
+  const conditions = Array.isArray(n.status?.conditions)
+    ? (n.status.conditions as Record<string, unknown>[]).map(({ lastHeartbeatTime: _beat, ...c }) => c)
+    : undefined;
+  const status = n.status ? { conditions, addresses: n.status.addresses, nodeInfo: n.status.nodeInfo, capacity: n.status.capacity, allocatable: n.status.allocatable } : undefined;
   return JSON.parse(JSON.stringify({ ...n, spec, status })) as KubeObject;
 }

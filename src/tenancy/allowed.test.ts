@@ -39,3 +39,18 @@ describe('what a tenant may use', () => {
     expect(mayUseNode(tenant({}), obj('n1', { pool: 'gpu' }))).toBe(false);
   });
 });
+
+describe('nodeSummary', () => {
+  it('keeps what the Node table prints and drops images and heartbeat times', async () => {
+    const { nodeSummary } = await import('../cache/paddock-cache');
+    const n = nodeSummary({
+      metadata: { name: 'n1' },
+      spec: { unschedulable: true, podCIDR: '10.0.0.0/24', providerID: 'x' },
+      status: { conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: 't1', lastTransitionTime: 't0' }], images: [{ names: ['a'] }], nodeInfo: { kubeletVersion: 'v1.36.3' } },
+    } as KubeObject) as KubeObject & { status: Record<string, unknown>; spec: Record<string, unknown> };
+    expect(n.status.images).toBeUndefined();
+    expect(n.status.conditions).toEqual([{ type: 'Ready', status: 'True', lastTransitionTime: 't0' }]);
+    expect(n.status.nodeInfo).toEqual({ kubeletVersion: 'v1.36.3' });
+    expect(n.spec).toEqual({ unschedulable: true, podCIDR: '10.0.0.0/24' });
+  });
+});

@@ -1,3 +1,6 @@
+import { TENANT_NAMESPACES } from '../api/resource';
+import { VIEWS } from '../api/views';
+import { viewNames } from '../api/views/define';
 import type { ClusterRole, PolicyRule } from '../kube/types';
 import { clusterRoleBindings, clusterRoles } from './cluster-roles';
 
@@ -126,10 +129,14 @@ describe('clusterRoles', () => {
     expect(allows(rules, '', 'pods/exec', 'get')).toBe(false);
   });
 
-  it('grants TenantNamespaces exactly the verbs the aggregated API serves', () => {
-    expect(role('paddock:tenantnamespaces-user').rules).toEqual([
-      { apiGroups: ['tenancy.paddock.dev'], resources: ['tenantnamespaces'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
-    ]);
+  it('grants every served resource exactly the verbs the aggregated API serves for it', () => {
+    const granted = new Map<string, string[]>();
+    for (const r of role('paddock:tenantnamespaces-user').rules!) {
+      expect(r.apiGroups).toEqual(['tenancy.paddock.dev']);
+      for (const res of r.resources!) granted.set(res, [...r.verbs].sort());
+    }
+    const served = new Map<string, string[]>([TENANT_NAMESPACES, ...VIEWS.map(viewNames)].map((n) => [n.resource, [...n.verbs].sort()]));
+    expect(Object.fromEntries(granted)).toEqual(Object.fromEntries(served));
   });
 
   it('returns fresh objects, so a caller cannot change the shipped rules', () => {
