@@ -374,17 +374,18 @@ export class ApiServer {
   async #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const refuse = (err: unknown) => {
       if (socket.destroyed) return;
-      const status = sendErrorToSocket(socket, err, /Version/.test((err as Error)?.message ?? '') ? { 'Sec-WebSocket-Version': '13' } : {});
+      const status = sendErrorToSocket(socket, clientErrorOf(err) ?? err, /Version/.test((err as Error)?.message ?? '') ? { 'Sec-WebSocket-Version': '13' } : {});
       if (status >= 500) this.#deps.log.error('websocket upgrade failed', { err });
     };
     try {
+      // Who asks comes first, as on the plain HTTP path: nothing about paths is answered to nobody.
+      const auth = await this.#deps.authenticator.authenticate(req);
+      if (!auth.ok) throw unauthorized();
       const url = new URL(req.url ?? '/', 'https://x');
       const match = COLLECTION_PATH.exec(url.pathname);
       const served = match ? this.#served(decodeURIComponent(match[1])) : undefined;
       if (!served) throw failure('NotFound', 'the server could not find the requested resource');
       const { resource, hub } = served;
-      const auth = await this.#deps.authenticator.authenticate(req);
-      if (!auth.ok) throw unauthorized();
       const options = parseListOptions(url.searchParams, resource.fields.labels);
       options.watch = true;
       const negotiated = negotiateOutput(req.headers.accept, { watch: true });

@@ -5,7 +5,7 @@ import {
   desiredState, diffNamespace, mergeNamespace, mergeObject, needsUpdate, objectRef, releaseNamespace,
   requiresRecreate, staleObjects, statusEqual, tenantStatus, type DesiredState, type Guardrail, type ObservedState,
 } from '../tenancy';
-import { CLAIM_TOKEN_ANNOTATION, PENDING_CLAIM_TTL_MS, claimHolds, claimsOf, declaredNames, declaredToClaim, namesTakenFromOthers, newClaim, tenantOfName } from '../tenancy/claims';
+import { CLAIM_TOKEN_ANNOTATION, PENDING_CLAIM_TTL_MS, claimHolds, claimsOf, declaredNames, declaredToClaim, namesTakenFromOthers, newClaim, provenByUid, tenantOfName } from '../tenancy/claims';
 import { withClaim } from './claim-ledger';
 import { EventBatch, type EventRecorder } from './events';
 import type { ReconcileResult } from './workqueue-workers';
@@ -102,7 +102,7 @@ export class TenantReconciler {
     for (const want of desired.namespaces) {
       const claim = claims.find((c) => c.name === want.name)!;
       const result = await this.#ensureNamespace(tenant, want.namespace, claim, ledger.tokens.get(want.name), observed);
-      if (result.uid && result.uid !== claim.uid) claims = withClaim(claims, { ...claim, uid: result.uid });
+      if (result.uid && result.uid !== claim.uid) claims = withClaim(claims, provenByUid(claim, result.uid));
       if (result.furnish) for (const g of want.guardrails) await this.#ensureGuardrail(tenant, g);
     }
     await this.#pruneGuardrails(tenant, desired);
@@ -127,25 +127,38 @@ export class TenantReconciler {
     const migrated = tenant.status?.claims === undefined ? this.#legacyClaims(tenant) : undefined;
     let claims: NamespaceClaim[] = migrated ?? claimsOf(tenant);
     let changed = migrated !== undefined;
-    const fresh = (name: string, origin: NamespaceClaim['origin'], previous?: NamespaceClaim) => {
-      const { claim, token } = newClaim(name, origin, now, previous);
+    const fresh = (name: string, origin: NamespaceClaim['origin']) => {
+      const { claim, token } = newClaim(name, origin, now);
       tokens.set(name, token);
       claims = withClaim(claims, claim);
       changed = true;
     };
 
-    for (const claim of [...claims]) {
+    const drop = (claim: NamespaceClaim) => {
+      claims = claims.filter((c) => c.name !== claim.name);
+      changed = true;
+    };
+
+    for (let claim of [...claims]) {
+      // A self-service namespace later declared in spec.namespaces is a declared one from then on.
+      if (claim.origin === 'SelfService' && declared.has(claim.name)) {
+        claim = { ...claim, origin: 'Declared' };
+        claims = withClaim(claims, claim);
+        changed = true;
+      }
+      const stillDeclared = claim.origin === 'Declared' && declared.has(claim.name);
       // The cache may not have a namespace created moments ago (its watch is not the Tenant's): ask.
       const ns = this.cache.namespaces.store.get(claim.name) ?? (await this.writer.get<Namespace>({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: claim.name } }));
       if (ns && claimHolds(claim, ns)) continue;
       if (ns) {
         // The name is held by a namespace Paddock cannot prove it created: never adopted.
-        if (claim.origin === 'Declared' && declared.has(claim.name)) conflicts.push(claim.name);
-        else if (!isPending(claim, now)) (claims = claims.filter((c) => c !== claim)), (changed = true);
-        continue;
+        if (stillDeclared) conflicts.push(claim.name);
+        else if (!isPending(claim, now)) drop(claim);
+      } else if (stillDeclared) {
+        fresh(claim.name, 'Declared'); // gone: re-created under a new claim, proven by its own token
+      } else if (claim.origin === 'Declared' || !isPending(claim, now)) {
+        drop(claim); // a self-service namespace deleted, or one whose create never came
       }
-      if (claim.origin === 'Declared' && declared.has(claim.name)) fresh(claim.name, 'Declared', claim);
-      else if (claim.origin === 'Declared' || !isPending(claim, now)) (claims = claims.filter((c) => c !== claim)), (changed = true);
     }
 
     const exists = (n: string) => this.cache.tenants.store.get(n) !== undefined;

@@ -1,6 +1,6 @@
 import type { Namespace, NamespaceClaim, Tenant, TenantSpec } from '../kube/types';
 import {
-  CLAIM_TOKEN_ANNOTATION, claimHolds, declaredToClaim, isProvisioned, namesTakenFromOthers, newClaim, selfServiceRefusal, tenantOfName,
+  CLAIM_TOKEN_ANNOTATION, claimHolds, declaredToClaim, isProvisioned, namesTakenFromOthers, newClaim, provenByUid, selfServiceRefusal, tenantOfName,
 } from './claims';
 
 function tenant(name: string, spec: Partial<TenantSpec> = {}, claims?: NamespaceClaim[]): Tenant {
@@ -39,9 +39,15 @@ describe('claimHolds: a namespace is the tenant\'s only by the claim', () => {
     expect(claimHolds(c, namespace('oil-a', 'u9'))).toBe(false);
   });
 
-  it('keeps the last known UID when a fresh proof is drawn', () => {
-    const { claim: c } = newClaim('oil-a', 'Declared', new Date(), claim('oil-a', 'Declared', 'u1'));
-    expect(claimHolds(c, namespace('oil-a', 'u1'))).toBe(true);
+  it('once the UID is recorded, the token proves nothing (a namespace re-created with the copied token is not the tenant\'s)', () => {
+    const { claim, token } = newClaim('oil-dev', 'Declared', new Date());
+    const recorded = provenByUid(claim, 'u1');
+    expect(recorded.proof).toBeUndefined();
+    expect(claimHolds(recorded, namespace('oil-dev', 'u1'))).toBe(true);
+    const recreated = namespace('oil-dev', 'u2', { [CLAIM_TOKEN_ANNOTATION]: token });
+    expect(claimHolds(recorded, recreated)).toBe(false);
+    // Even a claim that kept its hash by mistake: a recorded UID is the only proof.
+    expect(claimHolds({ ...claim, uid: 'u1' }, recreated)).toBe(false);
   });
 
   it('a label alone proves nothing', () => {

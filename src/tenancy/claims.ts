@@ -7,8 +7,9 @@
  *   its UID is the claim's;
  * - between writing the claim and learning the UID (a crash in that window), the claim holds the hash
  *   of a secret token that Paddock put into the namespace it created (annotation {@link CLAIM_TOKEN_ANNOTATION}).
- *   The token is drawn after the claim is written and only its hash is ever stored, so nobody can have
- *   created a namespace carrying it beforehand;
+ *   The token is drawn with the claim and only its hash is stored, so nobody can have created a
+ *   namespace carrying it beforehand; once the UID is recorded the hash is dropped and only the UID
+ *   proves (the token on the namespace is readable, so it must not prove a namespace re-created later);
  * - claims are written with optimistic concurrency (the Tenant's resourceVersion), so kube-apiserver's
  *   409 serialises every writer — both API replicas and the reconciler — and namespaceQuota is checked
  *   against the claims list itself: it cannot be double-spent.
@@ -32,12 +33,20 @@ export const PENDING_CLAIM_TTL_MS = 120_000;
 
 const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
-/** A fresh claim for `name` and the token to put on the namespace created for it. */
-export function newClaim(name: string, origin: NamespaceClaim['origin'], now: Date, previous?: NamespaceClaim): { claim: NamespaceClaim; token: string } {
+/** A fresh claim for `name` (no UID yet) and the token to put on the namespace created for it. */
+export function newClaim(name: string, origin: NamespaceClaim['origin'], now: Date): { claim: NamespaceClaim; token: string } {
   const token = randomBytes(24).toString('base64url');
-  const claim: NamespaceClaim = { name, origin, proof: hash(token), claimedAt: metaTime(now) };
-  if (previous?.uid) claim.uid = previous.uid;
-  return { claim, token };
+  return { claim: { name, origin, proof: hash(token), claimedAt: metaTime(now) }, token };
+}
+
+/**
+ * `claim` once its namespace's UID is known: the UID is the proof from now on, and the token's hash is
+ * dropped (the token is on the namespace, readable by anyone who may read it, so it must stop proving
+ * anything the moment the UID does).
+ */
+export function provenByUid(claim: NamespaceClaim, uid: string): NamespaceClaim {
+  const { proof: _token, ...rest } = claim;
+  return { ...rest, uid };
 }
 
 /** The claims recorded on `tenant`, never undefined. */
@@ -49,9 +58,12 @@ export function claimOf(tenant: Tenant, name: string): NamespaceClaim | undefine
   return claimsOf(tenant).find((c) => c.name === name);
 }
 
-/** Whether `claim` proves `ns` is the claiming tenant's: by UID, or by the token Paddock put on it. */
+/**
+ * Whether `claim` proves `ns` is the claiming tenant's: by its UID once recorded (and then by nothing
+ * else), before that by the token Paddock put on the namespace it created for the claim.
+ */
 export function claimHolds(claim: NamespaceClaim, ns: Namespace): boolean {
-  if (claim.uid && ns.metadata.uid === claim.uid) return true;
+  if (claim.uid) return ns.metadata.uid === claim.uid;
   const token = ns.metadata.annotations?.[CLAIM_TOKEN_ANNOTATION];
   return typeof token === 'string' && claim.proof !== undefined && hash(token) === claim.proof;
 }

@@ -6,6 +6,7 @@
  * the Tenant is removed from the namespace on the next pass.
  */
 import { PADDOCK, type Labels, type Namespace, type Tenant } from '../kube/types';
+import { CLAIM_TOKEN_ANNOTATION } from './claims';
 import { keyPath, type FieldDiff } from './json';
 import {
   MANAGED_METADATA_ANNOTATION,
@@ -120,8 +121,8 @@ function mergeOwnedKeys(live: Labels | undefined, desired: Labels | undefined, p
 }
 
 /**
- * The Namespace to write when a Tenant with `deletionPolicy: Retain` goes away: the tenant labels and
- * the bookkeeping annotation are removed, so the namespace is nobody's paddock any more. Pod Security
+ * The Namespace to write when a Tenant with `deletionPolicy: Retain` goes away: the tenant labels, the
+ * bookkeeping annotation and the claim token are removed, so the namespace is nobody's paddock any more. Pod Security
  * labels, the node selector and namespaceMetadata stay, so that releasing never weakens a namespace
  * that still runs workloads.
  */
@@ -131,5 +132,6 @@ export function releaseNamespace(live: Namespace): Namespace {
   delete labels[PADDOCK.managedByLabel];
   const annotations: Labels = { ...live.metadata.annotations };
   delete annotations[MANAGED_METADATA_ANNOTATION];
+  delete annotations[CLAIM_TOKEN_ANNOTATION];
   return { ...live, metadata: { ...live.metadata, labels, annotations } };
 }

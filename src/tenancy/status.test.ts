@@ -60,10 +60,11 @@ describe('tenantStatus', () => {
     expect(ready(s)!.message).toContain('oil-staging');
   });
 
-  it('refuses a tenant whose name would take namespaces of another tenant, naming them', () => {
+  it('refuses a tenant whose name would take namespaces of another tenant, counting them without naming them', () => {
     const s = statusOf(tenant(), { ...synced, namespaces: [], takenFromOthers: ['oil-production-x'] });
     expect(ready(s)).toMatchObject({ status: 'False', reason: 'TenantNameConflict' });
-    expect(ready(s)!.message).toContain('oil-production-x');
+    expect(ready(s)!.message).toContain('would take 1 namespace');
+    expect(ready(s)!.message).not.toContain('oil-production-x');
   });
 
   it('records the claims it is given, and keeps the tenant\'s own otherwise', () => {

@@ -107,7 +107,9 @@ function readiness(tenant: Tenant, desired: DesiredState, observed: ObservedStat
   }
   if (observed.takenFromOthers?.length) {
     const name = tenant.metadata.name;
-    findings.push([ReadyReason.TenantNameConflict, list(`tenant name "${name}" would take namespaces other tenants own (a name belongs to the longest <tenant>- prefix); rename the tenant`, observed.takenFromOthers)]);
+    // Counted, not named: the names are another tenant's, and this Tenant's owners read its status.
+    const n = observed.takenFromOthers.length;
+    findings.push([ReadyReason.TenantNameConflict, `tenant name "${name}" would take ${n} ${n === 1 ? 'namespace' : 'namespaces'} named "${name}-…" that another tenant owns (a name belongs to the longest <tenant>- prefix); rename the tenant`]);
   }
   if (observed.conflicts.length > 0) {
     findings.push([ReadyReason.NamespaceConflict, list("namespaces exist that Paddock did not provision for this tenant", [...observed.conflicts].sort())]);

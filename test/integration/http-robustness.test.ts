@@ -134,6 +134,16 @@ describe('WebSocket handshakes (item 10)', () => {
     expect(w.protocol).toBe('base64.binary.k8s.io');
     w.close();
   });
+
+  it('answers a malformed path with a 4xx Status as the plain HTTP path does, and nothing before authentication', async () => {
+    const path = '/apis/tenancy.paddock.dev/v1alpha1/%ZZ?watch=true';
+    const upgrade = `GET ${path} HTTP/1.1\r\nHost: paddock\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n` +
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: https://paddock\r\n\r\n';
+    const plain = await rawRequest(tight.port, `GET ${path} HTTP/1.1\r\nHost: paddock\r\nConnection: close\r\n\r\n`, { cert: pki.users.alice });
+    const ws = await rawRequest(tight.port, upgrade, { cert: pki.users.alice });
+    for (const a of [plain, ws]) expect(a.status).toBe(400);
+    expect((await rawRequest(tight.port, upgrade)).status).toBe(401);
+  });
 });
 
 describe('malformed HTTP gets an answer (item 11)', () => {

@@ -124,14 +124,15 @@ describe('a name belongs to the tenant with the longest <tenant>- prefix', () =>
     await kubectl('admin', ['delete', 'tenant', short, long, '--wait=false']);
   });
 
-  it('refuses a Tenant whose name would take an existing namespace from another tenant, naming it', async () => {
+  it('refuses a Tenant whose name would take an existing namespace from another tenant, without naming it', async () => {
     await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: short }, spec: { owners: [{ kind: 'User', name: 'alice' }] } });
     await waitFor('the short tenant', async () => (await post('alice', `${long}-x`, short)).status === 201, 30_000, 200);
 
     await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: long }, spec: { owners: [{ kind: 'User', name: 'bob' }], namespaces: ['x', 'y'] } });
     const cond = await ready(long);
     expect(cond).toMatchObject({ status: 'False', reason: 'TenantNameConflict' });
-    expect(cond.message).toContain(`${long}-x`);
+    expect(cond.message).toContain('would take 1 namespace');
+    expect(cond.message).not.toContain(`${long}-x`); // another tenant's name: this Tenant's owners read its status
     // Refused: it provisions nothing, and the namespace stays the short tenant's.
     expect(await exists('namespace', `${long}-y`)).toBe(false);
     const ns = await kubectlJson('admin', ['get', 'namespace', `${long}-x`]);

@@ -3,6 +3,8 @@ import { decodeContinue, encodeContinue } from '../request/continue-token';
 import type { ListOptions } from '../request/list-options';
 import { badRequest, expired, EXPIRED_MESSAGES, notFound, timeout } from '../status';
 import type { RowView, ServedResource, Viewer } from './resource';
+import type { Change } from '../watch/changelog';
+import { sees, type Sight } from '../watch/visibility';
 import { ListSnapshots } from './snapshots';
 
 /** For callers that keep no snapshots (every continuation goes through the change log). */
@@ -38,9 +40,16 @@ function checkListResourceVersion(view: RowView<KubeObject>, opts: ListOptions):
  * Where a continued list resumes, and from which rows. While the first page's snapshot is kept, the pages
  * come from it: one consistent list, as kube-apiserver serves pages from one etcd revision. After that,
  * a continuation is honoured when no row at or after its start has changed since its page was served;
- * otherwise it is 410 Expired, as kube answers a token whose revision etcd has compacted.
+ * otherwise it is 410 Expired, as kube answers a token whose revision etcd has compacted. Only rows the
+ * caller could see before or after a change (and that match its selectors) are considered.
  */
-function continueFrom(view: RowView<KubeObject>, snapshots: ListSnapshots, owner: string, token: string): { start: string; resourceVersion: string; rows?: readonly KubeObject[]; snapshot?: string } {
+function continueFrom(
+  view: RowView<KubeObject>,
+  snapshots: ListSnapshots,
+  owner: string,
+  token: string,
+  seen: (change: Change<KubeObject>) => boolean,
+): { start: string; resourceVersion: string; rows?: readonly KubeObject[]; snapshot?: string } {
   const c = decodeContinue(token);
   const parsed = view.log.versions.parse(c.resourceVersion);
   if (parsed === 'invalid') throw badRequest('invalid continue token: continue key is not valid');
@@ -48,7 +57,9 @@ function continueFrom(view: RowView<KubeObject>, snapshots: ListSnapshots, owner
   const rows = c.snapshot ? snapshots.get(c.snapshot, owner) : undefined;
   if (rows) return { start: c.start, resourceVersion: c.resourceVersion, rows, snapshot: c.snapshot };
   const changes = view.log.since(parsed.seq);
-  if (changes === 'expired' || changes.some((ch) => ch.object.metadata.name >= c.start)) throw expired(EXPIRED_MESSAGES.continueTooOld);
+  // Only changes the caller could see count: whether another tenant's row changed must not show (a
+  // continue token is the caller's to forge, so its start is any name the caller likes).
+  if (changes === 'expired' || changes.some((ch) => ch.object.metadata.name >= c.start && seen(ch))) throw expired(EXPIRED_MESSAGES.continueTooOld);
   return { start: c.start, resourceVersion: c.resourceVersion };
 }
 
@@ -67,10 +78,14 @@ export function selectRows<T extends KubeObject>(resource: ServedResource<T>, vi
     }
   }
   rows ??= view.visibleRows(viewer);
-  const { labelSelector, fieldSelector } = opts;
-  if (labelSelector && !labelSelector.isEmpty()) rows = rows.filter((r) => labelSelector.matches(r.metadata.labels));
-  if (fieldSelector && !fieldSelector.isEmpty()) rows = rows.filter((r) => fieldSelector.matches(resource.fields.of(r)));
+  if ((opts.labelSelector && !opts.labelSelector.isEmpty()) || (opts.fieldSelector && !opts.fieldSelector.isEmpty())) rows = rows.filter((r) => matchesSelectors(resource, opts, r));
   return rows;
+}
+
+/** Whether `row` matches the request's label and field selectors. */
+function matchesSelectors<T extends KubeObject>(resource: ServedResource<T>, opts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>, row: T): boolean {
+  const { labelSelector, fieldSelector } = opts;
+  return (!labelSelector || labelSelector.matches(row.metadata.labels)) && (!fieldSelector || fieldSelector.matches(resource.fields.of(row)));
 }
 
 /**
@@ -91,7 +106,9 @@ export function listRows<T extends KubeObject>(resource: ServedResource<T>, view
   const owner = snapshotOwner(resource as unknown as ServedResource<KubeObject>, viewer, opts);
   if (opts.continueToken) {
     let kept: readonly KubeObject[] | undefined;
-    ({ start, resourceVersion, rows: kept, snapshot } = continueFrom(view, snapshots, owner, opts.continueToken));
+    const sight: Sight<KubeObject> = { admits: (a) => view.admits(viewer, a), matches: (o) => matchesSelectors(resource as unknown as ServedResource<KubeObject>, opts, o) };
+    const seen = (ch: Change<KubeObject>) => sees(sight, ch.before) || sees(sight, ch.after);
+    ({ start, resourceVersion, rows: kept, snapshot } = continueFrom(view, snapshots, owner, opts.continueToken, seen));
     rows = kept as readonly T[] | undefined;
   } else checkListResourceVersion(view, opts);
 

@@ -3,7 +3,7 @@ import { isNotFound } from '../../kube/errors';
 import type { Namespace, NamespaceClaim, Tenant, TenantNamespace } from '../../kube/types';
 import { ClaimLedger, withClaim, withoutClaim } from '../../controller/claim-ledger';
 import { desiredNamespace } from '../../tenancy';
-import { CLAIM_TOKEN_ANNOTATION, claimOf, newClaim, selfServiceRefusal, tenantOfName } from '../../tenancy/claims';
+import { CLAIM_TOKEN_ANNOTATION, claimOf, declaredNames, newClaim, provenByUid, selfServiceRefusal, tenantOfName } from '../../tenancy/claims';
 import { ownerKey, subjectKeysOfUser } from '../../tenancy/owner-keys';
 import type { DeleteOptions } from '../request/delete-options';
 import { TENANT_NAMESPACES } from '../resource';
@@ -83,6 +83,7 @@ export class SelfService {
   async create(viewer: Viewer, body: unknown, dryRun: boolean, strict = false): Promise<TenantNamespace> {
     const { name, tenant: tenantName } = validate(body, strict);
     const cached = this.#adminTenant(viewer, tenantName, name, 'create');
+    this.#checkStillAdmin(viewer, cached, name);
     if (this.view.cache.namespaces.store.get(name) || claimOf(cached, name)) throw alreadyExists(TENANT_NAMESPACES, name);
     this.#checkQuota(cached, name);
     const ns = desiredNamespace(cached, name);
@@ -122,8 +123,9 @@ export class SelfService {
     }
     await this.ledger.update(tenantName, (tenant) => {
       const current = claimOf(tenant, name);
+      if (current?.uid === created.metadata.uid) return undefined; // recorded already (the reconciler saw the token)
       if (!current || current.proof !== claim.proof) throw conflict(TENANT_NAMESPACES, name, 'the claim on this name was taken back while the namespace was created; try again');
-      return current.uid === created.metadata.uid ? undefined : withClaim(tenant.status?.claims ?? [], { ...current, uid: created.metadata.uid });
+      return withClaim(tenant.status?.claims ?? [], provenByUid(current, created.metadata.uid!));
     });
     return this.#awaitRow(name, created, claimed);
   }
@@ -141,7 +143,7 @@ export class SelfService {
       throw forbidden(TENANT_NAMESPACES, name, viewer.name, 'delete', `only an admin owner of tenant "${row.spec.tenant}" may delete its namespaces`);
     }
     const claim = claimOf(tenant, name);
-    if (!claim || claim.origin !== 'SelfService' || claim.uid !== row.metadata.uid) {
+    if (!claim || claim.origin !== 'SelfService' || claim.uid !== row.metadata.uid || declaredNames(tenant).includes(name)) {
       throw forbiddenBecause(TENANT_NAMESPACES, name, `namespace "${name}" is declared in spec.namespaces of tenant "${row.spec.tenant}": remove it there`);
     }
     const { uid, resourceVersion } = options.preconditions;

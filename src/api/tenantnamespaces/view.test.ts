@@ -1,28 +1,18 @@
-import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
-import { FakeInformer } from '../../cache/testing/fake-informer';
-import type { Namespace, NamespaceClaim, ResourceQuota, Tenant } from '../../kube/types';
+import type { NamespaceClaim, Tenant } from '../../kube/types';
 import { parseFieldSelector } from '../../selectors/field-selector';
 import { parseLabelSelector } from '../../selectors/label-selector';
-import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { ListOptions } from '../request/list-options';
 import { StatusError } from '../status';
 import { ResourceVersions } from '../watch/resource-version';
 import { getRow, listRows } from '../serving/list';
 import { ListSnapshots } from '../serving/snapshots';
+import { tenantWorld } from '../testing/tenant-world';
 import { tenantNamespacesResource } from './resource';
 import { TenantNamespaceView, type Viewer } from './view';
 
 
 function setup() {
-  const tenants = new FakeInformer<Tenant>((t) => [[INDEX.owner, ownerKeysOfTenant(t)]]);
-  const namespaces = new FakeInformer<Namespace>();
-  const quotas = new FakeInformer<ResourceQuota>();
-  const cache = {
-    tenants, namespaces, resourceQuotas: quotas,
-    quotasIn: (ns: string) => quotas.store.list().filter((q) => q.metadata.namespace === ns),
-    namespacesOf: (t: string) => namespaces.store.list().filter((n) => n.metadata.labels?.['paddock.dev/tenant'] === t),
-  } as unknown as PaddockCache;
-  const view = new TenantNamespaceView(cache, 5, new ResourceVersions(9));
+  const { tenants, namespaces, quotas, view } = tenantWorld({ window: 5, epoch: 9 });
   // Every namespace made here is claimed by its tenant (by UID), as Paddock's would be.
   const claims = new Map<string, NamespaceClaim[]>();
   const tenant = (name: string, owners: Tenant['spec']['owners']) => tenants.set(name, { metadata: { name, uid: name }, spec: { owners }, status: { claims: claims.get(name) ?? [] } });

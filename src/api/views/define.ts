@@ -7,8 +7,14 @@ import type { SharedInformer } from '../../cache/informer';
 import { ResourceVersions } from '../watch/resource-version';
 import { ProjectedView } from './projected-view';
 
-/** An annotation never shown in a view: kubectl's copy of the whole applied object. */
-const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+/**
+ * The only annotations a view shows: those that mark a cluster default, which the built-in printers
+ * read (`standard (default)`). Others stay with the source object (SPEC §9: name, uid, labels,
+ * creationTimestamp); they are the cluster admin's, not the tenant's.
+ */
+const SHOWN_ANNOTATIONS = new Set([
+  'storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class', 'ingressclass.kubernetes.io/is-default-class',
+]);
 
 /** What one read-only view of SPEC §9 is: its names, source, who may use a source object, how it prints. */
 export interface ViewDefinition {
@@ -44,7 +50,7 @@ export function viewNames(def: ViewDefinition): ResourceNames {
   };
 }
 
-/** The source object as the view serves it: its name, uid, labels, annotations and creation time, and its body. */
+/** The source object as the view serves it: its name, uid, labels, default-class annotation and creation time, and its body. */
 function projector(def: ViewDefinition, names: ResourceNames) {
   return (obj: KubeObject): KubeObject => {
     const m = obj.metadata;
@@ -52,7 +58,7 @@ function projector(def: ViewDefinition, names: ResourceNames) {
     if (m.uid) metadata.uid = m.uid;
     if (m.creationTimestamp) metadata.creationTimestamp = m.creationTimestamp;
     if (m.labels && Object.keys(m.labels).length) metadata.labels = { ...m.labels };
-    const annotations = Object.fromEntries(Object.entries(m.annotations ?? {}).filter(([k]) => k !== LAST_APPLIED));
+    const annotations = Object.fromEntries(Object.entries(m.annotations ?? {}).filter(([k]) => SHOWN_ANNOTATIONS.has(k)));
     if (Object.keys(annotations).length) metadata.annotations = annotations;
     const { apiVersion: _v, kind: _k, metadata: _m, ...rest } = obj as KubeObject & Record<string, unknown>;
     return { apiVersion: names.groupVersion, kind: names.kind, metadata, ...(def.body ? def.body(obj) : rest) };

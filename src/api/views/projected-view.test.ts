@@ -87,9 +87,9 @@ describe('class views: the union over the caller\'s tenants', () => {
     expect(ev?.object.metadata.labels).toEqual({ tier: 'gold' });
   });
 
-  it('serves the source under its own kind, without last-applied-configuration', () => {
+  it('serves the source under its own kind, with only the default-class annotation', () => {
     const w = world();
-    w.storageClasses.set('x', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'x', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', 'storageclass.kubernetes.io/is-default-class': 'true' } }, provisioner: 'p', reclaimPolicy: 'Retain' } as KubeObject);
+    w.storageClasses.set('x', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'x', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', 'example.com/admin-note': 'x', 'storageclass.kubernetes.io/is-default-class': 'true' } }, provisioner: 'p', reclaimPolicy: 'Retain' } as KubeObject);
     w.tenant('oil', ALICE);
     const r = viewResource(STORAGE_CLASSES, w.cache, 100);
     const row = listRows(r, alice, { limit: 0, watch: false, allowWatchBookmarks: false }).items[0] as KubeObject & Record<string, unknown>;
@@ -124,5 +124,19 @@ describe('tenantnodes and ownedtenants', () => {
     expect(row.kind).toBe('OwnedTenant');
     expect(row.status.claims).toBeUndefined();
     expect(row.status.size).toBe(1);
+  });
+});
+
+describe('ownedtenants and ownership changes', () => {
+  it('a removed owner gets DELETED with the Tenant as it last could see it, never the new owners', () => {
+    const w = world();
+    w.tenants.set('oil', { metadata: { name: 'oil', uid: 'oil' }, spec: { owners: ALICE }, status: { size: 1 } });
+    const r = viewResource(OWNED_TENANTS, w.cache, 100);
+    const changes: Change<KubeObject>[] = [];
+    r.view.subscribe((c) => changes.push(c));
+    w.tenants.set('oil', { metadata: { name: 'oil', uid: 'oil' }, spec: { owners: [{ kind: 'User', name: 'dave' }], namespaces: ['secret-project'] }, status: { size: 1 } });
+    const events = changes.map((c) => eventFor({ admits: (a) => r.view.admits(alice, a), matches: () => true }, c)).filter(Boolean);
+    expect(events.map((e) => e!.type)).toEqual(['DELETED']);
+    expect(JSON.stringify(events.map((e) => e!.object))).not.toContain('dave');
   });
 });

@@ -107,6 +107,9 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
 
   /** A source object changed: recompute which tenants may use it, and its row. */
   #refreshSource(name: string): void {
+    // When the source is the Tenants themselves (ownedtenants), the Tenant's owners must be brought up
+    // to date first: its new content must never be logged with its old audience.
+    if ((this.projection.source as unknown) === this.tenants) this.#refreshTenant(name);
     const obj = this.projection.source.store.get(name);
     if (!obj) {
       this.#users.delete(name);

@@ -1,15 +1,12 @@
-import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
-import { FakeInformer } from '../../cache/testing/fake-informer';
-import type { Namespace, ResourceQuota, Tenant, TenantNamespace } from '../../kube/types';
+import type { Tenant, TenantNamespace } from '../../kube/types';
 import { logger } from '../../log/logger';
 import { parseFieldSelector } from '../../selectors/field-selector';
 import { parseLabelSelector } from '../../selectors/label-selector';
-import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { ListOptions } from '../request/list-options';
+import { tenantWorld } from '../testing/tenant-world';
 import { tenantNamespacesResource } from '../tenantnamespaces/resource';
-import { TenantNamespaceView, type Viewer } from '../tenantnamespaces/view';
+import type { Viewer } from '../tenantnamespaces/view';
 import { WatchHub } from './handler';
-import { ResourceVersions } from './resource-version';
 import type { WatchSink } from './watcher';
 
 
@@ -34,14 +31,7 @@ const ALICE = [{ kind: 'User' as const, name: 'alice' }];
 const BOB = [{ kind: 'User' as const, name: 'bob' }];
 
 function world() {
-  const tenants = new FakeInformer<Tenant>((t) => [[INDEX.owner, ownerKeysOfTenant(t)]]);
-  const namespaces = new FakeInformer<Namespace>();
-  const quotas = new FakeInformer<ResourceQuota>();
-  const cache = {
-    tenants, namespaces, resourceQuotas: quotas,
-    quotasIn: (ns: string) => quotas.store.list().filter((q) => q.metadata.namespace === ns),
-  } as unknown as PaddockCache;
-  const view = new TenantNamespaceView(cache, 100, new ResourceVersions(5));
+  const { tenants, namespaces, view } = tenantWorld({ window: 100, epoch: 5 });
   const hub = new WatchHub(tenantNamespacesResource(view), { maxBufferedBytes: 1 << 20, bookmarkIntervalMs: 3_600_000, minTimeoutSeconds: 3600, log: logger() });
   // Every tenant here has claimed every namespace of the tests (by UID), so a namespace relabelled to
   // another tenant stays a row: these tests are about who sees a row, not about ownership proofs.
