@@ -198,8 +198,17 @@ describe('kubectl output options behave as for namespaces', () => {
 describe('discovery', () => {
   it('kubectl api-resources --api-group=tenancy.paddock.dev', async () => {
     const rows = parseTable((await kubectl('alice', ['api-resources', '--api-group=tenancy.paddock.dev', '-o', 'wide'])).stdout);
-    expect(rows).toEqual([expect.objectContaining({ NAME: 'tenantnamespaces', SHORTNAMES: 'tns', APIVERSION: 'tenancy.paddock.dev/v1alpha1',
-      NAMESPACED: 'false', KIND: 'TenantNamespace', VERBS: 'create,delete,get,list,watch', CATEGORIES: 'paddock' })]);
+    const view = (name: string, short: string, kind: string) => ({ NAME: name, SHORTNAMES: short, KIND: kind, VERBS: 'get,list,watch' });
+    expect(rows.map(({ NAME, SHORTNAMES, KIND, VERBS }) => ({ NAME, SHORTNAMES, KIND, VERBS }))).toEqual([
+      view('ownedtenants', 'otn', 'OwnedTenant'),
+      view('tenantingressclasses', 'tic', 'TenantIngressClass'),
+      { NAME: 'tenantnamespaces', SHORTNAMES: 'tns', KIND: 'TenantNamespace', VERBS: 'create,delete,get,list,watch' },
+      view('tenantnodes', 'tno', 'TenantNode'),
+      view('tenantpriorityclasses', 'tpc', 'TenantPriorityClass'),
+      view('tenantruntimeclasses', 'trc', 'TenantRuntimeClass'),
+      view('tenantstorageclasses', 'tsc', 'TenantStorageClass'),
+    ]);
+    for (const r of rows) expect(r).toMatchObject({ APIVERSION: 'tenancy.paddock.dev/v1alpha1', NAMESPACED: 'false', CATEGORIES: 'paddock' });
   });
 
   it('kubectl explain tns.status.quota', async () => {
