@@ -1,5 +1,6 @@
 import { RESOURCES } from '../kube/resources';
 import { PADDOCK, type ClassField, type KubeObject, type LimitRange, type Namespace, type NetworkPolicy, type ResourceQuota, type RoleBinding, type Tenant } from '../kube/types';
+import { DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME } from '../tenancy/admission-policies';
 import { ownerKeysOfTenant } from '../tenancy/owner-keys';
 import type { SharedInformerFactory } from './factory';
 import type { SharedInformer } from './informer';
@@ -44,6 +45,14 @@ export class PaddockCache {
   readonly priorityClasses: SharedInformer<KubeObject>;
   readonly runtimeClasses: SharedInformer<KubeObject>;
   readonly nodes: SharedInformer<KubeObject>;
+  /**
+   * The admission policies Paddock keeps (SPEC §9), each watched by name (Paddock may read no other),
+   * and the bindings it made for tenants, indexed by tenant.
+   */
+  readonly restrictionsPolicy: SharedInformer<KubeObject>;
+  readonly defaultsPolicy: SharedInformer<KubeObject>;
+  readonly restrictionsBindings: SharedInformer<KubeObject>;
+  readonly defaultsBindings: SharedInformer<KubeObject>;
 
   constructor(readonly factory: SharedInformerFactory) {
     this.tenants = factory.informerFor<Tenant>(RESOURCES.tenants, {
@@ -63,6 +72,12 @@ export class PaddockCache {
     this.priorityClasses = factory.informerFor<KubeObject>(RESOURCES.priorityClasses);
     this.runtimeClasses = factory.informerFor<KubeObject>(RESOURCES.runtimeClasses);
     this.nodes = factory.informerFor<KubeObject>(RESOURCES.nodes, { transform: nodeSummary });
+    const named = (name: string) => ({ fieldSelector: `metadata.name=${name}` });
+    this.restrictionsPolicy = factory.informerFor<KubeObject>(RESOURCES.validatingAdmissionPolicies, named(RESTRICTIONS_POLICY_NAME));
+    this.defaultsPolicy = factory.informerFor<KubeObject>(RESOURCES.mutatingAdmissionPolicies, named(DEFAULTS_POLICY_NAME));
+    const binding = { labelSelector: MANAGED, indexers: { [INDEX.tenant]: tenantLabelOf } };
+    this.restrictionsBindings = factory.informerFor<KubeObject>(RESOURCES.validatingAdmissionPolicyBindings, binding);
+    this.defaultsBindings = factory.informerFor<KubeObject>(RESOURCES.mutatingAdmissionPolicyBindings, binding);
   }
 
   /** The class informer of a Tenant spec field. */

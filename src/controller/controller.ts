@@ -3,6 +3,7 @@ import type { SharedInformer } from '../cache/informer';
 import { PADDOCK, type KubeObject } from '../kube/types';
 import type { Logger } from '../log/logger';
 import { clusterRoleBindings, clusterRoles, mergeObject, needsUpdate, type ManagedObject } from '../tenancy';
+import { CLASS_FIELDS } from '../tenancy/allowed';
 import type { TenantReconciler } from './reconciler';
 import { WorkQueue } from './workqueue';
 import { runWorkers } from './workqueue-workers';
@@ -82,12 +83,18 @@ export class TenantController {
         if (signal.aborted) return;
         this.#enqueueAll();
         this.ensureClusterRoles().catch((err: unknown) => this.log.warn('ensuring cluster roles failed', { err }));
+        this.#reconcilePolicies();
         arm();
       }, this.options.resyncPeriodMs * (1 + Math.random() * 0.1));
       timer.current.unref();
     };
     arm();
     return timer;
+  }
+
+  /** Removes the admission policies once no Tenant needs them (the last one may just have gone). */
+  #reconcilePolicies(): void {
+    this.reconciler.admission.reconcilePolicies().catch((err: unknown) => this.log.warn('reconciling admission policies failed', { err }));
   }
 
   #watchCache() {
@@ -109,10 +116,22 @@ export class TenantController {
       this.cache.tenants.addEventHandler({
         add: (t) => enqueue(t.metadata.name),
         update: (_a, t) => enqueue(t.metadata.name),
-        delete: (t) => enqueue(t.metadata.name),
+        delete: (t) => {
+          enqueue(t.metadata.name);
+          this.#reconcilePolicies();
+        },
       }),
       handlersFor(this.cache.namespaces as unknown as SharedInformer<KubeObject>, byNamespace),
       ...this.cache.guardrails.map((i) => handlersFor(i, byTenantLabel)),
+      // What a tenant may use: a class that appears, goes or is relabelled changes status.allowed of
+      // every tenant restricting its kind; a policy or binding changed by someone else is repaired.
+      ...CLASS_FIELDS.map((field) => handlersFor(this.cache.classes(field), () => {
+        for (const t of this.cache.tenants.store.list()) if (t.spec?.[field] !== undefined) enqueue(t.metadata.name);
+      })),
+      ...[this.cache.restrictionsPolicy, this.cache.defaultsPolicy].map((i) => handlersFor(i, (o) => {
+        for (const t of this.reconciler.admission.tenantsConcerned('policy', o)) enqueue(t);
+      })),
+      ...[this.cache.restrictionsBindings, this.cache.defaultsBindings].map((i) => handlersFor(i, byTenantLabel)),
     ];
   }
 }

@@ -6,6 +6,7 @@ import {
   requiresRecreate, staleObjects, statusEqual, tenantStatus, type DesiredState, type Guardrail, type ObservedState,
 } from '../tenancy';
 import { CLAIM_TOKEN_ANNOTATION, PENDING_CLAIM_TTL_MS, claimHolds, claimsOf, declaredNames, declaredToClaim, namesTakenFromOthers, newClaim, provenByUid, tenantOfName } from '../tenancy/claims';
+import { TenantAdmission } from './admission';
 import { withClaim } from './claim-ledger';
 import { EventBatch, type EventRecorder } from './events';
 import type { ReconcileResult } from './workqueue-workers';
@@ -41,13 +42,18 @@ export class TenantReconciler {
     readonly writer: Writer,
     readonly events: EventRecorder,
     readonly log: Logger,
-  ) {}
+  ) {
+    this.admission = new TenantAdmission(cache, writer);
+  }
 
   /** The last status written per tenant and the resourceVersion it was written from. */
   readonly #statusWritten = new Map<string, { from: string | undefined; status: TenantStatus }>();
 
   /** Events of the pass in progress, per tenant (the workqueue never runs one tenant twice at once). */
   readonly #batches = new Map<string, EventBatch>();
+
+  /** Admission policies and bindings: what the tenant may use, enforced by kube-apiserver (SPEC §9). */
+  readonly admission: TenantAdmission;
 
   /** Reconciles one tenant; `signal` cancels the pass: once it aborts, none of its writes is sent. */
   async reconcile(name: string, signal?: AbortSignal): Promise<ReconcileResult | void> {
@@ -80,6 +86,7 @@ export class TenantReconciler {
       await this.writer.update({ ...tenant, metadata: { ...tenant.metadata, finalizers: [...(tenant.metadata.finalizers ?? []), PADDOCK.finalizer] } });
       return; // the update's watch event brings the tenant back with the finalizer
     }
+    await this.#ensureAdmission(tenant);
 
     const takenFromOthers = namesTakenFromOthers(tenant.metadata.name, (n) => this.cache.tenants.store.get(n));
     const validity = desiredState(tenant, []);
@@ -110,6 +117,16 @@ export class TenantReconciler {
     observed.conflicts.push(...this.#unclaimedLabelled(tenant, claims));
     observed.namespaces.sort();
     await this.#writeStatus(tenant, desired, { ...observed, claims });
+  }
+
+  /**
+   * The tenant's admission bindings, then the policies they bind. Runs for a Tenant with an invalid spec
+   * too: what it restricts is read by kube-apiserver from the Tenant itself, and its bindings depend on
+   * nothing but its name and which fields it sets.
+   */
+  async #ensureAdmission(tenant: Tenant): Promise<void> {
+    await this.admission.ensureBindings(tenant, (reason, message) => this.#event(tenant, 'Normal', reason, message));
+    await this.admission.reconcilePolicies();
   }
 
   /**
@@ -315,13 +332,15 @@ export class TenantReconciler {
       const ns = this.cache.namespaces.store.get(claim.name);
       if (ns && claimHolds(claim, ns) && ns.status?.phase !== 'Terminating') await this.#retire(tenant, ns);
     }
+    // Bindings go before the Tenant: a binding whose Tenant is gone denies every request it matches.
+    await this.admission.removeBindings(tenant);
     // A 409 here (the tenant changed meanwhile) is retried with backoff from the newer cached tenant.
     const finalizers = (tenant.metadata.finalizers ?? []).filter((f) => f !== PADDOCK.finalizer);
     await this.writer.update({ ...tenant, metadata: { ...tenant.metadata, finalizers } });
   }
 
   async #writeStatus(tenant: Tenant, desired: DesiredState, observed: ObservedState): Promise<void> {
-    const status = tenantStatus(tenant, desired, observed, new Date());
+    const status = tenantStatus(tenant, desired, { ...observed, allowed: this.admission.allowed(tenant) }, new Date());
     if (statusEqual(tenant.status, status)) return;
     // Another event can bring this tenant back before the cache has our last status write: writing the
     // same status again from the stale copy would only earn a 409. Skip until the cache moves on.

@@ -15,6 +15,10 @@ export const REF_BY_KIND: Readonly<Record<string, ResourceRef>> = {
   ClusterRole: RESOURCES.clusterRoles,
   ClusterRoleBinding: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false },
   Tenant: RESOURCES.tenants,
+  ValidatingAdmissionPolicy: RESOURCES.validatingAdmissionPolicies,
+  ValidatingAdmissionPolicyBinding: RESOURCES.validatingAdmissionPolicyBindings,
+  MutatingAdmissionPolicy: RESOURCES.mutatingAdmissionPolicies,
+  MutatingAdmissionPolicyBinding: RESOURCES.mutatingAdmissionPolicyBindings,
 };
 
 function refOf(obj: KubeObject): ResourceRef {

@@ -228,6 +228,8 @@ export interface TenantNamespace extends KubeObject {
     phase?: 'Active' | 'Terminating';
     owners?: TenantNamespaceOwner[];
     quota?: { hard?: Record<string, string>; used?: Record<string, string> };
+    /** The labels every pod of the namespace must run on (the Tenant's nodeSelector). */
+    nodeSelector?: Record<string, string>;
     conditions?: Condition[];
   };
 }

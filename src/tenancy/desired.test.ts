@@ -70,13 +70,8 @@ describe('desiredState: the Namespace object', () => {
     expect(ns.metadata.labels).toMatchObject({ 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'v1.30' });
   });
 
-  it('writes the node selector as a sorted k=v list', () => {
+  it('writes no node-selector annotation: admission policies apply the nodeSelector to pods', () => {
     const ns = valid(tenant({ namespaces: ['p'], nodeSelector: { zone: 'a', 'kubernetes.io/os': 'linux' } })).namespaces[0]!.namespace;
-    expect(ns.metadata.annotations?.['scheduler.alpha.kubernetes.io/node-selector']).toBe('kubernetes.io/os=linux,zone=a');
-  });
-
-  it('sets no node-selector annotation without a nodeSelector', () => {
-    const ns = valid(tenant({ namespaces: ['p'], nodeSelector: {} })).namespaces[0]!.namespace;
     expect(ns.metadata.annotations).not.toHaveProperty(['scheduler.alpha.kubernetes.io/node-selector']);
   });
 

@@ -5,7 +5,7 @@
 export { desiredState, type DesiredNamespace, type DesiredState, type InvalidDesiredState, type NamespaceOrigin, type ValidDesiredState } from './desired';
 export { validateTenant, type ProblemReason, type SpecProblem } from './validate';
 export { desiredGuardrails, isolationPolicySpec, ownerSubject, ownersByRole, type Guardrail } from './guardrails';
-export { desiredNamespace, diffNamespace, mergeNamespace, nodeSelectorAnnotation, releaseNamespace } from './namespace';
+export { desiredNamespace, diffNamespace, mergeNamespace, releaseNamespace } from './namespace';
 export { diff, needsUpdate, requiresRecreate, type DiffOptions, type FieldDiff, type ManagedObject } from './drift';
 export { mergeObject, staleObjects } from './update';
 export { clusterRoleBindings, clusterRoles, TENANTNAMESPACES_USER_ROLE, type ClusterRoleBinding } from './cluster-roles';

@@ -8,7 +8,10 @@ import { PADDOCK, type OwnerRole } from '../kube/types';
 export const POD_SECURITY_ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
 export const POD_SECURITY_VERSION_LABEL = 'pod-security.kubernetes.io/enforce-version';
 
-/** Read by the PodNodeSelector admission plugin: `k=v,k2=v2`. */
+/**
+ * Read by the PodNodeSelector admission plugin: `k=v,k2=v2`. Paddock wrote it on tenant namespaces
+ * before admission policies applied the nodeSelector; it now only removes it, and keeps it reserved.
+ */
 export const NODE_SELECTOR_ANNOTATION = 'scheduler.alpha.kubernetes.io/node-selector';
 
 /** Label kube-apiserver puts on every namespace; nobody else may set it. */

@@ -1,5 +1,5 @@
 import type { Namespace, Tenant, TenantSpec } from '../kube/types';
-import { decodeManagedKeys, desiredNamespace, diffNamespace, mergeNamespace, releaseNamespace } from './namespace';
+import { decodeManagedKeys, desiredNamespace, diffNamespace, encodeManagedKeys, mergeNamespace, releaseNamespace } from './namespace';
 
 function tenant(spec: Partial<TenantSpec> = {}): Tenant {
   return { metadata: { name: 'oil', uid: 'u1' }, spec: { owners: [{ kind: 'User', name: 'alice' }], ...spec } };
@@ -20,13 +20,30 @@ function live(ns: Namespace, labels: Record<string, string> = {}, annotations: R
   };
 }
 
+/**
+ * A namespace written by an earlier release, which also set the node-selector annotation (zone=a) and
+ * recorded it among Paddock's keys.
+ */
+function legacy(ns: Namespace): Namespace {
+  const current = live(ns);
+  const keys = decodeManagedKeys(current.metadata.annotations?.['paddock.dev/managed-metadata']);
+  const annotations: Record<string, string> = { ...current.metadata.annotations, 'scheduler.alpha.kubernetes.io/node-selector': 'zone=a' };
+  annotations['paddock.dev/managed-metadata'] = encodeManagedKeys({ ...keys, annotations: [...keys.annotations, 'scheduler.alpha.kubernetes.io/node-selector'] });
+  return { ...current, metadata: { ...current.metadata, annotations } };
+}
+
 describe('desiredNamespace', () => {
   it('records the keys Paddock sets, so it can remove them later', () => {
     const ns = desiredNamespace(tenant({ namespaceMetadata: { labels: { team: 'a' }, annotations: { note: 'x' } }, nodeSelector: { zone: 'a' } }), 'oil-p');
     expect(decodeManagedKeys(ns.metadata.annotations?.['paddock.dev/managed-metadata'])).toEqual({
       labels: ['app.kubernetes.io/managed-by', 'paddock.dev/tenant', 'pod-security.kubernetes.io/enforce', 'pod-security.kubernetes.io/enforce-version', 'team'],
-      annotations: ['note', 'scheduler.alpha.kubernetes.io/node-selector'],
+      annotations: ['note'],
     });
+  });
+
+  it('no longer writes the node-selector annotation (admission policies apply the nodeSelector)', () => {
+    const ns = desiredNamespace(tenant({ nodeSelector: { zone: 'a' } }), 'oil-p');
+    expect(ns.metadata.annotations).not.toHaveProperty(['scheduler.alpha.kubernetes.io/node-selector']);
   });
 });
 
@@ -47,7 +64,7 @@ describe('diffNamespace', () => {
   });
 
   it('reports a key Paddock set before that the Tenant no longer has', () => {
-    const before = live(desiredNamespace(tenant({ namespaceMetadata: { labels: { team: 'a', old: 'x' } }, nodeSelector: { zone: 'a' } }), 'oil-p'));
+    const before = legacy(desiredNamespace(tenant({ namespaceMetadata: { labels: { team: 'a', old: 'x' } } }), 'oil-p'));
     expect(diffNamespace(before, want).map((d) => d.path)).toEqual([
       'metadata.labels[old]',
       'metadata.annotations[paddock.dev/managed-metadata]',
@@ -79,8 +96,8 @@ describe('mergeNamespace', () => {
     expect(diffNamespace(out, want)).toEqual([]);
   });
 
-  it('removes keys Paddock set before and no longer wants', () => {
-    const before = live(desiredNamespace(tenant({ namespaceMetadata: { labels: { team: 'a', old: 'x' } }, nodeSelector: { zone: 'a' } }), 'oil-p'));
+  it('removes keys Paddock set before and no longer wants, the node-selector annotation of earlier releases included', () => {
+    const before = legacy(desiredNamespace(tenant({ namespaceMetadata: { labels: { team: 'a', old: 'x' } }, nodeSelector: { zone: 'a' } }), 'oil-p'));
     const out = mergeNamespace(before, want);
     expect(out.metadata.labels).not.toHaveProperty('old');
     expect(out.metadata.annotations).not.toHaveProperty(['scheduler.alpha.kubernetes.io/node-selector']);
@@ -96,7 +113,7 @@ describe('mergeNamespace', () => {
 
 describe('releaseNamespace', () => {
   it('removes the tenant labels and bookkeeping but keeps Pod Security and everything else', () => {
-    const want = desiredNamespace(tenant({ nodeSelector: { zone: 'a' } }), 'oil-p');
+    const want = desiredNamespace(tenant({ namespaceMetadata: { annotations: { note: 'x' } } }), 'oil-p');
     const out = releaseNamespace(live(want, { 'other.io/x': 'y' }));
     expect(out.metadata.labels).toEqual({
       'kubernetes.io/metadata.name': 'oil-p',
@@ -104,6 +121,6 @@ describe('releaseNamespace', () => {
       'pod-security.kubernetes.io/enforce': 'baseline',
       'pod-security.kubernetes.io/enforce-version': 'latest',
     });
-    expect(out.metadata.annotations).toEqual({ 'scheduler.alpha.kubernetes.io/node-selector': 'zone=a' });
+    expect(out.metadata.annotations).toEqual({ note: 'x' });
   });
 });

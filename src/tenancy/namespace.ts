@@ -8,12 +8,7 @@
 import { PADDOCK, type Labels, type Namespace, type Tenant } from '../kube/types';
 import { CLAIM_TOKEN_ANNOTATION } from './claims';
 import { keyPath, type FieldDiff } from './json';
-import {
-  MANAGED_METADATA_ANNOTATION,
-  NODE_SELECTOR_ANNOTATION,
-  POD_SECURITY_ENFORCE_LABEL,
-  POD_SECURITY_VERSION_LABEL,
-} from './names';
+import { MANAGED_METADATA_ANNOTATION, POD_SECURITY_ENFORCE_LABEL, POD_SECURITY_VERSION_LABEL } from './names';
 import { tenantLabels } from './ownership';
 
 export const DEFAULT_POD_SECURITY_LEVEL = 'baseline';
@@ -27,8 +22,14 @@ export interface ManagedKeys {
 
 /**
  * The Namespace `name` of `tenant` as Paddock wants it: tenant labels, namespaceMetadata, Pod Security
- * labels (default baseline/latest), the node-selector annotation when a nodeSelector is set, and the
- * bookkeeping annotation. No ownerReference, by design (see ownership.ts).
+ * labels (default baseline/latest) and the bookkeeping annotation. No ownerReference, by design (see
+ * ownership.ts).
+ *
+ * The tenant's nodeSelector is not written here: the node-selector annotation works only where the
+ * PodNodeSelector admission plugin is enabled, which stock clusters do not do. It is applied to every
+ * pod by the tenant's admission policies instead (admission-policies.ts). Namespaces that still carry
+ * the annotation from earlier releases list it in their bookkeeping annotation, so the next pass
+ * removes it like any other key Paddock no longer wants.
  */
 export function desiredNamespace(tenant: Tenant, name: string): Namespace {
   const spec = tenant.spec;
@@ -39,20 +40,11 @@ export function desiredNamespace(tenant: Tenant, name: string): Namespace {
     ...tenantLabels(tenant.metadata.name),
   };
   const annotations: Labels = { ...spec.namespaceMetadata?.annotations };
-  const selector = nodeSelectorAnnotation(spec.nodeSelector);
-  if (selector !== undefined) annotations[NODE_SELECTOR_ANNOTATION] = selector;
   annotations[MANAGED_METADATA_ANNOTATION] = encodeManagedKeys({
     labels: Object.keys(labels),
     annotations: Object.keys(annotations).filter((k) => k !== MANAGED_METADATA_ANNOTATION),
   });
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels, annotations } };
-}
-
-/** `k=v,k2=v2` sorted by key, as the PodNodeSelector admission plugin reads it; none for no selector. */
-export function nodeSelectorAnnotation(selector: Labels | undefined): string | undefined {
-  const keys = Object.keys(selector ?? {}).sort();
-  if (keys.length === 0) return undefined;
-  return keys.map((k) => `${k}=${selector![k]}`).join(',');
 }
 
 /** Stable text: sorted keys, so equal sets always encode to equal strings. */
@@ -123,7 +115,7 @@ function mergeOwnedKeys(live: Labels | undefined, desired: Labels | undefined, p
 /**
  * The Namespace to write when a Tenant with `deletionPolicy: Retain` goes away: the tenant labels, the
  * bookkeeping annotation and the claim token are removed, so the namespace is nobody's paddock any more. Pod Security
- * labels, the node selector and namespaceMetadata stay, so that releasing never weakens a namespace
+ * labels and namespaceMetadata stay, so that releasing never weakens a namespace
  * that still runs workloads.
  */
 export function releaseNamespace(live: Namespace): Namespace {

@@ -31,6 +31,14 @@ describe('tenantStatus', () => {
     });
   });
 
+  it('reports the resolved classes in status.allowed, keeping the last ones when none are given', () => {
+    const allowed = { storageClasses: ['gold-ssd', 'standard'] };
+    const s = statusOf(tenant({ storageClasses: { allowed: ['standard'] } }), { ...synced, allowed });
+    expect(s.allowed).toEqual(allowed);
+    expect(statusOf(tenant({}, s)).allowed).toEqual(allowed);
+    expect(statusEqual(s, statusOf(tenant({}, s), { ...synced, allowed: { storageClasses: ['standard'] } }))).toBe(false);
+  });
+
   it('summarizes owners as kind/name:role in spec order', () => {
     expect(
       ownerSummary([

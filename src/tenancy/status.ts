@@ -39,6 +39,8 @@ export interface ObservedState {
   takenFromOthers?: readonly string[];
   /** The claims to record; absent keeps the Tenant's own. */
   claims?: readonly NamespaceClaim[];
+  /** The class names the tenant may use (status.allowed); absent keeps the Tenant's own. */
+  allowed?: TenantStatus['allowed'];
   /** Desired objects still absent after this pass (see {@link objectRef}). */
   missing: readonly string[];
   /** Desired objects still differing from the desired state after this pass. */
@@ -90,6 +92,8 @@ export function tenantStatus(tenant: Tenant, desired: DesiredState, observed: Ob
     ownerSummary: ownerSummary(Array.isArray(tenant.spec?.owners) ? tenant.spec.owners : []),
     conditions,
   };
+  const allowed = observed.allowed ?? tenant.status?.allowed;
+  if (allowed !== undefined) out.allowed = structuredClone(allowed);
   const claims = observed.claims ?? tenant.status?.claims;
   if (claims !== undefined) out.claims = claims.map((c) => ({ ...c }));
   if (generation !== undefined) out.observedGeneration = generation;

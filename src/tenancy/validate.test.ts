@@ -27,6 +27,11 @@ describe('validateTenant', () => {
           nodeSelector: { 'kubernetes.io/os': 'linux' },
           podSecurity: { enforce: 'baseline', version: 'v1.30' },
           deletionPolicy: 'Retain',
+          storageClasses: { allowed: ['standard'], selector: { matchLabels: { tier: 'gold' } }, default: 'standard' },
+          ingressClasses: { allowed: ['nginx-internal'] },
+          priorityClasses: { allowed: ['tenant-low', 'tenant-high'], default: 'tenant-low' },
+          runtimeClasses: { selector: { matchLabels: { sandbox: 'true' } } },
+          containerRegistries: { allowed: ['registry.example.com', 'ghcr.io/oil-org', 'localhost:5000'] },
         }),
       ),
     ).toEqual([]);
@@ -114,6 +119,26 @@ describe('validateTenant', () => {
     expect(fields({ networkPolicies: [{ ingress: {} }, { policyTypes: ['Sideways'] }] })).toEqual([
       'spec.networkPolicies[0].ingress FieldValueInvalid',
       'spec.networkPolicies[1].policyTypes FieldValueNotSupported',
+    ]);
+  });
+
+  it('requires a class default to be listed as allowed, naming the field', () => {
+    expect(fields({ storageClasses: { allowed: ['standard'], default: 'gold' } })).toEqual(['spec.storageClasses.default FieldValueInvalid']);
+    expect(fields({ priorityClasses: { selector: { matchLabels: { a: 'b' } }, default: 'low' } })).toEqual(['spec.priorityClasses.default FieldValueInvalid']);
+    expect(validateTenant(tenant({ runtimeClasses: { default: 'kata' } }))[0]!.message).toContain('must itself be allowed');
+  });
+
+  it('refuses a class selector that is not a valid label selector', () => {
+    expect(fields({ ingressClasses: { selector: { matchExpressions: [{ key: 'a', operator: 'In' }] } } })).toEqual(['spec.ingressClasses.selector FieldValueInvalid']);
+    expect(fields({ ingressClasses: { selector: { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] } } })).toEqual(['spec.ingressClasses.selector FieldValueInvalid']);
+    expect(fields({ storageClasses: { selector: { matchLabels: { 'bad key!': 'x' } } } })).toEqual(['spec.storageClasses.selector FieldValueInvalid']);
+    expect(fields({ storageClasses: { allowed: ['Not_A_Name'] } })).toEqual(['spec.storageClasses.allowed FieldValueInvalid']);
+  });
+
+  it('refuses registries that are not a host or host/path prefix', () => {
+    expect(fields({ containerRegistries: { allowed: ['ghcr.io', 'https://ghcr.io', 'ghcr.io/org/'] } })).toEqual([
+      'spec.containerRegistries.allowed[1] FieldValueInvalid',
+      'spec.containerRegistries.allowed[2] FieldValueInvalid',
     ]);
   });
 

@@ -70,11 +70,11 @@ describe('a fully specified Tenant', () => {
     expect(converged.metadata.finalizers).toContain('paddock.dev/cleanup');
   });
 
-  it('creates labelled namespaces with Pod Security and the node selector, and no ownerReference', async () => {
+  it('creates labelled namespaces with Pod Security, no node-selector annotation (admission policies apply it), and no ownerReference', async () => {
     for (const ns of namespaces) {
       const obj = await kubectlJson('admin', ['get', 'namespace', ns]);
       expect(obj.metadata.labels).toMatchObject({ 'paddock.dev/tenant': name, ...MANAGED, 'pod-security.kubernetes.io/enforce': 'restricted' });
-      expect(obj.metadata.annotations['scheduler.alpha.kubernetes.io/node-selector']).toBe('kubernetes.io/os=linux');
+      expect(obj.metadata.annotations['scheduler.alpha.kubernetes.io/node-selector']).toBeUndefined();
       expect(obj.metadata.ownerReferences).toBeUndefined();
     }
   });

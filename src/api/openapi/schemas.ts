@@ -103,6 +103,11 @@ export function tenantNamespaceSchemas(flavor: Flavor): Record<string, Schema> {
           'Quota is what limits the namespace: for each resource the most restrictive hard limit among its ResourceQuotas, and the usage the quota controller reports against it.',
           flavor,
         ),
+        nodeSelector: {
+          description: "NodeSelector is the Tenant's nodeSelector: the node labels every pod of the namespace gets (merged in by admission) and must keep.",
+          type: 'object',
+          additionalProperties: { type: 'string', default: '' },
+        },
         conditions: arrayOf(
           `${META}.Condition`,
           'Conditions are the observations of the namespace. GuardrailsReady is True when the quotas, limit ranges, network policies, role bindings and labels of the namespace are as the Tenant wants them.',

@@ -13,7 +13,6 @@ const oilProduction: TenantNamespace = {
     resourceVersion: '42',
     creationTimestamp: '2026-01-02T03:04:05Z',
     labels: { 'paddock.dev/tenant': 'oil', 'pod-security.kubernetes.io/enforce': 'baseline' },
-    annotations: { 'scheduler.alpha.kubernetes.io/node-selector': 'kubernetes.io/os=linux' },
   },
   spec: { tenant: 'oil' },
   status: {
@@ -23,6 +22,7 @@ const oilProduction: TenantNamespace = {
       { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer', role: 'operator' },
     ],
     quota: { hard: { cpu: '8', memory: '16Gi', pods: '10' }, used: { cpu: '250m', memory: '1Gi', pods: '3' } },
+    nodeSelector: { 'kubernetes.io/os': 'linux' },
     conditions: [{ type: 'GuardrailsReady', status: 'True', reason: 'InSync' }],
   },
 };

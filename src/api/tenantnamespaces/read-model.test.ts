@@ -37,6 +37,7 @@ const tenant: Tenant = {
       { kind: 'Group', name: 'oil-devs', role: 'operator' },
       { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer', role: 'viewer' },
     ],
+    nodeSelector: { 'kubernetes.io/os': 'linux' },
   },
 };
 
@@ -62,9 +63,13 @@ describe('toTenantNamespace', () => {
       resourceVersion: '777',
       creationTimestamp: '2026-01-02T03:04:05Z',
       labels: namespace.metadata.labels,
-      annotations: { 'scheduler.alpha.kubernetes.io/node-selector': 'kubernetes.io/os=linux' },
     });
     expect(tns.metadata.labels).not.toBe(namespace.metadata.labels);
+  });
+
+  it('shows the Tenant\'s nodeSelector (admission merges it into every pod) and none of the namespace\'s annotations', () => {
+    expect(tns.status?.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
+    expect(tns.metadata.annotations).toBeUndefined();
   });
 
   it('names its tenant in spec and lists the owners with roles defaulted to admin', () => {

@@ -4,9 +4,6 @@ import { TENANT_NAMESPACES } from '../resource';
 import { mergeQuotas } from './quota';
 import { deriveResourceVersion } from './resource-version';
 
-/** The annotation Paddock sets on a namespace when its Tenant has a nodeSelector (SPEC §3). */
-export const NODE_SELECTOR_ANNOTATION = 'scheduler.alpha.kubernetes.io/node-selector';
-
 /** The Pod Security label Paddock sets on every tenant namespace (SPEC §3). */
 export const POD_SECURITY_ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
 
@@ -48,12 +45,13 @@ export interface TenantNamespaceSources {
  * Joins a Namespace, its Tenant, its ResourceQuotas and its guardrail summary into the TenantNamespace
  * served to clients (SPEC §4). Pure: the result shares nothing mutable with the inputs.
  *
- * - metadata: the namespace's name, uid, creationTimestamp, deletionTimestamp and labels; of its
- *   annotations only the node selector Paddock set (other annotations are not the tenant's to see);
+ * - metadata: the namespace's name, uid, creationTimestamp, deletionTimestamp and labels (its
+ *   annotations are not the tenant's to see);
  * - spec.tenant: the namespace's `paddock.dev/tenant` label (the Tenant's name when the label is absent);
  * - status.phase: the namespace phase (Terminating once it has a deletionTimestamp);
  * - status.owners: the Tenant's owners, role defaulted to admin; empty when the Tenant is gone;
  * - status.quota: see `mergeQuotas`; absent when no quota limits the namespace;
+ * - status.nodeSelector: the Tenant's nodeSelector, which admission merges into every pod;
  * - status.conditions: `GuardrailsReady`.
  */
 export function toTenantNamespace(sources: TenantNamespaceSources): TenantNamespace {
@@ -67,8 +65,6 @@ export function toTenantNamespace(sources: TenantNamespaceSources): TenantNamesp
   if (meta.creationTimestamp) metadata.creationTimestamp = meta.creationTimestamp;
   if (meta.deletionTimestamp) metadata.deletionTimestamp = meta.deletionTimestamp;
   if (meta.labels && Object.keys(meta.labels).length > 0) metadata.labels = { ...meta.labels };
-  const nodeSelector = meta.annotations?.[NODE_SELECTOR_ANNOTATION];
-  if (nodeSelector !== undefined) metadata.annotations = { [NODE_SELECTOR_ANNOTATION]: nodeSelector };
 
   const status: NonNullable<TenantNamespace['status']> = {
     phase: namespace.status?.phase ?? (meta.deletionTimestamp ? 'Terminating' : 'Active'),
@@ -76,6 +72,8 @@ export function toTenantNamespace(sources: TenantNamespaceSources): TenantNamesp
   };
   const quota = mergeQuotas(quotas);
   if (quota) status.quota = quota;
+  const nodeSelector = tenant?.spec.nodeSelector;
+  if (nodeSelector && Object.keys(nodeSelector).length) status.nodeSelector = { ...nodeSelector };
   status.conditions = [guardrailsCondition(tenantName, tenant, guardrails)];
 
   return {

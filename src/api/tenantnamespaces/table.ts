@@ -1,7 +1,7 @@
 import type { TenantNamespace } from '../../kube/types';
 import type { TableConvertor } from '../serving/resource';
 import { AGE_COLUMN, column, NAME_COLUMN, NONE, translateTimestampSince, type TableColumnDefinition } from '../table';
-import { GUARDRAILS_READY, NODE_SELECTOR_ANNOTATION, POD_SECURITY_ENFORCE_LABEL } from './read-model';
+import { GUARDRAILS_READY, POD_SECURITY_ENFORCE_LABEL } from './read-model';
 
 /** Quota keys each column reads, first present wins (`cpu` is the same quota as `requests.cpu`). */
 const QUOTA_KEYS = {
@@ -28,8 +28,15 @@ export function tenantNamespaceCells(tns: TenantNamespace, now: Date): string[] 
     quotaCell(tns, QUOTA_KEYS.pods),
     guardrails?.reason ?? guardrails?.status ?? NONE,
     tns.metadata.labels?.[POD_SECURITY_ENFORCE_LABEL] ?? NONE,
-    tns.metadata.annotations?.[NODE_SELECTOR_ANNOTATION] || NONE,
+    nodeSelectorCell(tns),
   ];
+}
+
+/** `k=v,k2=v2` sorted by key, as the node-selector annotation used to read; `<none>` without one. */
+function nodeSelectorCell(tns: TenantNamespace): string {
+  const selector = tns.status?.nodeSelector ?? {};
+  const keys = Object.keys(selector).sort();
+  return keys.length ? keys.map((k) => `${k}=${selector[k]}`).join(',') : NONE;
 }
 
 function ownersCell(tns: TenantNamespace): string {
@@ -62,7 +69,7 @@ export const TENANT_NAMESPACE_COLUMNS: readonly TableColumnDefinition[] = Object
   column('Pods', 'Pods used/hard under the most restrictive ResourceQuota of the namespace.', 1),
   column('Guardrails', 'Reason of the GuardrailsReady condition: InSync when every guardrail is as the Tenant wants it.', 1),
   column('Pod-Security', 'The Pod Security Standard enforced in the namespace (pod-security.kubernetes.io/enforce).', 1),
-  column('Node-Selector', 'The node selector every pod of the namespace gets (scheduler.alpha.kubernetes.io/node-selector).', 1),
+  column('Node-Selector', "The node selector every pod of the namespace gets (the Tenant's nodeSelector, applied by admission).", 1),
 ]);
 
 /** How TenantNamespaces print (SPEC §4). */

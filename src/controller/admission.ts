@@ -1,0 +1,116 @@
+import { INDEX, type PaddockCache } from '../cache/paddock-cache';
+import type { SharedInformer } from '../cache/informer';
+import { PADDOCK, type ClassField, type KubeObject, type Tenant, type TenantStatus } from '../kube/types';
+import { mergeObject, needsUpdate, objectRef, type ManagedObject } from '../tenancy';
+import {
+  defaultsPolicy, desiredBindings, needsDefaults, needsRestrictions, restrictionsPolicy, type AdmissionObject,
+} from '../tenancy/admission-policies';
+import { CLASS_FIELDS, allowedClassNames } from '../tenancy/allowed';
+import type { Writer } from './writer';
+
+/** What the admission step did, for the tenant's Events. */
+export type AdmissionNote = (reason: 'Created' | 'Repaired' | 'Deleted', message: string) => void;
+
+/**
+ * Keeps kube-apiserver's enforcement of what tenants may use in place (SPEC §9): the two cluster-scoped
+ * policies while any Tenant needs them, and each Tenant's bindings while it exists. Reads only the
+ * cache; writes only what differs, so a converged cluster costs no write.
+ */
+export class TenantAdmission {
+  /** Policy passes run one at a time: two workers must not race to create or repair the same policy. */
+  #policies: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly cache: PaddockCache,
+    readonly writer: Writer,
+  ) {}
+
+  /** The class names `tenant` may use, per kind it restricts (an unrestricted kind is left out). */
+  allowed(tenant: Tenant): TenantStatus['allowed'] {
+    const out: Partial<Record<ClassField, string[]>> = {};
+    for (const field of CLASS_FIELDS) {
+      if (tenant.spec?.[field] !== undefined) out[field] = allowedClassNames(tenant, field, this.cache.classes(field).store.list());
+    }
+    return out;
+  }
+
+  /** Creates, repairs or deletes the bindings of `tenant` so that they are exactly those it needs. */
+  async ensureBindings(tenant: Tenant, note: AdmissionNote): Promise<void> {
+    const wanted = desiredBindings(tenant);
+    for (const want of wanted) await this.#ensure(this.#bindingInformer(want.kind!), want, note);
+    for (const [kind, informer] of this.#bindingInformers()) {
+      for (const live of informer.store.byIndex(INDEX.tenant, tenant.metadata.name)) {
+        if (!wanted.some((w) => w.kind === kind && w.metadata.name === live.metadata.name)) {
+          await this.writer.delete({ ...live, kind });
+          note('Deleted', `deleted ${kind} ${live.metadata.name}`);
+        }
+      }
+    }
+  }
+
+  /** Deletes every binding of `tenant` (it is going away: a binding without its Tenant denies). */
+  async removeBindings(tenant: Tenant): Promise<void> {
+    for (const [kind, informer] of this.#bindingInformers()) {
+      for (const live of informer.store.byIndex(INDEX.tenant, tenant.metadata.name)) await this.writer.delete({ ...live, kind });
+    }
+  }
+
+  /**
+   * Ensures each policy exists while some Tenant needs it and is gone once none does. A Tenant being
+   * deleted still counts until it is gone: its bindings stay until its finalizer removes them.
+   */
+  reconcilePolicies(): Promise<void> {
+    const run = this.#policies.then(() => this.#reconcilePolicies());
+    this.#policies = run.catch(() => undefined);
+    return run;
+  }
+
+  async #reconcilePolicies(): Promise<void> {
+    const tenants = this.cache.tenants.store.list();
+    const noop: AdmissionNote = () => undefined;
+    const steps: [boolean, SharedInformer<KubeObject>, AdmissionObject][] = [
+      [tenants.some(needsRestrictions), this.cache.restrictionsPolicy, restrictionsPolicy()],
+      [tenants.some(needsDefaults), this.cache.defaultsPolicy, defaultsPolicy()],
+    ];
+    for (const [needed, informer, want] of steps) {
+      if (needed) await this.#ensure(informer, want, noop);
+      else for (const live of informer.store.list()) await this.writer.delete({ ...live, kind: want.kind });
+    }
+  }
+
+  /** The tenants whose admission objects an event on `obj` (a policy or binding) may concern. */
+  tenantsConcerned(kind: 'policy' | 'binding', obj: KubeObject): string[] {
+    if (kind === 'binding') return [obj.metadata.labels?.[PADDOCK.tenantLabel]].filter((t): t is string => !!t);
+    return this.cache.tenants.store.list().filter((t) => needsRestrictions(t) || needsDefaults(t)).map((t) => t.metadata.name);
+  }
+
+  async #ensure(informer: SharedInformer<KubeObject>, want: AdmissionObject, note: AdmissionNote): Promise<void> {
+    const live = informer.store.get(want.metadata.name);
+    if (!live) {
+      if (await this.writer.createIfAbsent(want)) return note('Created', `created ${objectRef(want)}`);
+      // It exists but the cache does not show it: not labelled as Paddock's any more, or not seen yet.
+      const current = await this.writer.get<KubeObject>(want);
+      if (current && needsUpdate({ ...current, kind: want.kind } as ManagedObject, want as unknown as ManagedObject)) {
+        await this.writer.update(mergeObject(current, want as KubeObject));
+        note('Repaired', `repaired ${objectRef(want)}`);
+      }
+      return;
+    }
+    if (!needsUpdate({ ...live, kind: want.kind } as ManagedObject, want as unknown as ManagedObject)) return;
+    await this.writer.update(mergeObject({ ...live, kind: want.kind }, want as KubeObject));
+    note('Repaired', `repaired ${objectRef(want)}`);
+  }
+
+  #bindingInformers(): [string, SharedInformer<KubeObject>][] {
+    return [
+      ['ValidatingAdmissionPolicyBinding', this.cache.restrictionsBindings],
+      ['MutatingAdmissionPolicyBinding', this.cache.defaultsBindings],
+    ];
+  }
+
+  #bindingInformer(kind: string): SharedInformer<KubeObject> {
+    const found = this.#bindingInformers().find(([k]) => k === kind);
+    if (!found) throw new Error(`not a binding kind: ${kind}`);
+    return found[1];
+  }
+}

@@ -1,0 +1,260 @@
+import { applyObject, auditWrites, kubectl, kubectlJson, PADDOCK_USER, sleep, uniqueName, waitFor, type KubectlResult } from './env';
+
+jest.setTimeout(180_000);
+
+/**
+ * What a tenant may use (SPEC §9), enforced by kube-apiserver itself: as the owner alice, in her own
+ * namespace, through real kubectl against the real control plane (no kubelet or scheduler: pods stay
+ * Pending, which is all admission needs).
+ */
+const id = uniqueName('adm').slice(4);
+const name = `adm-${id}`;
+const ns = `${name}-app`;
+const cls = (n: string) => `${n}-${id}`;
+const [std, gold, fast] = [cls('std'), cls('gold'), cls('fast')];
+const [nginxInternal, public_] = [cls('nginx-internal'), cls('public')];
+const [low, high] = [cls('low'), cls('high')];
+const [gvisor, kata] = [cls('gvisor'), cls('kata')];
+const tier = `tier-${id}`;
+
+const classes = [
+  { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: std }, provisioner: 'example.com/none' },
+  { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: gold }, provisioner: 'example.com/none' },
+  { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: fast }, provisioner: 'example.com/none' },
+  { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', metadata: { name: nginxInternal }, spec: { controller: 'example.com/nginx' } },
+  { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', metadata: { name: public_ }, spec: { controller: 'example.com/nginx' } },
+  { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: low }, value: 100 },
+  { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: high }, value: 100000 },
+  { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: gvisor }, handler: 'runsc' },
+  { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: kata }, handler: 'kata' },
+];
+
+const tenantSpec = {
+  owners: [{ kind: 'User', name: 'alice' }],
+  namespaces: ['app'],
+  storageClasses: { allowed: [std], selector: { matchLabels: { [tier]: 'gold' } }, default: std },
+  ingressClasses: { allowed: [nginxInternal], default: nginxInternal },
+  priorityClasses: { allowed: [low], default: low },
+  runtimeClasses: { allowed: [gvisor] },
+  containerRegistries: { allowed: ['registry.example.com', 'ghcr.io/oil-org', 'docker.io/library'] },
+  nodeSelector: { 'kubernetes.io/os': 'linux', pool: id },
+};
+
+const tenant = (spec: Record<string, unknown>) => ({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name }, spec });
+
+/** `kubectl create --dry-run=server` as `user` in the tenant namespace: admission runs in full, nothing is stored. */
+function dryRun(obj: unknown, user = 'alice'): Promise<KubectlResult> {
+  return kubectl(user, ['create', '-n', ns, '--dry-run=server', '-o', 'json', '-f', '-'], JSON.stringify(obj));
+}
+
+const pod = (podName: string, spec: Record<string, unknown> = {}, image = 'nginx:1.27') => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name: podName }, spec: { containers: [{ name: 'c', image }], ...spec },
+});
+const pvc = (spec: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
+});
+const ingress = (spec: Record<string, unknown> = {}, annotations?: Record<string, string>) => ({
+  apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web', ...(annotations ? { annotations } : {}) },
+  spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } }, ...spec },
+});
+
+function refused(res: KubectlResult, ...mentions: string[]): void {
+  expect(res.code).not.toBe(0);
+  expect(res.stderr).toContain('paddock-tenant-restrictions');
+  for (const m of mentions) expect(res.stderr).toContain(m);
+}
+
+function accepted(res: KubectlResult): any {
+  if (res.code !== 0) throw new Error(`refused: ${res.stderr}`);
+  return JSON.parse(res.stdout);
+}
+
+async function getTenant(): Promise<any> {
+  return kubectlJson('admin', ['get', 'tenant', name]);
+}
+
+beforeAll(async () => {
+  for (const c of classes) await applyObject(c);
+  await applyObject(tenant(tenantSpec));
+  await waitFor(`tenant ${name} Ready with its bindings`, async () => {
+    const t = await getTenant();
+    const ready = t.status?.conditions?.find((c: any) => c.type === 'Ready');
+    if (ready?.status !== 'True' || t.status?.observedGeneration !== t.metadata.generation) return false;
+    return (await kubectl('admin', ['get', `validatingadmissionpolicybinding/paddock-restrictions-${name}`, `mutatingadmissionpolicybinding/paddock-defaults-${name}`])).code === 0;
+  }, 60_000, 250);
+  await waitFor('the default service account', async () => (await kubectl('admin', ['get', 'serviceaccount', 'default', '-n', ns])).code === 0, 30_000, 250);
+  // kube-apiserver loads new policies and bindings from its own informers: wait until it enforces them.
+  await waitFor('kube-apiserver enforcing the tenant policy', async () => (await dryRun(pod('probe', {}, 'quay.io/x/y'))).stderr.includes('paddock-tenant-restrictions'), 30_000, 250);
+  await waitFor('kube-apiserver applying the tenant defaults', async () => accepted(await dryRun(pod('probe'))).spec.nodeSelector?.pool === id, 30_000, 250);
+});
+
+afterAll(async () => {
+  await kubectl('admin', ['delete', 'tenant', name, '--wait=false']);
+  await kubectl('admin', ['delete', '-f', '-', '--wait=false'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: classes }));
+});
+
+describe('status.allowed', () => {
+  it('lists the resolved class names per restricted kind', async () => {
+    const t = await getTenant();
+    expect(t.status.allowed).toEqual({ storageClasses: [std], ingressClasses: [nginxInternal], priorityClasses: [low], runtimeClasses: [gvisor] });
+  });
+
+  it('follows a class relabel: in when its labels match the selector, out when they stop', async () => {
+    await kubectl('admin', ['label', 'storageclass', fast, `${tier}=gold`]);
+    await waitFor('relabelled class allowed', async () => JSON.stringify((await getTenant()).status.allowed.storageClasses) === JSON.stringify([fast, std].sort()), 30_000, 100);
+    await kubectl('admin', ['label', 'storageclass', fast, `${tier}-`]);
+    await waitFor('unlabelled class no longer allowed', async () => JSON.stringify((await getTenant()).status.allowed.storageClasses) === JSON.stringify([std]), 30_000, 100);
+  });
+});
+
+describe('kube-apiserver refuses, as alice in her namespace', () => {
+  it('a PVC with a storage class not allowed, naming the allowed ones', async () => {
+    refused(await dryRun(pvc({ storageClassName: gold })), `storage class "${gold}" is not allowed`, `allowed: ${std}`);
+  });
+
+  it('an Ingress with an ingress class not allowed, by name or by the older annotation', async () => {
+    refused(await dryRun(ingress({ ingressClassName: public_ })), `ingress class "${public_}" is not allowed`, `allowed: ${nginxInternal}`);
+    refused(await dryRun(ingress({}, { 'kubernetes.io/ingress.class': public_ })), `ingress class "${public_}" is not allowed`);
+  });
+
+  it('a Pod with a priority class not allowed', async () => {
+    refused(await dryRun(pod('p', { priorityClassName: high })), `priority class "${high}" is not allowed`, `allowed: ${low}`);
+  });
+
+  it('a Pod with a runtime class not allowed', async () => {
+    refused(await dryRun(pod('p', { runtimeClassName: kata })), `runtime class "${kata}" is not allowed`, `allowed: ${gvisor}`);
+  });
+
+  it.each([
+    ['quay.io/evil/miner:1', 'another registry'],
+    ['foo/bar', 'docker.io/foo (not docker.io/library)'],
+    ['ghcr.io/oil-org-fork/app', 'a prefix that only looks like an allowed one'],
+    ['localhost:5000/app', 'a local registry'],
+  ])('a Pod with image %s (%s), naming the allowed registries', async (image) => {
+    refused(await dryRun(pod('p', {}, image)), `image ${image} is not from an allowed registry`, 'allowed: registry.example.com, ghcr.io/oil-org, docker.io/library');
+  });
+
+  it('a Pod whose init container comes from a registry not allowed', async () => {
+    refused(await dryRun(pod('p', { initContainers: [{ name: 'init', image: 'quay.io/evil/init' }] })), 'image quay.io/evil/init');
+  });
+
+  it('a Pod that escapes the tenant nodeSelector: another value for its key, or a nodeName', async () => {
+    refused(await dryRun(pod('p', { nodeSelector: { pool: 'other' } })), `nodeSelector must include kubernetes.io/os=linux,pool=${id}`);
+    refused(await dryRun(pod('p', { nodeName: 'node-1' })), 'spec.nodeName is not allowed');
+  });
+
+  describe('an ephemeral container from a registry not allowed', () => {
+    const target = `target-${id}`;
+    beforeAll(async () => {
+      const res = await kubectl('alice', ['create', '-n', ns, '-f', '-'], JSON.stringify(pod(target)));
+      if (res.code !== 0) throw new Error(res.stderr);
+    });
+
+    // Tenant roles do not grant pods/ephemeralcontainers: the cluster admin adds one, and the tenant's
+    // policy holds for everyone in the namespace.
+    it('added with kubectl debug', async () => {
+      const res = await kubectl('admin', ['debug', '-n', ns, target, '--image=quay.io/evil/debug', '--profile=baseline']);
+      refused(res, 'image quay.io/evil/debug is not from an allowed registry');
+      const ok = await kubectl('admin', ['debug', '-n', ns, target, '--image=busybox', '--profile=baseline']);
+      expect(ok.stderr).not.toContain('paddock-tenant-restrictions');
+      expect(ok.code).toBe(0);
+    });
+
+    it('added with a raw PATCH of pods/ephemeralcontainers', async () => {
+      const patch = { spec: { ephemeralContainers: [{ name: 'raw', image: 'quay.io/evil/raw', terminationMessagePolicy: 'File' }] } };
+      refused(await kubectl('admin', ['patch', 'pod', target, '-n', ns, '--subresource=ephemeralcontainers', '--type=strategic', '-p', JSON.stringify(patch)]), 'image quay.io/evil/raw');
+    });
+
+    it('but an update that brings no new image passes', async () => {
+      expect((await kubectl('alice', ['label', 'pod', target, '-n', ns, 'touched=yes'])).code).toBe(0);
+    });
+  });
+});
+
+describe('kube-apiserver accepts and defaults the allowed forms', () => {
+  it('a Pod from an allowed registry gets the tenant nodeSelector and default priority class', async () => {
+    for (const image of ['nginx', 'docker.io/library/nginx:1.27', 'ghcr.io/oil-org/app@sha256:' + '0'.repeat(64), 'registry.example.com/team/app:2']) {
+      const p = accepted(await dryRun(pod('p', { nodeSelector: { zone: 'a' } }, image)));
+      expect(p.spec.nodeSelector).toEqual({ zone: 'a', 'kubernetes.io/os': 'linux', pool: id });
+      expect(p.spec.priorityClassName).toBe(low);
+      expect(p.spec.priority).toBe(100);
+    }
+  });
+
+  it('a Pod naming allowed classes keeps them', async () => {
+    const p = accepted(await dryRun(pod('p', { priorityClassName: low, runtimeClassName: gvisor, nodeSelector: { pool: id } })));
+    expect(p.spec.runtimeClassName).toBe(gvisor);
+    expect(p.spec.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux', pool: id });
+  });
+
+  it('a PVC without a class gets the tenant default (this cluster has no default StorageClass)', async () => {
+    const defaults = (await kubectlJson('admin', ['get', 'storageclasses'])).items.filter((c: any) => c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true');
+    expect(defaults).toEqual([]);
+    expect(accepted(await dryRun(pvc())).spec.storageClassName).toBe(std);
+    expect(accepted(await dryRun(pvc({ storageClassName: std }))).spec.storageClassName).toBe(std);
+  });
+
+  it('an Ingress without a class gets the tenant default', async () => {
+    expect(accepted(await dryRun(ingress())).spec.ingressClassName).toBe(nginxInternal);
+  });
+});
+
+describe('what the owner cannot change (SubjectAccessReviews as alice)', () => {
+  const can = async (args: string[]) => (await kubectl('admin', ['auth', 'can-i', ...args, '--as=alice'])).stdout.trim();
+
+  it.each([
+    ['validatingadmissionpolicies.admissionregistration.k8s.io', 'paddock-tenant-restrictions'],
+    ['mutatingadmissionpolicies.admissionregistration.k8s.io', 'paddock-tenant-defaults'],
+    ['validatingadmissionpolicybindings.admissionregistration.k8s.io', `paddock-restrictions-${name}`],
+    ['mutatingadmissionpolicybindings.admissionregistration.k8s.io', `paddock-defaults-${name}`],
+  ])('%s %s', async (resource, object) => {
+    for (const verb of ['update', 'patch', 'delete']) expect(await can([verb, `${resource}/${object}`])).toBe('no');
+    expect(await can(['create', resource])).toBe('no');
+  });
+
+  it('nor the tenant label on her namespace that selects the bindings', async () => {
+    for (const verb of ['update', 'patch']) expect(await can([verb, `namespace/${ns}`])).toBe('no');
+  });
+});
+
+describe('reconciled like every guardrail', () => {
+  it('repairs an edited binding and a deleted policy', async () => {
+    await kubectl('admin', ['patch', 'validatingadmissionpolicybinding', `paddock-restrictions-${name}`, '--type=merge', '-p', '{"spec":{"validationActions":["Audit"]}}']);
+    await waitFor('binding repaired', async () => (await kubectlJson('admin', ['get', 'validatingadmissionpolicybinding', `paddock-restrictions-${name}`])).spec.validationActions.join() === 'Deny', 30_000, 100);
+    await kubectl('admin', ['delete', 'mutatingadmissionpolicy', 'paddock-tenant-defaults']);
+    await waitFor('policy recreated', async () => (await kubectl('admin', ['get', 'mutatingadmissionpolicy', 'paddock-tenant-defaults'])).code === 0, 30_000, 100);
+  });
+
+  it('issues no write when converged, policies and bindings in place (kube-apiserver audit log)', async () => {
+    const NOT_STATE = new Set(['leases', 'tokenreviews', 'subjectaccessreviews']);
+    const writes = (since: Date) => auditWrites(since).filter((e) => e.user.username === PADDOCK_USER && !NOT_STATE.has(e.objectRef?.resource ?? ''));
+    await waitFor('a quiet cluster', async () => {
+      const since = new Date();
+      await sleep(5000);
+      return writes(since).length === 0;
+    }, 90_000, 0);
+    const since = new Date();
+    await sleep(9000); // the replicas under test resync every 4 s (±10%)
+    expect(writes(since)).toEqual([]);
+  });
+});
+
+describe('a tenant that restricts less', () => {
+  it('loses the bindings it no longer needs, and status.allowed the kinds it no longer restricts', async () => {
+    await applyObject(tenant({ owners: tenantSpec.owners, namespaces: tenantSpec.namespaces, containerRegistries: tenantSpec.containerRegistries }));
+    await waitFor('defaults binding removed', async () => (await kubectl('admin', ['get', 'mutatingadmissionpolicybinding', `paddock-defaults-${name}`])).code !== 0, 30_000, 100);
+    await waitFor('status.allowed emptied', async () => Object.keys((await getTenant()).status.allowed ?? {}).length === 0, 30_000, 100);
+    expect((await kubectl('admin', ['get', 'validatingadmissionpolicybinding', `paddock-restrictions-${name}`])).code).toBe(0);
+  });
+});
+
+describe('deletion', () => {
+  it('removes the bindings with the Tenant', async () => {
+    await kubectl('admin', ['delete', 'tenant', name, '--timeout=60s']);
+    await waitFor('bindings gone', async () => {
+      const list = await kubectlJson('admin', ['get', 'validatingadmissionpolicybindings,mutatingadmissionpolicybindings', '-l', `paddock.dev/tenant=${name}`]);
+      return list.items.length === 0;
+    }, 30_000, 100);
+  });
+});
