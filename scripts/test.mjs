@@ -21,6 +21,20 @@ if (projects.includes('integration') && !process.env.PADDOCK_CONTROLPLANE_BIN) {
   process.env.PADDOCK_CONTROLPLANE_BIN = out.trim().split('\n').pop();
 }
 
+// The node suites (test/integration/node-*.test.ts) need a node: decide here whether this machine can run
+// one, and build it before Jest starts when it can. Suites report themselves skipped with this reason.
+const paths = jestArgs.filter((a) => !a.startsWith('-'));
+const nodeSuitesSelected = projects.includes('integration') && (paths.length === 0 || paths.some((p) => p.includes('node')));
+if (nodeSuitesSelected && process.env.PADDOCK_NODE_SKIP_REASON === undefined) {
+  const check = spawnSync('bash', ['test/controlplane/node-check.sh'], { encoding: 'utf8' });
+  process.env.PADDOCK_NODE_SKIP_REASON = check.status === 0 ? '' : (check.stdout.trim() || `node-check.sh exited ${check.status}`);
+}
+if (nodeSuitesSelected && !process.env.PADDOCK_NODE_SKIP_REASON && !process.env.PADDOCK_NODE_BIN) {
+  const out = execFileSync('bash', ['test/controlplane/build-node.sh'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  process.env.PADDOCK_NODE_BIN = out.trim().split('\n').pop();
+}
+if (process.env.PADDOCK_NODE_SKIP_REASON) console.error(`node suites will be skipped: ${process.env.PADDOCK_NODE_SKIP_REASON}`);
+
 let failedChecks = 0;
 console.error('type-checking (tsc --noEmit)...');
 if (spawnSync('tsc', ['--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' }).status !== 0) failedChecks++;
@@ -39,6 +53,9 @@ const jest = spawnSync('jest', ['--selectProjects', ...projects, ...serial, '--j
 // Whatever happened to Jest, leave no control-plane process behind.
 stopLeftovers('.paddock/test/paddock.json', (s) => s.replicas.map((r) => r.pid));
 stopLeftovers('.paddock/test/state.json', (s) => Object.values(s.pids));
+// The global teardown stops the node and undoes its changes to the host; this only ends its processes if
+// Jest died before it (the next node start finishes the cleanup from the state it left).
+stopLeftovers('.paddock/node/node.json', (s) => Object.entries(s.pids).filter(([name]) => name !== 'lock').map(([, pid]) => pid));
 
 let passed = 0;
 let failed = failedChecks;
@@ -50,6 +67,12 @@ if (existsSync(results)) {
 } else {
   failed++;
 }
+let skippedNote = '';
+if (existsSync(results)) {
+  const r = JSON.parse(readFileSync(results, 'utf8'));
+  if (r.numPendingTests > 0) skippedNote = `${r.numPendingTests} skipped (${process.env.PADDOCK_NODE_SKIP_REASON ? `no node: ${process.env.PADDOCK_NODE_SKIP_REASON}` : 'see above'})`;
+}
+if (skippedNote) console.log(`tests: ${skippedNote}`);
 const summary = `tests: ${passed} passed, ${failed} failed`;
 writeFileSync('.paddock/test-summary.txt', summary + '\n');
 console.log(summary);
