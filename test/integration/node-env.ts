@@ -76,3 +76,25 @@ export async function probe(namespace: string, pod: string, proto: 'tcp' | 'udp'
   if (res.code !== 0 && !res.stdout.startsWith('fail')) throw new Error(`kubectl exec ${namespace}/${pod} failed: ${res.stderr}`);
   return res.code === 0 && res.stdout.startsWith('ok');
 }
+
+export function tenant(name: string, spec: Record<string, unknown>): Record<string, unknown> {
+  return { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name }, spec: { deletionPolicy: 'Delete', ...spec } };
+}
+
+/** Waits until Tenant `name` has converged on its current generation with Ready=True. */
+export async function waitTenantReady(name: string): Promise<any> {
+  let last: any;
+  await waitFor(`tenant ${name} Ready`, async () => {
+    last = await kubectlJson('admin', ['get', 'tenant', name]);
+    const ready = last.status?.conditions?.find((c: any) => c.type === 'Ready');
+    return ready?.status === 'True' && last.status?.observedGeneration === last.metadata.generation;
+  }, 60_000, 250).catch((err) => {
+    throw new Error(`${(err as Error).message}; last status: ${JSON.stringify(last?.status)}`);
+  });
+  return last;
+}
+
+/** Deletes Tenants (their namespaces go with them: deletionPolicy Delete) without waiting. */
+export async function deleteTenants(...names: string[]): Promise<void> {
+  if (names.length) await kubectl('admin', ['delete', 'tenant', ...names, '--wait=false', '--ignore-not-found']);
+}
