@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { ApiServer } from './api/server';
-import { AuthConfigSource, Authenticator, Authorizer, TokenReviewer, type KubeRequester } from './api/auth';
+import { AuthConfigSource, Authenticator, Authorizer, TokenReviewer, secureContextOptions, type KubeRequester, type ServingCertificate } from './api/auth';
 import { buildDiscoveryDocuments } from './api/discovery';
 import { buildOpenAPIDocuments } from './api/openapi';
 import { SelfService } from './api/tenantnamespaces/self-service';
 import { TenantNamespaceView } from './api/tenantnamespaces/view';
 import { WatchHub } from './api/watch/handler';
 import { SharedInformerFactory } from './cache/factory';
+import { ServingCertManager } from './certs/serving-cert';
 import { PaddockCache } from './cache/paddock-cache';
 import { OptionsError, parseOptions, usage, type Options } from './config/options';
 import { TenantController } from './controller/controller';
@@ -43,7 +44,18 @@ async function run(options: Options): Promise<void> {
     const authSource = new AuthConfigSource(requester, { onError: (err) => log.warn('reading extension-apiserver-authentication failed', { err }) });
     await authSource.start();
     const view = new TenantNamespaceView(cache, options.watchWindow);
-    const serving = () => ({ cert: readFileSync(options.tlsCertFile!), key: readFileSync(options.tlsKeyFile!) });
+    let serving: () => ServingCertificate = () => ({ cert: readFileSync(options.tlsCertFile!), key: readFileSync(options.tlsKeyFile!) });
+    let certs: ServingCertManager | undefined;
+    if (options.manageServingCert) {
+      certs = new ServingCertManager(client, {
+        namespace: options.servingCertSecret.namespace, secretName: options.servingCertSecret.name,
+        serviceName: options.servingCertService, apiServiceName: options.apiServiceName,
+        validityMs: options.servingCertValidityMs, caValidityMs: 10 * options.servingCertValidityMs,
+        checkIntervalMs: Math.min(60_000, Math.max(1000, Math.floor(options.servingCertValidityMs / 100))),
+      }, logger({ component: 'serving-cert' }));
+      await certs.start(stop.signal);
+      serving = () => certs!.current();
+    }
     api = new ApiServer({
       view,
       hub: new WatchHub(view, { maxBufferedBytes: options.watchBufferBytes, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, log: logger({ component: 'watch' }) }),
@@ -58,6 +70,8 @@ async function run(options: Options): Promise<void> {
       limits: { maxRequestsInflight: options.maxRequestsInflight, maxWatchersPerUser: options.maxWatchersPerUser, maxBodyBytes: options.maxBodyBytes },
       log: logger({ component: 'apiserver' }),
     });
+    const server = api.server;
+    certs?.onChange(() => server.setSecureContext(secureContextOptions(authSource.current, serving())));
     const port = await api.listen(options.securePort, options.bindAddress);
     log.info('serving tenantnamespaces', { address: options.bindAddress, port });
     stop.signal.addEventListener('abort', () => authSource.stop(), { once: true });
