@@ -58,6 +58,18 @@ export function ensureNodeBinaries(): string {
   return out.trim().split('\n').pop()!;
 }
 
+/** Paddock's image built from the Dockerfile (test/controlplane/build-image.sh); returns the OCI archive. */
+export function ensurePaddockImage(): string {
+  const out = execFileSync('bash', [join(REPO, 'test', 'controlplane', 'build-image.sh'), join(REPO, '.paddock', 'image', 'paddock.tar')],
+    { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  return out.trim().split('\n').pop()!;
+}
+
+/** Imports an OCI archive into the node's containerd (namespace k8s.io, where the kubelet looks). */
+export function importImage(state: NodeState, archive: string): void {
+  run('ctr', ['--address', state.containerdSocket, '--namespace', 'k8s.io', 'images', 'import', archive]);
+}
+
 function run(cmd: string, args: string[], input?: string): string {
   return execFileSync(cmd, args, { encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'pipe'] });
 }
