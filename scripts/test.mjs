@@ -41,7 +41,7 @@ if (spawnSync('tsc', ['--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' }).
 // Integration suites run the compiled program (dist/), as the container image does.
 if (projects.includes('integration') && spawnSync('tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' }).status !== 0) failedChecks++;
 // The install suite deploys the image built from the Dockerfile (reused while its inputs are unchanged).
-if (nodeSuitesSelected && !process.env.PADDOCK_NODE_SKIP_REASON) {
+if (nodeSuitesSelected && !process.env.PADDOCK_NODE_SKIP_REASON && (paths.length === 0 || paths.some((p) => p.includes('install')))) {
   const image = spawnSync('bash', ['test/controlplane/build-image.sh', '.paddock/image/paddock.tar'], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (image.status !== 0) console.error('building the image failed; the install suite will report it');
 }

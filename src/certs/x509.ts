@@ -131,23 +131,26 @@ function newKey(): { privateKey: KeyObject; publicKey: KeyObject } {
 
 const pem = (k: KeyObject) => k.export({ type: 'pkcs8', format: 'pem' }) as string;
 
-/** A self-signed CA valid from a minute ago for `validityMs`. */
+/** Certificates are valid from a little before `now` (clock skew between machines): a minute, or a tenth of a short lifetime. */
+const backdate = (validityMs: number) => Math.min(60_000, Math.floor(validityMs / 10));
+
+/** A self-signed CA valid from a moment ago (see backdate) until `validityMs` from `now`. */
 export function createCa(commonName: string, validityMs: number, now = new Date()): KeyPair {
   const { privateKey, publicKey } = newKey();
   const cert = certificate({
-    commonName, publicKey, isCa: true, notBefore: new Date(now.getTime() - 60_000), notAfter: new Date(now.getTime() + validityMs),
+    commonName, publicKey, isCa: true, notBefore: new Date(now.getTime() - backdate(validityMs)), notAfter: new Date(now.getTime() + validityMs),
     issuer: { commonName, key: privateKey, publicKey },
   });
   return { cert, key: pem(privateKey) };
 }
 
-/** A serving certificate for `sans` signed by `ca` (one made by {@link createCa}), valid from a minute ago for `validityMs`. */
+/** A serving certificate for `sans` signed by `ca` (one made by {@link createCa}), valid from a moment ago until `validityMs` from `now`. */
 export function createServingCert(ca: KeyPair, commonName: string, sans: string[], validityMs: number, now = new Date()): KeyPair {
   const { privateKey, publicKey } = newKey();
   const caKey = createPrivateKey(ca.key);
   const caCommonName = new X509Certificate(ca.cert).subject.replace(/^CN=/, '');
   const cert = certificate({
-    commonName, publicKey, isCa: false, sans, notBefore: new Date(now.getTime() - 60_000), notAfter: new Date(now.getTime() + validityMs),
+    commonName, publicKey, isCa: false, sans, notBefore: new Date(now.getTime() - backdate(validityMs)), notAfter: new Date(now.getTime() + validityMs),
     issuer: { commonName: caCommonName, key: caKey, publicKey: createPublicKey(caKey) },
   });
   return { cert, key: pem(privateKey) };

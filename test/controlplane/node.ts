@@ -306,6 +306,7 @@ export async function startNode(cp: ControlPlaneState, opts: StartNodeOptions): 
     const schedulerKubeconfig = kubeconfigFor('kube-scheduler', 'system:kube-scheduler', []);
 
     writeFileSync(join(dir, 'kubelet.json'), kubeletConfig(dir, cp, await freePort()));
+    const kubeletStarted = Date.now();
     pids.kubelet = startDetached(join(binDir, 'kubelet'), [
       `--config=${join(dir, 'kubelet.json')}`, `--kubeconfig=${kubeletKubeconfig}`,
       `--root-dir=${join(dir, 'kubelet')}`, `--cert-dir=${join(dir, 'kubelet-pki')}`,
@@ -323,9 +324,11 @@ export async function startNode(cp: ControlPlaneState, opts: StartNodeOptions): 
 
     await waitFor(`node ${NODE_NAME} Ready (logs: ${logDir})`, async () => {
       for (const [name, pid] of Object.entries(pids)) if (!isAlive(pid)) throw new Error(`${name} exited; see ${logFile(name)}`);
+      // Ready, as posted by this kubelet (a Node object left by an earlier start may still say Ready).
       const out = tryRun('kubectl', ['--kubeconfig', cp.kubeconfigs.admin, 'get', 'node', NODE_NAME, '-o',
-        'jsonpath={.status.conditions[?(@.type=="Ready")].status} {.spec.podCIDR}']);
-      return out?.trim().startsWith('True ') ?? false;
+        'jsonpath={.status.conditions[?(@.type=="Ready")].status} {.status.conditions[?(@.type=="Ready")].lastHeartbeatTime} {.spec.podCIDR}']);
+      const [ready, heartbeat, podCidr] = out?.trim().split(' ') ?? [];
+      return ready === 'True' && new Date(heartbeat).getTime() >= Math.ceil(kubeletStarted / 1000) * 1000 && !!podCidr;
     }, 60_000, 200);
     mark('node Ready');
     // kube-router finds its node by name: it starts once the node is registered.
@@ -462,6 +465,10 @@ export function nodeLeftovers(state: NodeState): string[] {
     for (const pid of pidsOf(join(state.binDir, bin))) left.push(`process ${bin} (pid ${pid})`);
   }
   for (const m of mountsUnder([state.dir, RUN_DIR])) left.push(`mount ${m}`);
+  for (const m of mountsUnder(['/run/netns', '/var/run/netns'])) if (/\/cni-[0-9a-f-]+$/.test(m)) left.push(`network namespace ${m}`);
+  for (const h of existsSync('/sys/fs/cgroup') ? readdirSync('/sys/fs/cgroup') : []) {
+    if (existsSync(join('/sys/fs/cgroup', h, 'kubepods'))) left.push(`cgroup ${join('/sys/fs/cgroup', h, 'kubepods')}`);
+  }
   if (tryRun('ip', ['link', 'show', BRIDGE]) !== undefined) left.push(`link ${BRIDGE}`);
   for (const l of JSON.parse(tryRun('ip', ['-j', 'link', 'show', 'type', 'veth']) ?? '[]') as { ifname: string }[]) left.push(`veth ${l.ifname}`);
   for (const t of nftTables()) if (!state.before.nftTables.includes(t)) left.push(`nftables table ${t}`);
