@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { ApiServer } from './api/server';
 import { AuthConfigSource, Authenticator, Authorizer, TokenReviewer, secureContextOptions, type KubeRequester, type ServingCertificate } from './api/auth';
 import { buildDiscoveryDocuments } from './api/discovery';
@@ -71,7 +71,21 @@ async function run(options: Options): Promise<void> {
       log: logger({ component: 'apiserver' }),
     });
     const server = api.server;
-    certs?.onChange(() => server.setSecureContext(secureContextOptions(authSource.current, serving())));
+    const reloadServing = () => server.setSecureContext(secureContextOptions(authSource.current, serving()));
+    certs?.onChange(reloadServing);
+    if (!certs) {
+      // Certificate files (e.g. a Secret volume that cert-manager renews) are served anew when they change.
+      const onFileChange = () => {
+        try {
+          reloadServing();
+          log.info('serving certificate file changed; serving the new one');
+        } catch (err) {
+          log.warn('reloading the serving certificate files failed; serving the previous one', { err });
+        }
+      };
+      for (const f of [options.tlsCertFile!, options.tlsKeyFile!]) watchFile(f, { interval: 30_000, persistent: false }, onFileChange);
+      stop.signal.addEventListener('abort', () => [options.tlsCertFile!, options.tlsKeyFile!].forEach((f) => unwatchFile(f)), { once: true });
+    }
     const port = await api.listen(options.securePort, options.bindAddress);
     log.info('serving tenantnamespaces', { address: options.bindAddress, port });
     stop.signal.addEventListener('abort', () => authSource.stop(), { once: true });
