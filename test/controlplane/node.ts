@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { ADVERTISE_ADDRESS, CLUSTER_CIDR, SERVICE_CIDR, clientKubeconfig, type ControlPlaneState } from './controlplane';
 import { issueClientCert } from './pki';
 import { freePort, isAlive, killGroup, sleep, startDetached, waitFor } from './processes';
@@ -63,6 +63,26 @@ export function ensurePaddockImage(): string {
   const out = execFileSync('bash', [join(REPO, 'test', 'controlplane', 'build-image.sh'), join(REPO, '.paddock', 'image', 'paddock.tar')],
     { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
   return out.trim().split('\n').pop()!;
+}
+
+/**
+ * Writes a kustomization in `dir` that installs apiservice/ with the image built by ensurePaddockImage,
+ * and changes nothing else; returns `dir`.
+ */
+export function writeInstallOverlay(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'kustomization.yaml'), [
+    'apiVersion: kustomize.config.k8s.io/v1beta1',
+    'kind: Kustomization',
+    'resources:',
+    `- ${relative(dir, join(REPO, 'apiservice'))}`,
+    'images:',
+    '- name: ghcr.io/paddock-dev/paddock',
+    '  newName: localhost/paddock',
+    '  newTag: test',
+    '',
+  ].join('\n'));
+  return dir;
 }
 
 /** Imports an OCI archive into the node's containerd (namespace k8s.io, where the kubelet looks). */

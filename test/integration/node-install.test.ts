@@ -1,6 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { ensurePaddockImage, importImage } from '../controlplane/node';
+import { join, resolve } from 'node:path';
+import { ensurePaddockImage, importImage, writeInstallOverlay } from '../controlplane/node';
 import { applyObject, controlPlane, httpsRequest, kubectl, kubectlJson, uniqueName, waitFor } from './env';
 import { NODE_NAME, deleteTenants, describeNode, ensureNode, tenant, waitTenantReady } from './node-env';
 import { replicas, startReplica, stopReplica } from './paddock-env';
@@ -95,18 +94,7 @@ describeNode('Paddock installed with kubectl apply -k apiservice/ on a real node
     await kubectl('admin', ['delete', 'apiservice', APISERVICE, '--ignore-not-found']);
     await kubectl('admin', ['delete', 'service', 'paddock-apiserver', '-n', NS, '--ignore-not-found']);
 
-    mkdirSync(OVERLAY, { recursive: true });
-    writeFileSync(join(OVERLAY, 'kustomization.yaml'), [
-      'apiVersion: kustomize.config.k8s.io/v1beta1',
-      'kind: Kustomization',
-      'resources:',
-      `- ${relative(OVERLAY, join(REPO, 'apiservice'))}`,
-      'images:',
-      '- name: ghcr.io/paddock-dev/paddock',
-      '  newName: localhost/paddock',
-      '  newTag: test',
-      '',
-    ].join('\n'));
+    writeInstallOverlay(OVERLAY);
     const started = Date.now();
     const res = await kubectl('admin', ['apply', '-k', OVERLAY]);
     if (res.code !== 0) throw new Error(`kubectl apply -k failed: ${res.stderr}`);
