@@ -85,8 +85,15 @@ describe('kubectl get tns, per caller', () => {
   });
 
   it('shows admin every tenant namespace', async () => {
-    const names = parseTable((await kubectl('admin', ['get', 'tns'])).stdout).map((r) => r.NAME);
-    const all = (await kubectlJson('admin', ['get', 'namespaces', '-l', 'paddock.dev/tenant'])).items.map((n: any) => n.metadata.name).sort();
+    // Suites before this one delete tenants without waiting: their namespaces may still be terminating,
+    // still labelled, while they leave the view. Compare once both sides have settled.
+    let names: string[] = [];
+    let all: string[] = [];
+    await waitFor('the view and the labelled namespaces to agree', async () => {
+      names = parseTable((await kubectl('admin', ['get', 'tns'])).stdout).map((r) => r.NAME);
+      all = (await kubectlJson('admin', ['get', 'namespaces', '-l', 'paddock.dev/tenant'])).items.map((n: any) => n.metadata.name).sort();
+      return JSON.stringify(names) === JSON.stringify(all);
+    }, 60_000, 500).catch(() => undefined);
     expect(names).toEqual(all);
   });
 
