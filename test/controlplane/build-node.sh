@@ -3,7 +3,7 @@
 # the pinned versions, the go.sum of the kube wrapper module and this script:
 #   kube-scheduler, kubelet, kube-proxy   (wrapper module ./go/kube, like kube-apiserver)
 #   containerd, containerd-shim-runc-v2   (github.com/containerd/containerd/v2)
-#   kube-router                           (github.com/cloudnativelabs/kube-router, the NetworkPolicy agent)
+#   kube-router                           (github.com/cloudnativelabs/kube-router, the NetworkPolicy enforcer)
 #   netcheck                              (./go/netcheck: the TCP/UDP echo server and probe of the test image)
 # and the two images of the node, as OCI archives made with buildah from scratch (no registry):
 #   pause.tar     localhost/pause:3.10     the pod sandbox (netcheck pause)
