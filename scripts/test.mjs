@@ -24,7 +24,12 @@ if (projects.includes('integration') && !process.env.PADDOCK_CONTROLPLANE_BIN) {
 // The node suites (test/integration/node-*.test.ts) need a node: decide here whether this machine can run
 // one, and build it before Jest starts when it can. Suites report themselves skipped with this reason.
 const paths = jestArgs.filter((a) => !a.startsWith('-'));
-const nodeSuitesSelected = projects.includes('integration') && (paths.length === 0 || paths.some((p) => p.includes('node')));
+// A path argument selects node suites when it names one (node-*.test.ts) or is not a single test file.
+const selects = (word) => paths.length === 0 || paths.some((p) => {
+  const base = p.split('/').pop();
+  return base.startsWith(word) || !base.includes('.test');
+});
+const nodeSuitesSelected = projects.includes('integration') && selects('node');
 if (nodeSuitesSelected && process.env.PADDOCK_NODE_SKIP_REASON === undefined) {
   const check = spawnSync('bash', ['test/controlplane/node-check.sh'], { encoding: 'utf8' });
   process.env.PADDOCK_NODE_SKIP_REASON = check.status === 0 ? '' : (check.stdout.trim() || `node-check.sh exited ${check.status}`);
@@ -41,7 +46,7 @@ if (spawnSync('tsc', ['--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' }).
 // Integration suites run the compiled program (dist/), as the container image does.
 if (projects.includes('integration') && spawnSync('tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' }).status !== 0) failedChecks++;
 // The install suite deploys the image built from the Dockerfile (reused while its inputs are unchanged).
-if (nodeSuitesSelected && !process.env.PADDOCK_NODE_SKIP_REASON && (paths.length === 0 || paths.some((p) => p.includes('install')))) {
+if (nodeSuitesSelected && !process.env.PADDOCK_NODE_SKIP_REASON && selects('node-install')) {
   const image = spawnSync('bash', ['test/controlplane/build-image.sh', '.paddock/image/paddock.tar'], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (image.status !== 0) console.error('building the image failed; the install suite will report it');
 }
