@@ -21,11 +21,35 @@ if (projects.includes('integration') && !process.env.PADDOCK_CONTROLPLANE_BIN) {
   process.env.PADDOCK_CONTROLPLANE_BIN = out.trim().split('\n').pop();
 }
 
+// The node suites (test/integration/node-*.test.ts) need a node: decide here whether this machine can run
+// one, and build it before Jest starts when it can. Suites report themselves skipped with this reason.
+const paths = jestArgs.filter((a) => !a.startsWith('-'));
+// A path argument selects node suites when it names one (node-*.test.ts) or is not a single test file.
+const selects = (word) => paths.length === 0 || paths.some((p) => {
+  const base = p.split('/').pop();
+  return base.startsWith(word) || !base.includes('.test');
+});
+const nodeSuitesSelected = projects.includes('integration') && selects('node');
+if (nodeSuitesSelected && process.env.PADDOCK_NODE_SKIP_REASON === undefined) {
+  const check = spawnSync('bash', ['test/controlplane/node-check.sh'], { encoding: 'utf8' });
+  process.env.PADDOCK_NODE_SKIP_REASON = check.status === 0 ? '' : (check.stdout.trim() || `node-check.sh exited ${check.status}`);
+}
+if (nodeSuitesSelected && !process.env.PADDOCK_NODE_SKIP_REASON && !process.env.PADDOCK_NODE_BIN) {
+  const out = execFileSync('bash', ['test/controlplane/build-node.sh'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  process.env.PADDOCK_NODE_BIN = out.trim().split('\n').pop();
+}
+if (process.env.PADDOCK_NODE_SKIP_REASON) console.error(`node suites will be skipped: ${process.env.PADDOCK_NODE_SKIP_REASON}`);
+
 let failedChecks = 0;
 console.error('type-checking (tsc --noEmit)...');
 if (spawnSync('tsc', ['--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' }).status !== 0) failedChecks++;
 // Integration suites run the compiled program (dist/), as the container image does.
 if (projects.includes('integration') && spawnSync('tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' }).status !== 0) failedChecks++;
+// The install suite deploys the image built from the Dockerfile (reused while its inputs are unchanged).
+if (nodeSuitesSelected && !process.env.PADDOCK_NODE_SKIP_REASON && selects('node-install')) {
+  const image = spawnSync('bash', ['test/controlplane/build-image.sh', '.paddock/image/paddock.tar'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (image.status !== 0) console.error('building the image failed; the install suite will report it');
+}
 
 const results = '.paddock/jest-results.json';
 // Integration suites share one control plane and two Paddock replicas that some suites restart: they run
@@ -39,6 +63,9 @@ const jest = spawnSync('jest', ['--selectProjects', ...projects, ...serial, '--j
 // Whatever happened to Jest, leave no control-plane process behind.
 stopLeftovers('.paddock/test/paddock.json', (s) => s.replicas.map((r) => r.pid));
 stopLeftovers('.paddock/test/state.json', (s) => Object.values(s.pids));
+// The global teardown stops the node and undoes its changes to the host; this only ends its processes if
+// Jest died before it (the next node start finishes the cleanup from the state it left).
+stopLeftovers('.paddock/node/node.json', (s) => Object.entries(s.pids).filter(([name]) => name !== 'lock').map(([, pid]) => pid));
 
 let passed = 0;
 let failed = failedChecks;
@@ -50,6 +77,12 @@ if (existsSync(results)) {
 } else {
   failed++;
 }
+let skippedNote = '';
+if (existsSync(results)) {
+  const r = JSON.parse(readFileSync(results, 'utf8'));
+  if (r.numPendingTests > 0) skippedNote = `${r.numPendingTests} skipped (${process.env.PADDOCK_NODE_SKIP_REASON ? `no node: ${process.env.PADDOCK_NODE_SKIP_REASON}` : 'see above'})`;
+}
+if (skippedNote) console.log(`tests: ${skippedNote}`);
 const summary = `tests: ${passed} passed, ${failed} failed`;
 writeFileSync('.paddock/test-summary.txt', summary + '\n');
 console.log(summary);

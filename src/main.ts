@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { ApiServer } from './api/server';
-import { AuthConfigSource, Authenticator, Authorizer, TokenReviewer, type KubeRequester } from './api/auth';
+import { AuthConfigSource, Authenticator, Authorizer, TokenReviewer, secureContextOptions, type KubeRequester, type ServingCertificate } from './api/auth';
 import { buildDiscoveryDocuments } from './api/discovery';
 import { buildOpenAPIDocuments } from './api/openapi';
 import type { AnyServedResource } from './api/serving/resource';
@@ -11,6 +11,7 @@ import { TenantNamespaceView } from './api/tenantnamespaces/view';
 import { viewResources } from './api/views';
 import { WatchHub } from './api/watch/handler';
 import { SharedInformerFactory } from './cache/factory';
+import { ServingCertManager } from './certs/serving-cert';
 import { PaddockCache } from './cache/paddock-cache';
 import { OptionsError, parseOptions, usage, type Options } from './config/options';
 import { TenantController } from './controller/controller';
@@ -51,7 +52,18 @@ async function run(options: Options): Promise<void> {
     const authSource = new AuthConfigSource(requester, { onError: (err) => log.warn('reading extension-apiserver-authentication failed', { err }) });
     await authSource.start();
     const view = new TenantNamespaceView(cache, options.watchWindow);
-    const serving = () => ({ cert: readFileSync(options.tlsCertFile!), key: readFileSync(options.tlsKeyFile!) });
+    let serving: () => ServingCertificate = () => ({ cert: readFileSync(options.tlsCertFile!), key: readFileSync(options.tlsKeyFile!) });
+    let certs: ServingCertManager | undefined;
+    if (options.manageServingCert) {
+      certs = new ServingCertManager(client, {
+        namespace: options.servingCertSecret.namespace, secretName: options.servingCertSecret.name,
+        serviceName: options.servingCertService, apiServiceName: options.apiServiceName,
+        validityMs: options.servingCertValidityMs, caValidityMs: 10 * options.servingCertValidityMs,
+        checkIntervalMs: Math.min(60_000, Math.max(1000, Math.floor(options.servingCertValidityMs / 100))),
+      }, logger({ component: 'serving-cert' }));
+      await certs.start(stop.signal);
+      serving = () => certs!.current();
+    }
     // Every resource of tenancy.paddock.dev/v1alpha1: one registration each, one watch hub each.
     const resources: AnyServedResource[] = [tenantNamespacesResource(view, new SelfService(view, client)), ...viewResources(cache, options.watchWindow)];
     const watchOptions = { maxBufferedBytes: options.watchBufferBytes, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, log: logger({ component: 'watch' }) };
@@ -71,6 +83,22 @@ async function run(options: Options): Promise<void> {
       },
       log: logger({ component: 'apiserver' }),
     });
+    const server = api.server;
+    const reloadServing = () => server.setSecureContext(secureContextOptions(authSource.current, serving()));
+    certs?.onChange(reloadServing);
+    if (!certs) {
+      // Certificate files (e.g. a Secret volume that cert-manager renews) are served anew when they change.
+      const onFileChange = () => {
+        try {
+          reloadServing();
+          log.info('serving certificate file changed; serving the new one');
+        } catch (err) {
+          log.warn('reloading the serving certificate files failed; serving the previous one', { err });
+        }
+      };
+      for (const f of [options.tlsCertFile!, options.tlsKeyFile!]) watchFile(f, { interval: 30_000, persistent: false }, onFileChange);
+      stop.signal.addEventListener('abort', () => [options.tlsCertFile!, options.tlsKeyFile!].forEach((f) => unwatchFile(f)), { once: true });
+    }
     const port = await api.listen(options.securePort, options.bindAddress);
     log.info('serving', { address: options.bindAddress, port, resources: resources.map((r) => r.names.resource) });
     stop.signal.addEventListener('abort', () => authSource.stop(), { once: true });

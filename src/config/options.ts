@@ -13,6 +13,12 @@ export interface Options {
   securePort: number;
   tlsCertFile?: string;
   tlsKeyFile?: string;
+  /** Paddock keeps its own serving certificate in a Secret and the APIService's caBundle (no cert-manager). */
+  manageServingCert: boolean;
+  servingCertSecret: { namespace: string; name: string };
+  servingCertService: string;
+  servingCertValidityMs: number;
+  apiServiceName: string;
   qps: number;
   burst: number;
   reviewQps: number;
@@ -56,6 +62,11 @@ export const FLAGS: Record<string, FlagSpec> = {
   'secure-port': { env: 'PADDOCK_SECURE_PORT', default: '8443', help: 'HTTPS port of the aggregated API server' },
   'tls-cert-file': { env: 'PADDOCK_TLS_CERT_FILE', help: 'serving certificate (PEM), SAN paddock-apiserver.paddock-system.svc' },
   'tls-private-key-file': { env: 'PADDOCK_TLS_KEY_FILE', help: 'serving key (PEM)' },
+  'manage-serving-cert': { env: 'PADDOCK_MANAGE_SERVING_CERT', default: 'false', help: 'generate the serving certificate and its CA, keep them in --serving-cert-secret, put the CA into the APIService caBundle, renew before expiry (instead of --tls-cert-file)' },
+  'serving-cert-secret': { env: 'PADDOCK_SERVING_CERT_SECRET', default: 'paddock-system/paddock-serving-cert', help: 'namespace/name of the Secret for --manage-serving-cert' },
+  'serving-cert-service': { env: 'PADDOCK_SERVING_CERT_SERVICE', default: 'paddock-apiserver', help: 'the Service the managed certificate names (<service>.<namespace>.svc)' },
+  'serving-cert-validity': { env: 'PADDOCK_SERVING_CERT_VALIDITY', default: '2160h', help: 'lifetime of the managed serving certificate (its CA lives 10 times longer); renewed with a third left' },
+  apiservice: { env: 'PADDOCK_APISERVICE', default: 'v1alpha1.tenancy.paddock.dev', help: 'the APIService whose caBundle --manage-serving-cert keeps' },
   qps: { env: 'PADDOCK_QPS', default: '50', help: 'client-side rate limit to kube-apiserver, requests per second' },
   burst: { env: 'PADDOCK_BURST', default: '100', help: 'client-side rate limit burst' },
   'review-qps': { env: 'PADDOCK_REVIEW_QPS', default: '200', help: 'rate limit of the API server\'s TokenReviews and SubjectAccessReviews, requests per second (apart from --qps)' },
@@ -99,6 +110,12 @@ function positiveInt(flag: string, value: string, min = 1): number {
   return n;
 }
 
+function namespacedName(flag: string, value: string): { namespace: string; name: string } {
+  const m = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-.a-z0-9]*[a-z0-9])?)$/.exec(value);
+  if (!m) throw new OptionsError(`--${flag}: "${value}" is not namespace/name`);
+  return { namespace: m[1], name: m[3] };
+}
+
 export function usage(): string {
   const rows = Object.entries(FLAGS).map(([name, f]) =>
     `  --${name.padEnd(27)} ${f.help}${f.default !== undefined ? ` (default ${f.default})` : ''} [$${f.env}]`);
@@ -140,6 +157,11 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     securePort: positiveInt('secure-port', get('secure-port')!, 0),
     tlsCertFile: get('tls-cert-file'),
     tlsKeyFile: get('tls-private-key-file'),
+    manageServingCert: bool('manage-serving-cert'),
+    servingCertSecret: namespacedName('serving-cert-secret', get('serving-cert-secret')!),
+    servingCertService: get('serving-cert-service')!,
+    servingCertValidityMs: parseDuration('serving-cert-validity', get('serving-cert-validity')!),
+    apiServiceName: get('apiservice')!,
     qps: positiveInt('qps', get('qps')!),
     burst: positiveInt('burst', get('burst')!),
     reviewQps: positiveInt('review-qps', get('review-qps')!),
@@ -164,8 +186,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     watchBufferBytes: positiveInt('watch-buffer-bytes', get('watch-buffer-bytes')!, 4096),
     logLevel,
   };
-  if (options.mode !== 'controller' && (!options.tlsCertFile || !options.tlsKeyFile)) {
-    throw new OptionsError('--tls-cert-file and --tls-private-key-file are required to serve the API (mode all or apiserver)');
+  if (options.mode !== 'controller' && !options.manageServingCert && (!options.tlsCertFile || !options.tlsKeyFile)) {
+    throw new OptionsError('--tls-cert-file and --tls-private-key-file (or --manage-serving-cert) are required to serve the API (mode all or apiserver)');
   }
   for (const [flag, ms] of [['request-timeout', options.requestTimeoutMs], ['request-body-timeout', options.requestBodyTimeoutMs],
     ['header-timeout', options.headerTimeoutMs], ['idle-timeout', options.idleTimeoutMs]] as const) {

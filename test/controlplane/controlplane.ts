@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { b64, generatePki, issueClientCert, type CertFiles, type ClientIdentity, type Pki, FRONT_PROXY_CLIENT, USERS } from './pki';
 import { freePort, isAlive, killGroup, startDetached, waitFor } from './processes';
@@ -37,13 +36,15 @@ export function ensureBinaries(): string {
   return out.trim().split('\n').pop()!;
 }
 
-/** kube-apiserver needs a non-loopback address to advertise; it never dials it. */
-function advertiseAddress(): string {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
-  }
-  return '192.0.2.10';
-}
+/**
+ * The address kube-apiserver advertises as the endpoint of Service `kubernetes`: the gateway of the test
+ * bed's pod network, where the node relays it to 127.0.0.1 so that pods reach the API (see node.ts).
+ * Without a node nothing dials it.
+ */
+export const ADVERTISE_ADDRESS = '10.244.0.1';
+/** Pod network of the node (kube-controller-manager gives each node a /24 of it). */
+export const CLUSTER_CIDR = '10.244.0.0/16';
+export const SERVICE_CIDR = '10.0.0.0/24';
 
 /** A kubeconfig for `server` that authenticates with a client certificate. */
 export function clientKubeconfig(server: string, caFile: string, user: string, cert: CertFiles): string {
@@ -152,10 +153,13 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
 
     pids.apiserver = startDetached(join(binDir, 'kube-apiserver'), [
       `--etcd-servers=${etcdUrl}`, `--secure-port=${apiPort}`, '--bind-address=127.0.0.1',
-      `--advertise-address=${advertiseAddress()}`, `--cert-dir=${join(dir, 'apiserver-certs')}`,
+      `--advertise-address=${ADVERTISE_ADDRESS}`, `--cert-dir=${join(dir, 'apiserver-certs')}`,
       `--tls-cert-file=${pki.apiserverServing.cert}`, `--tls-private-key-file=${pki.apiserverServing.key}`,
       `--client-ca-file=${pki.ca.cert}`, '--authorization-mode=RBAC', '--allow-privileged=true',
-      '--service-cluster-ip-range=10.0.0.0/24',
+      `--service-cluster-ip-range=${SERVICE_CIDR}`,
+      // For a node: logs and exec reach the kubelet at its InternalIP, never through a DNS lookup.
+      `--kubelet-client-certificate=${pki.kubeletClient.cert}`, `--kubelet-client-key=${pki.kubeletClient.key}`,
+      '--kubelet-preferred-address-types=InternalIP',
       '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
       `--service-account-key-file=${pki.serviceAccount.publicKey}`,
       `--service-account-signing-key-file=${pki.serviceAccount.privateKey}`,
@@ -180,7 +184,13 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       `--cert-dir=${join(dir, 'kcm-certs')}`, '--leader-elect=false',
       '--controllers=namespace-controller,garbage-collector-controller,resourcequota-controller,' +
         'serviceaccount-controller,serviceaccount-token-controller,clusterrole-aggregation-controller,' +
-        'root-ca-certificate-publisher-controller',
+        'root-ca-certificate-publisher-controller,' +
+        // what a node needs: workloads, Service endpoints, PodDisruptionBudgets, pod CIDRs, node readiness
+        // (it lifts the not-ready taint a new node registers with), pod cleanup
+        'deployment-controller,replicaset-controller,endpointslice-controller,endpointslice-mirroring-controller,' +
+        'disruption-controller,node-ipam-controller,node-lifecycle-controller,pod-garbage-collector-controller',
+      '--allocate-node-cidrs=true', `--cluster-cidr=${CLUSTER_CIDR}`, '--node-cidr-mask-size=24',
+      `--service-cluster-ip-range=${SERVICE_CIDR}`,
       `--service-account-private-key-file=${pki.serviceAccount.privateKey}`, `--root-ca-file=${pki.ca.cert}`,
       '--resource-quota-sync-period=10s',
     ], logs.controllerManager);

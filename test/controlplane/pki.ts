@@ -36,6 +36,8 @@ export interface Pki {
   apiserverServing: CertFiles;
   paddockServing: CertFiles;
   controllerManager: CertFiles;
+  /** kube-apiserver's client certificate towards kubelets (logs, exec, port-forward). */
+  kubeletClient: CertFiles;
   serviceAccount: { publicKey: string; privateKey: string };
   users: Record<string, CertFiles>;
 }
@@ -114,6 +116,7 @@ export function generatePki(dir: string): Pki {
     paddockServing: issue(dir, ca, 'paddock-serving', PADDOCK_SERVICE_DNS, [],
       [PADDOCK_SERVICE_DNS, 'paddock-apiserver.paddock-system.svc.cluster.local', 'localhost', '127.0.0.1']),
     controllerManager: issue(dir, ca, 'kube-controller-manager', 'system:kube-controller-manager', ['system:masters']),
+    kubeletClient: issue(dir, ca, 'kube-apiserver-kubelet-client', 'kube-apiserver-kubelet-client', ['system:masters']),
     serviceAccount: { publicKey: saPublic, privateKey: saPrivate },
     users,
   };

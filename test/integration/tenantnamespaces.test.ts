@@ -85,11 +85,20 @@ describe('kubectl get tns, per caller', () => {
   });
 
   it('shows admin every tenant namespace', async () => {
-    const names = parseTable((await kubectl('admin', ['get', 'tns'])).stdout).map((r) => r.NAME);
-    // Every namespace proven its tenant's: labelled for it and named by UID in one of its claims.
-    const uids = new Map<string, string>((await kubectlJson('admin', ['get', 'namespaces', '-l', 'paddock.dev/tenant'])).items.map((n: any) => [n.metadata.name, n.metadata.uid]));
-    const tenants = (await kubectlJson('admin', ['get', 'tenants'])).items;
-    const all = tenants.flatMap((t: any) => (t.status?.claims ?? []).filter((c: any) => c.uid && uids.get(c.name) === c.uid).map((c: any) => c.name)).sort();
+    // Every namespace proven its tenant's: labelled for it and named by UID in one of its claims. Suites
+    // before this one delete tenants without waiting, so compare once both sides have settled.
+    const proven = async () => {
+      const uids = new Map<string, string>((await kubectlJson('admin', ['get', 'namespaces', '-l', 'paddock.dev/tenant'])).items.map((n: any) => [n.metadata.name, n.metadata.uid]));
+      const tenants = (await kubectlJson('admin', ['get', 'tenants'])).items;
+      return tenants.flatMap((t: any) => (t.status?.claims ?? []).filter((c: any) => c.uid && uids.get(c.name) === c.uid).map((c: any) => c.name)).sort();
+    };
+    let names: string[] = [];
+    let all: string[] = [];
+    await waitFor('the view and the proven namespaces to agree', async () => {
+      names = parseTable((await kubectl('admin', ['get', 'tns'])).stdout).map((r) => r.NAME);
+      all = await proven();
+      return JSON.stringify(names) === JSON.stringify(all);
+    }, 60_000, 500).catch(() => undefined);
     expect(names).toEqual(all);
   });
 

@@ -1,0 +1,3 @@
+module paddock.dev/controlplane/netcheck
+
+go 1.26.0
