@@ -1,6 +1,5 @@
 import type { BenchCluster } from './cluster';
-import { pool } from './http';
-import { ACCEPT_TABLE } from './http';
+import { ACCEPT_TABLE, pool } from './http';
 import { measure, type ListResult, type Target } from './list';
 import { ALICE_TENANT, type BenchConfig } from './scenarios';
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { readFileSync, unwatchFile, watchFile } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { ApiServer } from './api/server';
-import { AuthConfigSource, Authenticator, Authorizer, TokenReviewer, secureContextOptions, type KubeRequester, type ServingCertificate } from './api/auth';
+import { AuthConfigSource, Authenticator, Authorizer, TokenReviewer, type KubeRequester, type ServingCertificate } from './api/auth';
 import { buildDiscoveryDocuments } from './api/discovery';
 import { buildOpenAPIDocuments } from './api/openapi';
 import type { AnyServedResource } from './api/serving/resource';
@@ -53,16 +53,15 @@ async function run(options: Options): Promise<void> {
     await authSource.start();
     const view = new TenantNamespaceView(cache, options.watchWindow);
     let serving: () => ServingCertificate = () => ({ cert: readFileSync(options.tlsCertFile!), key: readFileSync(options.tlsKeyFile!) });
-    let certs: ServingCertManager | undefined;
     if (options.manageServingCert) {
-      certs = new ServingCertManager(client, {
+      const certs = new ServingCertManager(client, {
         namespace: options.servingCertSecret.namespace, secretName: options.servingCertSecret.name,
         serviceName: options.servingCertService, apiServiceName: options.apiServiceName,
         validityMs: options.servingCertValidityMs, caValidityMs: 10 * options.servingCertValidityMs,
         checkIntervalMs: Math.min(60_000, Math.max(1000, Math.floor(options.servingCertValidityMs / 100))),
       }, logger({ component: 'serving-cert' }));
       await certs.start(stop.signal);
-      serving = () => certs!.current();
+      serving = () => certs.current();
     }
     // Every resource of tenancy.paddock.dev/v1alpha1: one registration each, one watch hub each.
     const resources: AnyServedResource[] = [tenantNamespacesResource(view, new SelfService(view, client)), ...viewResources(cache, options.watchWindow)];
@@ -83,22 +82,8 @@ async function run(options: Options): Promise<void> {
       },
       log: logger({ component: 'apiserver' }),
     });
-    const server = api.server;
-    const reloadServing = () => server.setSecureContext(secureContextOptions(authSource.current, serving()));
-    certs?.onChange(reloadServing);
-    if (!certs) {
-      // Certificate files (e.g. a Secret volume that cert-manager renews) are served anew when they change.
-      const onFileChange = () => {
-        try {
-          reloadServing();
-          log.info('serving certificate file changed; serving the new one');
-        } catch (err) {
-          log.warn('reloading the serving certificate files failed; serving the previous one', { err });
-        }
-      };
-      for (const f of [options.tlsCertFile!, options.tlsKeyFile!]) watchFile(f, { interval: 30_000, persistent: false }, onFileChange);
-      stop.signal.addEventListener('abort', () => [options.tlsCertFile!, options.tlsKeyFile!].forEach((f) => unwatchFile(f)), { once: true });
-    }
+    // A renewed certificate (by any replica, or a rotated file) is picked up by the server's own reload
+    // of `serving` (src/api/auth/tls.ts), whichever mode provides it.
     const port = await api.listen(options.securePort, options.bindAddress);
     log.info('serving', { address: options.bindAddress, port, resources: resources.map((r) => r.names.resource) });
     stop.signal.addEventListener('abort', () => authSource.stop(), { once: true });

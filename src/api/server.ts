@@ -187,9 +187,7 @@ export class ApiServer {
 
   /** The caller as the resource's view needs it; it sees every row when it may list the source kind cluster-wide. */
   async #viewer(resource: ServedResource, user: UserInfo): Promise<Viewer> {
-    const { group, resource: kind } = resource.seesAllWith;
-    const seesAll = (await this.#deps.authorizer.authorize(user, { verb: 'list', group, resource: kind })).allowed;
-    return { name: user.name, groups: user.groups, seesAll };
+    return { name: user.name, groups: user.groups, seesAll: await this.#deps.authorizer.canListAll(user, resource.seesAllWith) };
   }
 
   async #authorize(resource: ServedResource, user: UserInfo, verb: string, name?: string): Promise<void> {

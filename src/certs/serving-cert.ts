@@ -104,7 +104,6 @@ export class ServingCertManager {
   readonly #opts: ServingCertOptions;
   readonly #log: Logger;
   #current: ServingCertificate | undefined;
-  #listeners: ((cert: ServingCertificate) => void)[] = [];
 
   constructor(client: KubeClient, opts: ServingCertOptions, log: Logger) {
     this.#client = client;
@@ -116,11 +115,6 @@ export class ServingCertManager {
   current(): ServingCertificate {
     if (!this.#current) throw new Error('serving certificate not loaded yet');
     return this.#current;
-  }
-
-  /** Called with the new certificate whenever the one to serve changes (a renewal by any replica). */
-  onChange(listener: (cert: ServingCertificate) => void): void {
-    this.#listeners.push(listener);
   }
 
   /** Loads (creating or renewing as needed) the certificate, retrying until it succeeds; then keeps it current. */
@@ -183,10 +177,7 @@ export class ServingCertManager {
     if (this.#current?.cert !== next.cert) {
       const first = !this.#current;
       this.#current = next;
-      if (!first) {
-        this.#log.info('serving certificate renewed; serving the new one');
-        for (const l of this.#listeners) l(next);
-      }
+      if (!first) this.#log.info('serving certificate renewed; the server picks it up on its next reload');
     }
   }
 }

@@ -116,7 +116,7 @@ function readiness(tenant: Tenant, desired: DesiredState, observed: ObservedStat
     findings.push([ReadyReason.TenantNameConflict, `tenant name "${name}" would take ${n} ${n === 1 ? 'namespace' : 'namespaces'} named "${name}-…" that another tenant owns (a name belongs to the longest <tenant>- prefix); rename the tenant`]);
   }
   if (observed.conflicts.length > 0) {
-    findings.push([ReadyReason.NamespaceConflict, list("namespaces exist that Paddock did not provision for this tenant", [...observed.conflicts].sort())]);
+    findings.push([ReadyReason.NamespaceConflict, list("namespaces exist that Paddock did not provision for this tenant", [...new Set(observed.conflicts)].sort())]);
   }
   if (observed.overQuota?.length) {
     findings.push([ReadyReason.NamespaceQuotaExceeded, list(`over namespaceQuota ${tenant.spec.namespaceQuota}, not provisioned`, observed.overQuota)]);

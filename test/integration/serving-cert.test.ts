@@ -27,23 +27,28 @@ function peerCertificate(port: number): Promise<X509Certificate> {
   });
 }
 
+/** Starts a Paddock API server of the test's own with `flags`, and waits until it serves TLS. */
+async function startServing(name: string, flags: string[]): Promise<{ pid: number; port: number }> {
+  const cp = controlPlane();
+  const port = await freePort();
+  const log = join(cp.dir, 'logs', `${name}.log`);
+  const pid = startDetached(process.execPath, [MAIN, '--mode=apiserver', `--kubeconfig=${cp.kubeconfigs.admin}`, '--bind-address=127.0.0.1',
+    `--secure-port=${port}`, `--identity=${name}`, ...flags], log);
+  await waitFor(`Paddock serving on ${port} (log: ${log})`, async () => {
+    if (!isAlive(pid)) throw new Error(`Paddock exited; see ${log}`);
+    return !!(await peerCertificate(port).catch(() => undefined));
+  }, 60_000, 200);
+  return { pid, port };
+}
+
 describe('a self-managed serving certificate', () => {
   const secret = uniqueName('serving-cert');
   let pid = 0;
   let port = 0;
-  let log = '';
 
   beforeAll(async () => {
-    const cp = controlPlane();
-    port = await freePort();
-    log = join(cp.dir, 'logs', `${secret}.log`);
-    pid = startDetached(process.execPath, [MAIN, '--mode=apiserver', `--kubeconfig=${cp.kubeconfigs.admin}`, '--bind-address=127.0.0.1',
-      `--secure-port=${port}`, '--manage-serving-cert=true', `--serving-cert-secret=paddock-system/${secret}`,
-      '--serving-cert-validity=30s', '--apiservice=v1alpha1.not-registered.paddock.dev', `--identity=${secret}`], log);
-    await waitFor(`Paddock serving on ${port} (log: ${log})`, async () => {
-      if (!isAlive(pid)) throw new Error(`Paddock exited; see ${log}`);
-      return !!(await peerCertificate(port).catch(() => undefined));
-    }, 60_000, 200);
+    ({ pid, port } = await startServing(secret, ['--manage-serving-cert=true', `--serving-cert-secret=paddock-system/${secret}`,
+      '--serving-cert-validity=30s', '--apiservice=v1alpha1.not-registered.paddock.dev']));
   });
 
   afterAll(async () => {
@@ -94,17 +99,9 @@ describe('serving certificate files', () => {
   }
 
   beforeAll(async () => {
-    const cp = controlPlane();
     replace(join(dir, 'tls.crt'), first.cert);
     replace(join(dir, 'tls.key'), first.key);
-    port = await freePort();
-    const log = join(cp.dir, 'logs', 'paddock-files.log');
-    pid = startDetached(process.execPath, [MAIN, '--mode=apiserver', `--kubeconfig=${cp.kubeconfigs.admin}`, '--bind-address=127.0.0.1',
-      `--secure-port=${port}`, `--tls-cert-file=${join(dir, 'tls.crt')}`, `--tls-private-key-file=${join(dir, 'tls.key')}`, '--identity=paddock-files'], log);
-    await waitFor(`Paddock serving on ${port} (log: ${log})`, async () => {
-      if (!isAlive(pid)) throw new Error(`Paddock exited; see ${log}`);
-      return !!(await peerCertificate(port).catch(() => undefined));
-    }, 60_000, 200);
+    ({ pid, port } = await startServing('paddock-files', [`--tls-cert-file=${join(dir, 'tls.crt')}`, `--tls-private-key-file=${join(dir, 'tls.key')}`]));
   });
 
   afterAll(async () => {

@@ -133,10 +133,15 @@ export class Authorizer {
   }
 
   /**
-   * Whether `user` may list namespaces at cluster scope — such a caller sees every TenantNamespace
-   * (SPEC §4 Visibility).
+   * Whether `user` may list `resource` of `group` at cluster scope — such a caller sees every row of a
+   * served resource whose source it is (SPEC §4, §9 Visibility).
    */
-  async canListAllNamespaces(user: UserInfo): Promise<boolean> {
-    return (await this.authorize(user, { verb: 'list', group: '', resource: 'namespaces' })).allowed;
+  async canListAll(user: UserInfo, source: { group: string; resource: string }): Promise<boolean> {
+    return (await this.authorize(user, { verb: 'list', group: source.group, resource: source.resource })).allowed;
+  }
+
+  /** `canListAll` for namespaces: the source of TenantNamespaces. */
+  canListAllNamespaces(user: UserInfo): Promise<boolean> {
+    return this.canListAll(user, { group: '', resource: 'namespaces' });
   }
 }

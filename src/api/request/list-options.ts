@@ -1,7 +1,7 @@
 import { parseFieldSelector, type FieldSelector } from '../../selectors/field-selector';
 import { SelectorParseError } from '../../selectors/errors';
 import { parseLabelSelector, type LabelSelector } from '../../selectors/label-selector';
-import { badRequest } from '../status';
+import { badRequest, unsupportedFieldLabel } from '../status';
 
 /** The query parameters of a list or watch (metav1.ListOptions), validated. */
 export interface ListOptions {
@@ -59,7 +59,7 @@ export function parseListOptions(q: Query, fieldLabels: readonly string[]): List
     throw err;
   }
   for (const r of opts.fieldSelector?.requirements ?? []) {
-    if (!fieldLabels.includes(r.field)) throw badRequest(`field label not supported: ${r.field.slice(0, 256)}`);
+    if (!fieldLabels.includes(r.field)) throw unsupportedFieldLabel(r.field);
   }
   const limit = int(q, 'limit');
   if (limit !== undefined && limit > 0) opts.limit = limit;

@@ -147,6 +147,11 @@ export function badRequest(message: string): StatusError {
   return failure('BadRequest', message);
 }
 
+/** 400 for a field selector on a label the resource does not support, as kube-apiserver words it. */
+export function unsupportedFieldLabel(label: string): StatusError {
+  return badRequest(`field label not supported: ${label.slice(0, 256)}`);
+}
+
 /**
  * 422 Invalid: `TenantNamespace.tenancy.paddock.dev "Oil" is invalid: metadata.name: Invalid value: ...`,
  * one cause per field error (`reason` = error type, `message` = its body, `field` = its path).

@@ -1,5 +1,4 @@
 import type { TenantNamespace } from '../../kube/types';
-import { badRequest, type StatusError } from '../status';
 
 /** Field labels a `fieldSelector` on TenantNamespaces may use (SPEC §4). */
 export const SUPPORTED_FIELD_LABELS = ['metadata.name', 'spec.tenant', 'status.phase'] as const;
@@ -20,7 +19,4 @@ export function isSupportedFieldLabel(label: string): label is FieldLabel {
   return (SUPPORTED_FIELD_LABELS as readonly string[]).includes(label);
 }
 
-/** 400 for a field selector on an unsupported label, as kube-apiserver words it for built-in resources. */
-export function unsupportedFieldLabel(label: string): StatusError {
-  return badRequest(`field label not supported: ${label}`);
-}
+export { unsupportedFieldLabel } from '../status';

@@ -82,8 +82,7 @@ export class SelfService {
   /** `strict`: fieldValidation=Strict, unknown fields are refused (kubectl's default). */
   async create(viewer: Viewer, body: unknown, dryRun: boolean, strict = false): Promise<TenantNamespace> {
     const { name, tenant: tenantName } = validate(body, strict);
-    const cached = this.#adminTenant(viewer, tenantName, name, 'create');
-    this.#checkStillAdmin(viewer, cached, name);
+    const cached = this.#adminTenant(viewer, tenantName, name);
     if (this.view.cache.namespaces.store.get(name) || claimOf(cached, name)) throw alreadyExists(TENANT_NAMESPACES, name);
     this.#checkQuota(cached, name);
     const ns = desiredNamespace(cached, name);
@@ -102,7 +101,7 @@ export class SelfService {
   async #create(viewer: Viewer, tenantName: string, name: string): Promise<TenantNamespace> {
     let token = '';
     const claimed = await this.ledger.update(tenantName, (tenant) => {
-      this.#checkStillAdmin(viewer, tenant, name);
+      this.#checkStillAdmin(viewer, tenant, tenantName, name);
       const refusal = selfServiceRefusal(tenant, name);
       if (refusal === 'claimed') throw alreadyExists(TENANT_NAMESPACES, name);
       if (refusal === 'quota') throw this.#overQuota(name, tenant);
@@ -170,13 +169,11 @@ export class SelfService {
    * same 403 whatever exists: the tenant is not the caller's to administer, or the name is not the
    * tenant's (a longer `<tenant>-` prefix owns it, or the tenant's own name takes others' namespaces).
    */
-  #adminTenant(viewer: Viewer, tenantName: string, name: string, verb: string): Tenant {
+  #adminTenant(viewer: Viewer, tenantName: string, name: string): Tenant {
     const tenant = this.view.cache.tenants.store.get(tenantName);
-    if (!tenant || !isAdminOwner(viewer, tenant)) {
-      throw forbidden(TENANT_NAMESPACES, name, viewer.name, verb, `only an admin owner of tenant "${tenantName}" may ${verb} its namespaces`);
-    }
+    this.#checkStillAdmin(viewer, tenant, tenantName, name);
     if (tenantOfName(name, (t) => this.view.cache.tenants.store.get(t) !== undefined) !== tenantName) {
-      throw forbidden(TENANT_NAMESPACES, name, viewer.name, verb, `the name is not in the namespace space of tenant "${tenantName}"`);
+      throw forbidden(TENANT_NAMESPACES, name, viewer.name, 'create', `the name is not in the namespace space of tenant "${tenantName}"`);
     }
     if (tenant.status?.conditions?.some((c) => c.type === 'Ready' && c.reason === 'TenantNameConflict')) {
       throw forbiddenBecause(TENANT_NAMESPACES, name, `tenant "${tenantName}" is refused (TenantNameConflict): see its status`);
@@ -184,10 +181,13 @@ export class SelfService {
     return tenant;
   }
 
-  /** The live Tenant still lists the caller as an admin owner (owners may have changed meanwhile). */
-  #checkStillAdmin(viewer: Viewer, tenant: Tenant, name: string): void {
-    if (!isAdminOwner(viewer, tenant) || tenant.metadata.deletionTimestamp) {
-      throw forbidden(TENANT_NAMESPACES, name, viewer.name, 'create', `only an admin owner of tenant "${tenant.metadata.name}" may create its namespaces`);
+  /**
+   * The caller is an admin owner of `tenant` (as cached, or as read live inside a claim write: owners may
+   * have changed meanwhile), which exists and is not being deleted. The same 403 in every case.
+   */
+  #checkStillAdmin(viewer: Viewer, tenant: Tenant | undefined, tenantName: string, name: string): asserts tenant is Tenant {
+    if (!tenant || !isAdminOwner(viewer, tenant) || tenant.metadata.deletionTimestamp) {
+      throw forbidden(TENANT_NAMESPACES, name, viewer.name, 'create', `only an admin owner of tenant "${tenantName}" may create its namespaces`);
     }
   }
 

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
 import { PADDOCK, type Namespace, type Tenant, type TenantNamespace } from '../../kube/types';
 import { claimsOf, isProvisioned } from '../../tenancy/claims';
-import { ownerKeysOfTenant, subjectKeysOfUser } from '../../tenancy/owner-keys';
+import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
+import { admits, fingerprintOf, sameAudience, viewerKeys, withResourceVersion } from '../serving/rows';
 import { SortedNames } from '../serving/sorted-names';
 import { ChangeLog, type Audience, type Change, type RowState } from '../watch/changelog';
 import { ResourceVersions } from '../watch/resource-version';
@@ -17,7 +17,6 @@ interface Row extends RowState<TenantNamespace> {
   readonly fingerprint: string;
 }
 
-const fingerprintOf = (object: TenantNamespace) => createHash('sha1').update(JSON.stringify(object)).digest('base64');
 
 const NOBODY: Audience = Object.freeze(new Set<string>());
 
@@ -30,25 +29,8 @@ function audienceOf(tenant: Tenant | undefined): Audience {
   return audience;
 }
 
-function sameAudience(a: Audience, b: Audience): boolean {
-  if (a === b) return true;
-  if (a.size !== b.size) return false;
-  for (const key of a) if (!b.has(key)) return false;
-  return true;
-}
 
-/** `row`, frozen, with `resourceVersion`. */
-function withResourceVersion(row: TenantNamespace, resourceVersion: string): TenantNamespace {
-  return Object.freeze({ ...row, metadata: Object.freeze({ ...row.metadata, resourceVersion }) }) as TenantNamespace;
-}
 
-/** A viewer's owner subject keys, computed once per viewer object (a request's or a watch's). */
-const keysOfViewer = new WeakMap<Viewer, Set<string>>();
-function viewerKeys(viewer: Viewer): Set<string> {
-  let keys = keysOfViewer.get(viewer);
-  if (!keys) keysOfViewer.set(viewer, (keys = new Set(subjectKeysOfUser(viewer))));
-  return keys;
-}
 
 /**
  * The TenantNamespace rows, joined from the shared cache and kept current by its events, with the
@@ -120,9 +102,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
 
   /** Whether `viewer` is among those who may see a row state with `audience` (recorded with the state). */
   admits(viewer: Viewer, audience: Audience): boolean {
-    if (viewer.seesAll) return true;
-    for (const key of viewerKeys(viewer)) if (audience.has(key)) return true;
-    return false;
+    return admits(viewer, audience);
   }
 
   /** The rows `viewer` sees, ordered by name. */

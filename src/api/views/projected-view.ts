@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { SharedInformer } from '../../cache/informer';
 import type { KubeObject, Tenant } from '../../kube/types';
-import { ownerKeysOfTenant, subjectKeysOfUser } from '../../tenancy/owner-keys';
+import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
+import { admits, fingerprintOf, sameAudience, withResourceVersion } from '../serving/rows';
 import { SortedNames } from '../serving/sorted-names';
 import { ChangeLog, type Audience, type Change, type RowState } from '../watch/changelog';
 import { ResourceVersions } from '../watch/resource-version';
@@ -24,14 +24,6 @@ interface Row<T> extends RowState<T> {
   readonly fingerprint: string;
 }
 
-const fingerprintOf = (o: unknown) => createHash('sha1').update(JSON.stringify(o)).digest('base64');
-
-const keysOfViewer = new WeakMap<Viewer, ReadonlySet<string>>();
-function viewerKeys(viewer: Viewer): ReadonlySet<string> {
-  let keys = keysOfViewer.get(viewer);
-  if (!keys) keysOfViewer.set(viewer, (keys = new Set(subjectKeysOfUser(viewer))));
-  return keys;
-}
 
 /**
  * A view projected from one source kind: one row per source object, seen by the owners of every tenant
@@ -60,7 +52,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     window: number,
     versions = new ResourceVersions(),
   ) {
-    this.log = new ChangeLog<T>(versions, window, (o, resourceVersion) => withResourceVersion(o, resourceVersion));
+    this.log = new ChangeLog<T>(versions, window, withResourceVersion);
     projection.source.addEventHandler({
       add: (o) => this.#refreshSource(o.metadata.name),
       update: (_old, o) => this.#refreshSource(o.metadata.name),
@@ -87,9 +79,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
   }
 
   admits(viewer: Viewer, audience: Audience): boolean {
-    if (viewer.seesAll) return true;
-    for (const key of viewerKeys(viewer)) if (audience.has(key)) return true;
-    return false;
+    return admits(viewer, audience);
   }
 
   visibleRows(viewer: Viewer): T[] {
@@ -206,13 +196,4 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
-function sameAudience(a: Audience, b: Audience): boolean {
-  if (a.size !== b.size) return false;
-  for (const k of a) if (!b.has(k)) return false;
-  return true;
-}
 
-/** `o`, frozen, with metadata.resourceVersion set. */
-export function withResourceVersion<T extends KubeObject>(o: T, resourceVersion: string): T {
-  return Object.freeze({ ...o, metadata: Object.freeze({ ...o.metadata, resourceVersion }) }) as T;
-}

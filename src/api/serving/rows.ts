@@ -1,0 +1,39 @@
+/**
+ * What every row view shares: how a row's served content is fingerprinted and stamped, and how a
+ * caller is judged against the audience recorded with a row state.
+ */
+import { createHash } from 'node:crypto';
+import type { KubeObject } from '../../kube/types';
+import { subjectKeysOfUser } from '../../tenancy/owner-keys';
+import type { Audience } from '../watch/changelog';
+import type { Viewer } from './resource';
+
+/** A hash of a row's JSON (without its resourceVersion): whether a recomputation changed it. */
+export const fingerprintOf = (object: unknown): string => createHash('sha1').update(JSON.stringify(object)).digest('base64');
+
+/** `row`, frozen, with metadata.resourceVersion set. */
+export function withResourceVersion<T extends KubeObject>(row: T, resourceVersion: string): T {
+  return Object.freeze({ ...row, metadata: Object.freeze({ ...row.metadata, resourceVersion }) }) as T;
+}
+
+export function sameAudience(a: Audience, b: Audience): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const key of a) if (!b.has(key)) return false;
+  return true;
+}
+
+/** A viewer's owner subject keys, computed once per viewer object (a request's or a watch's). */
+const keysOfViewer = new WeakMap<Viewer, ReadonlySet<string>>();
+export function viewerKeys(viewer: Viewer): ReadonlySet<string> {
+  let keys = keysOfViewer.get(viewer);
+  if (!keys) keysOfViewer.set(viewer, (keys = new Set(subjectKeysOfUser(viewer))));
+  return keys;
+}
+
+/** Whether `viewer` is among those who may see a row state with `audience` (recorded with the state). */
+export function admits(viewer: Viewer, audience: Audience): boolean {
+  if (viewer.seesAll) return true;
+  for (const key of viewerKeys(viewer)) if (audience.has(key)) return true;
+  return false;
+}
