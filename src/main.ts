@@ -65,7 +65,7 @@ async function run(options: Options): Promise<void> {
     }
     // Every resource of tenancy.paddock.dev/v1alpha1: one registration each, one watch hub each.
     const resources: AnyServedResource[] = [tenantNamespacesResource(view, new SelfService(view, client)), ...viewResources(cache, options.watchWindow)];
-    const watchOptions = { maxBufferedBytes: options.watchBufferBytes, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, log: logger({ component: 'watch' }) };
+    const watchOptions = { maxBufferedBytes: options.watchBufferBytes, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, resourceVersionWaitMs: 3000, log: logger({ component: 'watch' }) };
     api = new ApiServer({
       served: resources.map((resource) => ({ resource, hub: new WatchHub(resource, watchOptions) })),
       authSource,

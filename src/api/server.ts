@@ -20,6 +20,9 @@ import { send, sendError, sendValue } from './request/respond';
 import type { StaticResponse } from './static/document';
 import { badRequest, failure, forbidden, isStatusError, forbiddenPath, methodNotSupported, tooManyRequests, unauthorized } from './status';
 import { getRow, listRows } from './serving/list';
+
+/** How long a list waits for a resourceVersion this replica has not reached (kube-apiserver: 3 s). */
+const RESOURCE_VERSION_WAIT_MS = 3000;
 import { renderList, renderObject } from './serving/render';
 import type { AnyServedResource, ServedResource, Viewer } from './serving/resource';
 import { ListSnapshots } from './serving/snapshots';
@@ -256,6 +259,9 @@ export class ApiServer {
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
           checkTargetFits(negotiated, 'list');
           await this.#authorize(resource, req.user!, 'list');
+          // A resourceVersion another replica issued and this one has not reached yet: wait for it, as
+          // kube-apiserver waits for a revision its watch cache has not seen (then 504 if it never comes).
+          if (options.resourceVersion) await resource.view.log.whenReached(options.resourceVersion, RESOURCE_VERSION_WAIT_MS);
           const result = listRows(resource, await this.#viewer(resource, req.user!), options, this.#snapshots);
           send(res, 200, negotiated.contentType, renderList(resource, result.items, result.metadata, { negotiated, includeObject, pretty, now: new Date() }));
         });

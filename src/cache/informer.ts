@@ -7,12 +7,14 @@ import { Reflector, type ReflectorOptions, type ReflectorSink } from './reflecto
 import { type Delta, type Indexers, type ObjectCache, Store } from './store';
 import { prepareForCache, type Transform } from './transform';
 
-export interface DeleteInfo {
+export interface DeleteInfo<T = KubeObject> {
   /**
    * True when the deletion was noticed by a relist (it happened while the watch was down): `obj` is the
    * last state the cache saw, not the final one (client-go's DeletedFinalStateUnknown).
    */
   finalStateUnknown: boolean;
+  /** The object as the cache held it until this deletion (the event's `obj` may be a later, final state). */
+  cached: T;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface DeleteInfo {
 export interface EventHandler<T> {
   add?(obj: T, isInInitialList: boolean): void;
   update?(oldObj: T, newObj: T): void;
-  delete?(obj: T, info: DeleteInfo): void;
+  delete?(obj: T, info: DeleteInfo<T>): void;
   /** The informer is current as of `resourceVersion` (a bookmark or a completed list). */
   progress?(resourceVersion: string): void;
 }
@@ -150,7 +152,7 @@ export class SharedInformer<T extends KubeObject> implements ReflectorSink<T> {
     if (event.type === 'DELETED') {
       const old = this.#store.delete(objectKey(event.object));
       // The final state comes with the event; an unknown key means the cache never saw it (nothing to tell).
-      if (old) delta = { type: 'delete', obj: prepareForCache(event.object, this.#transform) };
+      if (old) delta = { type: 'delete', obj: prepareForCache(event.object, this.#transform), cached: old };
     } else {
       delta = this.#store.upsert(prepareForCache(event.object, this.#transform));
     }
@@ -170,7 +172,7 @@ export class SharedInformer<T extends KubeObject> implements ReflectorSink<T> {
       switch (d.type) {
         case 'add': if (h.add) this.#call('add', () => h.add!(d.obj, initial)); break;
         case 'update': if (h.update) this.#call('update', () => h.update!(d.old, d.obj)); break;
-        case 'delete': if (h.delete) this.#call('delete', () => h.delete!(d.obj, { finalStateUnknown: fromRelist })); break;
+        case 'delete': if (h.delete) this.#call('delete', () => h.delete!(d.obj, { finalStateUnknown: fromRelist, cached: d.cached ?? d.obj })); break;
       }
     }
   }

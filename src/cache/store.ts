@@ -9,7 +9,7 @@ export type Indexers<T> = Readonly<Record<string, IndexFunc<T>>>;
 export type Delta<T> =
   | { readonly type: 'add'; readonly obj: T }
   | { readonly type: 'update'; readonly old: T; readonly obj: T }
-  | { readonly type: 'delete'; readonly obj: T };
+  | { readonly type: 'delete'; readonly obj: T; readonly cached?: T };
 
 /** Index of the object's namespace (`''` for cluster-scoped objects). */
 export const NAMESPACE_INDEX = 'namespace';

@@ -27,7 +27,7 @@ export function decodeContinue(token: string): Continuation {
   const p = parsed as { v?: unknown; rv?: unknown; start?: unknown; snap?: unknown };
   if (p?.v !== 'meta.k8s.io/v1') throw invalidContinueToken();
   if (typeof p.start !== 'string' || p.start === '') throw invalidContinueToken();
-  if (typeof p.rv !== 'string' || !/^\d+$/.test(p.rv)) throw invalidContinueToken();
+  if (typeof p.rv !== 'string' || p.rv === '' || p.rv.length > 512) throw invalidContinueToken();
   if (p.snap !== undefined && typeof p.snap !== 'string') throw invalidContinueToken();
   return { resourceVersion: p.rv, start: p.start, ...(p.snap ? { snapshot: p.snap } : {}) };
 }

@@ -17,9 +17,10 @@ export interface ListResult<T extends KubeObject = KubeObject> {
 
 /**
  * Checks a list's resourceVersion against the view. The view serves only its current state, which is
- * "not older than" every resourceVersion it has handed out; an exact older one is answered as kube
- * answers one that etcd has compacted (410), one from another replica or process too (it cannot be
- * placed in this view's history), and one from the future as kube does after waiting (504).
+ * "not older than" every resourceVersion any replica has handed out and this one has reached; an exact
+ * older one is answered as kube answers one that etcd has compacted (410), one this replica no longer
+ * retains too, and one it has not reached (the caller waited for it already) as kube does after waiting
+ * (504).
  */
 function checkListResourceVersion(view: RowView<KubeObject>, opts: ListOptions): void {
   const rv = opts.resourceVersion;
@@ -27,11 +28,11 @@ function checkListResourceVersion(view: RowView<KubeObject>, opts: ListOptions):
     if (opts.resourceVersionMatch === 'Exact') throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
     return;
   }
-  const parsed = view.log.versions.parse(rv);
-  if (parsed === 'invalid') throw badRequest(`resourceVersion: Invalid value: "${rv.slice(0, 64)}": must be a non-negative integer`);
-  if (parsed === 'foreign') throw expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, view.log.resourceVersion));
-  if (parsed.seq > view.log.seq) throw timeout(`Too large resource version: ${rv}, current: ${view.log.resourceVersion}`, 1);
-  if (opts.resourceVersionMatch === 'Exact' && parsed.seq !== view.log.seq) {
+  const located = view.log.locate(rv);
+  if (located === 'invalid') throw badRequest(`resourceVersion: Invalid value: "${rv.slice(0, 64)}": must be a resourceVersion this resource issued`);
+  if (located === 'expired') throw expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, view.log.resourceVersion));
+  if (located === 'ahead') throw timeout(`Too large resource version: ${rv}, current: ${view.log.resourceVersion}`, 1);
+  if (opts.resourceVersionMatch === 'Exact' && located.positions.some((seq, i) => seq !== view.log.sources[i].head)) {
     throw expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, view.log.resourceVersion));
   }
 }
@@ -51,15 +52,15 @@ function continueFrom(
   seen: (change: Change<KubeObject>) => boolean,
 ): { start: string; resourceVersion: string; rows?: readonly KubeObject[]; snapshot?: string } {
   const c = decodeContinue(token);
-  const parsed = view.log.versions.parse(c.resourceVersion);
-  if (parsed === 'invalid') throw badRequest('invalid continue token: continue key is not valid');
-  if (parsed === 'foreign' || parsed.seq > view.log.seq) throw expired(EXPIRED_MESSAGES.continueTooOld);
+  const located = view.log.locate(c.resourceVersion);
+  if (located === 'invalid') throw badRequest('invalid continue token: continue key is not valid');
+  if (typeof located === 'string') throw expired(EXPIRED_MESSAGES.continueTooOld);
   const rows = c.snapshot ? snapshots.get(c.snapshot, owner) : undefined;
   if (rows) return { start: c.start, resourceVersion: c.resourceVersion, rows, snapshot: c.snapshot };
-  const changes = view.log.since(parsed.seq);
+  const changes = view.log.since(c.resourceVersion);
   // Only changes the caller could see count: whether another tenant's row changed must not show (a
   // continue token is the caller's to forge, so its start is any name the caller likes).
-  if (changes === 'expired' || changes.some((ch) => ch.object.metadata.name >= c.start && seen(ch))) throw expired(EXPIRED_MESSAGES.continueTooOld);
+  if (typeof changes === 'string' || changes.some((ch) => ch.object.metadata.name >= c.start && seen(ch))) throw expired(EXPIRED_MESSAGES.continueTooOld);
   return { start: c.start, resourceVersion: c.resourceVersion };
 }
 

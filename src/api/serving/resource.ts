@@ -2,7 +2,7 @@ import type { KubeObject, Status } from '../../kube/types';
 import type { TableColumnDefinition } from '../table/columns';
 import type { DeleteOptions } from '../request/delete-options';
 import type { Audience, Change } from '../watch/changelog';
-import type { ChangeLog } from '../watch/changelog';
+import type { ViewLog } from '../watch/view-log';
 
 /** Who asks, as a view needs it: its name and groups, and whether it may see every row of the resource. */
 export interface Viewer {
@@ -34,7 +34,7 @@ export interface ResourceNames {
  * state recorded with who may see it (its audience), every change numbered in one change log.
  */
 export interface RowView<T extends KubeObject> {
-  readonly log: ChangeLog<T>;
+  readonly log: ViewLog<T>;
   get(name: string): T | undefined;
   /** Whether `viewer` sees the current state of the row named as `row`. */
   canSee(viewer: Viewer, row: T): boolean;

@@ -3,16 +3,16 @@ import { parseFieldSelector } from '../../selectors/field-selector';
 import { parseLabelSelector } from '../../selectors/label-selector';
 import type { ListOptions } from '../request/list-options';
 import { StatusError } from '../status';
-import { ResourceVersions } from '../watch/resource-version';
+import { formatResourceVersion } from '../watch/resource-version';
 import { getRow, listRows } from '../serving/list';
 import { ListSnapshots } from '../serving/snapshots';
 import { tenantWorld } from '../testing/tenant-world';
 import { tenantNamespacesResource } from './resource';
-import { TenantNamespaceView, type Viewer } from './view';
+import type { Viewer } from './view';
 
 
 function setup() {
-  const { tenants, namespaces, quotas, view } = tenantWorld({ window: 5, epoch: 9 });
+  const { tenants, namespaces, quotas, view } = tenantWorld({ window: 5 });
   // Every namespace made here is claimed by its tenant (by UID), as Paddock's would be.
   const claims = new Map<string, NamespaceClaim[]>();
   const tenant = (name: string, owners: Tenant['spec']['owners']) => tenants.set(name, { metadata: { name, uid: name }, spec: { owners }, status: { claims: claims.get(name) ?? [] } });
@@ -70,12 +70,14 @@ describe('TenantNamespaceView', () => {
 
   it('logs a change only when a row changes, and a Tenant change for each of its rows', () => {
     const { view, tenant, ns } = world();
-    const seq = view.log.seq;
+    const live: unknown[] = [];
+    view.subscribe((c) => live.push(c));
     ns('oil-a', 'oil'); // same content: nothing
-    expect(view.log.seq).toBe(seq);
+    expect(live).toEqual([]);
+    const rv = view.log.resourceVersion;
     tenant('oil', [{ kind: 'User', name: 'alice' }, { kind: 'User', name: 'bob' }]);
-    expect(view.log.since(seq)).not.toBe('expired');
-    const changes = view.log.since(seq) as { type: string; object: { metadata: { name: string } } }[];
+    expect(live).toHaveLength(3);
+    const changes = view.log.since(rv) as { type: string; object: { metadata: { name: string } } }[];
     expect(changes.map((c) => `${c.type} ${c.object.metadata.name}`).sort()).toEqual(['MODIFIED oil-a', 'MODIFIED oil-b', 'MODIFIED oil-c']);
     expect(names(view.visibleRows(bob))).toEqual(['gas-a', 'oil-a', 'oil-b', 'oil-c']);
   });
@@ -84,9 +86,10 @@ describe('TenantNamespaceView', () => {
     const { view, quotas, namespaces } = world();
     quotas.set('oil-a/q', { metadata: { name: 'q', namespace: 'oil-a' }, spec: { hard: { pods: '10' } }, status: { hard: { pods: '10' }, used: { pods: '3' } } });
     expect(view.get('oil-a')!.status!.quota).toEqual({ hard: { pods: '10' }, used: { pods: '3' } });
+    const rv = view.log.resourceVersion;
     namespaces.set('oil-a', { metadata: { name: 'oil-a' } });
     expect(view.get('oil-a')).toBeUndefined();
-    expect(view.log.since(view.log.seq - 1)).toEqual([expect.objectContaining({ type: 'DELETED' })]);
+    expect(view.log.since(rv)).toEqual([expect.objectContaining({ type: 'DELETED' })]);
   });
 });
 
@@ -133,15 +136,29 @@ describe('list and get', () => {
     expect(() => listRows(tenantNamespacesResource(view), admin, opts({ limit: 1, continueToken: first.metadata.continue }), snapshots)).toThrow(/too old/);
   });
 
+  type World = ReturnType<typeof world>;
+  /** A resourceVersion of `w`'s view taken before six more changes: more than its window of five keeps. */
+  const forgotten = (w: World) => {
+    const rv = w.view.log.resourceVersion;
+    for (let i = 0; i < 6; i++) w.ns('oil-a', 'oil', { round: String(i) });
+    return rv;
+  };
+  const previous = (w: World) => {
+    const rv = w.view.log.resourceVersion;
+    w.ns('oil-a', 'oil', { touched: 'yes' });
+    return rv;
+  };
   it.each([
-    ['another process\'s resourceVersion', () => new ResourceVersions(10).format(1), undefined, 410],
-    ['a resourceVersion from the future', (v: TenantNamespaceView) => v.log.versions.format(v.log.seq + 5), undefined, 504],
-    ['an Exact resourceVersion that is not the current one', (v: TenantNamespaceView) => v.log.versions.format(v.log.seq - 1), 'Exact' as const, 410],
-    ['a resourceVersion that is not a number', () => 'abc', undefined, 400],
+    ["kube-apiserver's or an earlier version's integer resourceVersion", () => '12345', undefined, 410],
+    ['a resourceVersion whose state is no longer retained', forgotten, undefined, 410],
+    ['a resourceVersion this replica has not reached', (w: World) => formatResourceVersion(w.view.log.sources.map((s) => ({ rev: s.rev + 5, fingerprint: 'ffffffffffffffff' }))), undefined, 504],
+    ['an Exact resourceVersion that is not the current one', previous, 'Exact' as const, 410],
+    ['a resourceVersion that is not one', () => 'abc', undefined, 400],
   ])('answers a list at %s with its Status', (_what, rv, match, code) => {
-    const { view } = world();
+    const w = world();
+    const { view } = w;
     try {
-      listRows(tenantNamespacesResource(view), alice, opts({ resourceVersion: rv(view), resourceVersionMatch: match }));
+      listRows(tenantNamespacesResource(view), alice, opts({ resourceVersion: rv(w), resourceVersionMatch: match }));
       throw new Error('listed');
     } catch (err) {
       expect(err).toBeInstanceOf(StatusError);
@@ -150,8 +167,9 @@ describe('list and get', () => {
   });
 
   it('serves a NotOlderThan resourceVersion it has reached', () => {
-    const { view } = world();
-    const rv = view.log.versions.format(view.log.seq - 1);
+    const w = world();
+    const { view } = w;
+    const rv = previous(w);
     expect(listRows(tenantNamespacesResource(view), alice, opts({ resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' })).metadata.resourceVersion).toBe(view.log.resourceVersion);
   });
 });

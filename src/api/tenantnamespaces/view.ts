@@ -1,22 +1,33 @@
+import { historyOf, type HistoryEntry } from '../../cache/history';
+import { splitKey } from '../../cache/keys';
 import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
-import { PADDOCK, type Namespace, type Tenant, type TenantNamespace } from '../../kube/types';
+import { NAMESPACE_INDEX } from '../../cache/store';
+import { PADDOCK, type KubeObject, type Namespace, type ResourceQuota, type Tenant, type TenantNamespace } from '../../kube/types';
 import { claimsOf, isProvisioned } from '../../tenancy/claims';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
 import { admits, fingerprintOf, sameAudience, viewerKeys, withResourceVersion } from '../serving/rows';
 import { SortedNames } from '../serving/sorted-names';
-import { ChangeLog, type Audience, type Change, type RowState } from '../watch/changelog';
-import { ResourceVersions } from '../watch/resource-version';
+import type { Audience, Change } from '../watch/changelog';
+import { ViewLog, type ComputedRow, type RowJoin, type SourcesAt } from '../watch/view-log';
 import { toTenantNamespace, type GuardrailSummary } from './read-model';
 
 export type { Viewer } from '../serving/resource';
 
-/** A row as served, with who may see it; the change log keeps earlier ones as they were. Immutable. */
-interface Row extends RowState<TenantNamespace> {
-  /** A hash of the row's JSON without its resourceVersion: what decides whether a recomputation changed it. */
-  readonly fingerprint: string;
+/** A row as served (stamped with the resourceVersion of its last change), with who may see it. Immutable. */
+type Row = ComputedRow<TenantNamespace>;
+
+/** What a row is joined from, read now (from the cache) or at a client's resourceVersion (a replay). */
+interface Sources {
+  namespace(name: string): Namespace | undefined;
+  tenant(name: string): Tenant | undefined;
+  quotasIn(namespace: string): ResourceQuota[];
 }
 
+/** The sources of the view, in the order of its resourceVersions' positions. */
+const NAMESPACES = 0;
+const TENANTS = 1;
+const QUOTAS = 2;
 
 const NOBODY: Audience = Object.freeze(new Set<string>());
 
@@ -47,13 +58,20 @@ function audienceOf(tenant: Tenant | undefined): Audience {
  *   the caller can see, not the size of the cluster.
  */
 export class TenantNamespaceView implements RowView<TenantNamespace> {
-  readonly log: ChangeLog<TenantNamespace>;
+  readonly log: ViewLog<TenantNamespace>;
   readonly #rows = new Map<string, Row>();
   readonly #byTenant = new Map<string, Set<string>>();
   readonly #names = new SortedNames();
+  readonly #now: Sources;
 
-  constructor(readonly cache: PaddockCache, window: number, versions = new ResourceVersions()) {
-    this.log = new ChangeLog<TenantNamespace>(versions, window, withResourceVersion);
+  constructor(readonly cache: PaddockCache, window: number) {
+    const sources = [cache.namespaces, cache.tenants, cache.resourceQuotas].map((informer) => historyOf<KubeObject>(informer as never, window));
+    this.log = new ViewLog<TenantNamespace>(sources, this.#join(), withResourceVersion);
+    this.#now = {
+      namespace: (name) => cache.namespaces.store.get(name),
+      tenant: (name) => cache.tenants.store.get(name),
+      quotasIn: (namespace) => cache.quotasIn(namespace),
+    };
     cache.namespaces.addEventHandler({
       add: (ns) => this.#refresh(ns.metadata.name),
       update: (_old, ns) => this.#refresh(ns.metadata.name),
@@ -133,24 +151,33 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
 
   /** Recomputes the row of namespace `name` from the cache and logs a change if its content changed. */
   #refresh(name: string): void {
-    const ns = this.cache.namespaces.store.get(name);
-    const tenantName = ns?.metadata.labels?.[PADDOCK.tenantLabel];
     const before = this.#rows.get(name);
-    const tenant = tenantName ? this.cache.tenants.store.get(tenantName) : undefined;
-    if (!ns || !tenantName || !isProvisioned(tenant, ns)) {
+    const computed = joinRow(name, this.#now);
+    if (!computed) {
       if (before) this.#remove(name, before);
       return;
     }
-    const object = toTenantNamespace({ namespace: ns, tenant, quotas: this.cache.quotasIn(name), guardrails: guardrailsOf(tenant, ns), resourceVersion: '' });
-    const fingerprint = fingerprintOf(object);
-    const audience = audienceOf(tenant);
-    if (before && before.fingerprint === fingerprint && sameAudience(before.audience, audience)) return;
+    if (before && before.fingerprint === computed.fingerprint && sameAudience(before.audience, computed.audience)) return;
+    const tenantName = computed.object.spec.tenant;
     if (before && before.object.spec.tenant !== tenantName) this.#unindex(name, before.object.spec.tenant);
-    const row: Row = Object.freeze({ object: this.#stamp(object), fingerprint, audience });
+    const row: Row = Object.freeze({ ...computed, object: withResourceVersion(computed.object, this.log.resourceVersion) });
     this.#rows.set(name, row);
     if (!before) this.#names.insert(name);
     this.#index(name, tenantName);
     this.log.append(before, row);
+  }
+
+  /** The join as a replay reads it: the same row from the sources at a client's resourceVersion. */
+  #join(): RowJoin<TenantNamespace> {
+    const read = (at: SourcesAt): Sources => ({
+      namespace: (name) => at[NAMESPACES].get(name) as Namespace | undefined,
+      tenant: (name) => at[TENANTS].get(name) as Tenant | undefined,
+      quotasIn: (namespace) => at[QUOTAS].byIndex(NAMESPACE_INDEX, namespace, (q) => q.metadata.namespace === namespace) as ResourceQuota[],
+    });
+    return {
+      rowAt: (name, at) => joinRow(name, read(at)),
+      affected: (source, entry) => affectedRows(source, entry),
+    };
   }
 
   #remove(name: string, before: Row): void {
@@ -158,11 +185,6 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     this.#unindex(name, before.object.spec.tenant);
     this.#names.remove(name);
     this.log.append(before, undefined);
-  }
-
-  /** `row`, frozen, with the resourceVersion of the change about to be appended. */
-  #stamp(row: TenantNamespace): TenantNamespace {
-    return withResourceVersion(row, this.log.versions.format(this.log.seq + 1));
   }
 
   #index(name: string, tenant: string): void {
@@ -176,6 +198,30 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     set?.delete(name);
     if (set?.size === 0) this.#byTenant.delete(tenant);
   }
+}
+
+/**
+ * The row of namespace `name`: there is one when the namespace carries a tenant label and that tenant's
+ * claims prove it (a label alone never makes a row). Who may see it: the tenant's owners.
+ */
+function joinRow(name: string, sources: Sources): Row | undefined {
+  const ns = sources.namespace(name);
+  const tenantName = ns?.metadata.labels?.[PADDOCK.tenantLabel];
+  const tenant = tenantName ? sources.tenant(tenantName) : undefined;
+  if (!ns || !tenantName || !isProvisioned(tenant, ns)) return undefined;
+  const object = toTenantNamespace({ namespace: ns, tenant, quotas: sources.quotasIn(name), guardrails: guardrailsOf(tenant, ns), resourceVersion: '' });
+  return { object, fingerprint: fingerprintOf(object), audience: audienceOf(tenant) };
+}
+
+/**
+ * The rows one source change may change: a namespace's own; a quota's namespace's; a Tenant's — the
+ * namespaces its claims name before or after (only a claim makes a row the tenant's).
+ */
+function affectedRows(source: number, entry: HistoryEntry<KubeObject>): string[] {
+  if (source === NAMESPACES) return [entry.key];
+  if (source === QUOTAS) return [splitKey(entry.key).namespace ?? ''];
+  const claimed = (t: KubeObject | undefined) => (t ? claimsOf(t as Tenant).map((c) => c.name) : []);
+  return [...claimed(entry.before), ...claimed(entry.after)];
 }
 
 /** GuardrailsReady follows the reconciler's verdict on the Tenant for the namespaces it provisioned. */

@@ -3,22 +3,21 @@ import { FakeInformer } from '../../cache/testing/fake-informer';
 import type { Namespace, NamespaceClaim, ResourceQuota, Tenant, TenantSpec } from '../../kube/types';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import { TenantNamespaceView } from '../tenantnamespaces/view';
-import { ResourceVersions } from '../watch/resource-version';
 
 /**
  * Tenants, namespaces and quotas in fake informers, with the TenantNamespace view over them: a small
  * world for unit tests of what reads the cache. Not used by the program.
  */
-export function tenantWorld(opts: { window?: number; epoch?: number } = {}) {
+export function tenantWorld(opts: { window?: number } = {}) {
   const tenants = new FakeInformer<Tenant>((t) => [[INDEX.owner, ownerKeysOfTenant(t)]]);
   const namespaces = new FakeInformer<Namespace>();
-  const quotas = new FakeInformer<ResourceQuota>();
+  const quotas = new FakeInformer<ResourceQuota>((q) => [[INDEX.namespace, [q.metadata.namespace ?? '']]]);
   const cache = {
     tenants, namespaces, resourceQuotas: quotas,
     quotasIn: (ns: string) => quotas.store.list().filter((q) => q.metadata.namespace === ns),
     namespacesOf: (t: string) => namespaces.store.list().filter((n) => n.metadata.labels?.['paddock.dev/tenant'] === t),
   } as unknown as PaddockCache;
-  const view = new TenantNamespaceView(cache, opts.window ?? 100, new ResourceVersions(opts.epoch ?? 9));
+  const view = new TenantNamespaceView(cache, opts.window ?? 100);
   const tenant = (name: string, owners: Tenant['spec']['owners'], claims: NamespaceClaim[], spec: Partial<TenantSpec> = {}) =>
     tenants.set(name, { metadata: { name, uid: name }, spec: { owners, ...spec }, status: { claims } });
   const namespace = (name: string, tenantName: string, phase: 'Active' | 'Terminating' = 'Active') =>

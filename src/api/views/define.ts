@@ -4,7 +4,6 @@ import { PADDOCK } from '../../kube/types';
 import { viewSchemas } from '../openapi/view-schemas';
 import type { ResourceNames, ServedResource, TableConvertor } from '../serving/resource';
 import type { SharedInformer } from '../../cache/informer';
-import { ResourceVersions } from '../watch/resource-version';
 import { ProjectedView } from './projected-view';
 
 /**
@@ -66,9 +65,9 @@ function projector(def: ViewDefinition, names: ResourceNames) {
 }
 
 /** Serves `def` from the shared cache: a projected view, read-only, filtered per caller. */
-export function viewResource(def: ViewDefinition, cache: PaddockCache, window: number, versions = new ResourceVersions()): ServedResource<KubeObject> {
+export function viewResource(def: ViewDefinition, cache: PaddockCache, window: number): ServedResource<KubeObject> {
   const names = viewNames(def);
-  const view = new ProjectedView<KubeObject>({ source: def.informer(cache), mayUse: def.mayUse, relevant: def.relevant, project: projector(def, names) }, cache.tenants, window, versions);
+  const view = new ProjectedView<KubeObject>({ source: def.informer(cache), mayUse: def.mayUse, relevant: def.relevant, project: projector(def, names) }, cache.tenants, window);
   const prefix = `${PADDOCK.apiGroup.split('.').reverse().join('.')}.${PADDOCK.apiVersion}`;
   const definitions = { kind: `${prefix}.${def.kind}`, list: `${prefix}.${def.kind}List` };
   return {

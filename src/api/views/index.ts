@@ -1,7 +1,6 @@
 import type { PaddockCache } from '../../cache/paddock-cache';
 import type { KubeObject } from '../../kube/types';
 import type { ServedResource } from '../serving/resource';
-import type { ResourceVersions } from '../watch/resource-version';
 import { INGRESS_CLASSES, PRIORITY_CLASSES, RUNTIME_CLASSES, STORAGE_CLASSES } from './classes';
 import { viewResource, type ViewDefinition } from './define';
 import { NODES } from './nodes';
@@ -11,6 +10,6 @@ import { OWNED_TENANTS } from './owned-tenants';
 export const VIEWS: readonly ViewDefinition[] = [STORAGE_CLASSES, INGRESS_CLASSES, PRIORITY_CLASSES, RUNTIME_CLASSES, NODES, OWNED_TENANTS];
 
 /** Every view, served from the shared cache. */
-export function viewResources(cache: PaddockCache, window: number, versions?: () => ResourceVersions): ServedResource<KubeObject>[] {
-  return VIEWS.map((def) => viewResource(def, cache, window, versions?.()));
+export function viewResources(cache: PaddockCache, window: number): ServedResource<KubeObject>[] {
+  return VIEWS.map((def) => viewResource(def, cache, window));
 }

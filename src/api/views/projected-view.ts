@@ -1,11 +1,12 @@
+import { historyOf, type SourceAt } from '../../cache/history';
 import type { SharedInformer } from '../../cache/informer';
 import type { KubeObject, Tenant } from '../../kube/types';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
 import { admits, fingerprintOf, sameAudience, withResourceVersion } from '../serving/rows';
 import { SortedNames } from '../serving/sorted-names';
-import { ChangeLog, type Audience, type Change, type RowState } from '../watch/changelog';
-import { ResourceVersions } from '../watch/resource-version';
+import type { Audience, Change } from '../watch/changelog';
+import { ViewLog, type ComputedRow, type RowJoin } from '../watch/view-log';
 
 /** How one view is projected from one source kind, and which tenants may use a source object. */
 export interface Projection<T extends KubeObject> {
@@ -19,10 +20,8 @@ export interface Projection<T extends KubeObject> {
   project(obj: KubeObject): T;
 }
 
-interface Row<T> extends RowState<T> {
-  /** Hash of the projected JSON without resourceVersion: whether a source event changed the row. */
-  readonly fingerprint: string;
-}
+/** A row as served (stamped with the resourceVersion of its last change), with who may see it. Immutable. */
+type Row<T> = ComputedRow<T>;
 
 
 /**
@@ -37,7 +36,7 @@ interface Row<T> extends RowState<T> {
  * - names are kept sorted, as kube-apiserver orders lists.
  */
 export class ProjectedView<T extends KubeObject> implements RowView<T> {
-  readonly log: ChangeLog<T>;
+  readonly log: ViewLog<T>;
   readonly #rows = new Map<string, Row<T>>();
   readonly #names = new SortedNames();
   /** Per source object: the tenants that may use it, and per owner key how many of them hold it. */
@@ -50,9 +49,10 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     readonly projection: Projection<T>,
     readonly tenants: SharedInformer<Tenant>,
     window: number,
-    versions = new ResourceVersions(),
   ) {
-    this.log = new ChangeLog<T>(versions, window, withResourceVersion);
+    // Its sources: the source kind and the Tenants (one source when the view projects the Tenants).
+    const sources = (projection.source as unknown) === tenants ? [projection.source] : [projection.source, tenants as unknown as SharedInformer<KubeObject>];
+    this.log = new ViewLog<T>(sources.map((informer) => historyOf(informer, window)), this.#join(sources.length - 1), withResourceVersion);
     projection.source.addEventHandler({
       add: (o) => this.#refreshSource(o.metadata.name),
       update: (_old, o) => this.#refreshSource(o.metadata.name),
@@ -149,6 +149,54 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     }
   }
 
+  /**
+   * The join as a replay reads it, from the sources at a client's resourceVersion: the same projection,
+   * seen by the owners of the tenants that may use the source object there. `tenantsAt` is the index
+   * of the Tenants among the sources.
+   */
+  #join(tenantsAt: number): RowJoin<T> {
+    const { projection } = this;
+    return {
+      rowAt: (name, at) => {
+        const obj = at[0].get(name);
+        if (!obj) return undefined;
+        const object = projection.project(obj);
+        return { object, fingerprint: fingerprintOf(object), audience: this.#audienceAt(name, obj, at[tenantsAt] as SourceAt<Tenant>) };
+      },
+      affected: (source, entry, at) => {
+        if (source !== tenantsAt) return [entry.key];
+        // A Tenant change reaches the rows it may use before or after it.
+        const [before, after] = [entry.before as Tenant | undefined, entry.after as Tenant | undefined];
+        const names = new Set<string>(source === 0 ? [entry.key] : []);
+        for (const obj of at[0].list()) {
+          if ((before && projection.mayUse(before, obj)) || (after && projection.mayUse(after, obj))) names.add(obj.metadata.name);
+        }
+        return names;
+      },
+    };
+  }
+
+  /**
+   * Who may see `obj` (the source object `name` at a replayed position) when the Tenants are as
+   * `tenants` reads them. When `obj` is the cached object, the counts kept for now are corrected by the
+   * few Tenants that differ there; otherwise every Tenant there is asked.
+   */
+  #audienceAt(name: string, obj: KubeObject, tenants: SourceAt<Tenant>): Audience {
+    const users = this.#users.get(name);
+    const counts = this.#keyCounts.get(name);
+    if (obj !== this.projection.source.store.get(name) || !users || !counts) {
+      const keys = new Set<string>();
+      for (const t of tenants.list()) if (this.projection.mayUse(t, obj)) for (const k of ownerKeysOfTenant(t)) keys.add(k);
+      return keys;
+    }
+    const adjusted = new Map(counts);
+    for (const [tenantName, then] of tenants.overlay) {
+      if (users.has(tenantName)) for (const k of this.#tenants.get(tenantName)?.keys ?? []) decrement(adjusted, k);
+      if (then && this.projection.mayUse(then, obj)) for (const k of ownerKeysOfTenant(then)) increment(adjusted, k);
+    }
+    return new Set(adjusted.keys());
+  }
+
   #keysOf(t: Tenant): readonly string[] {
     let seen = this.#tenants.get(t.metadata.name);
     if (!seen) this.#tenants.set(t.metadata.name, (seen = { keys: ownerKeysOfTenant(t), relevant: JSON.stringify(this.projection.relevant(t)) }));
@@ -169,7 +217,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     const fingerprint = fingerprintOf(projected);
     const audience: Audience = new Set(this.#keyCounts.get(name)?.keys() ?? []);
     if (before && before.fingerprint === fingerprint && sameAudience(before.audience, audience)) return;
-    const row: Row<T> = Object.freeze({ object: withResourceVersion(projected, this.log.versions.format(this.log.seq + 1)), fingerprint, audience });
+    const row: Row<T> = Object.freeze({ object: withResourceVersion(projected, this.log.resourceVersion), fingerprint, audience });
     this.#rows.set(name, row);
     if (!before) this.#names.insert(name);
     this.log.append(before, row);

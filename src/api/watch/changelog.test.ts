@@ -1,50 +1,35 @@
-import { ChangeLog, type Change, type RowState } from './changelog';
-import { ResourceVersions } from './resource-version';
+import type { RowState } from './changelog';
+import { formatResourceVersion, parseResourceVersion } from './resource-version';
+import { NumberedFeed } from './testing/numbered-feed';
 
-describe('ResourceVersions', () => {
-  const rvs = new ResourceVersions(7);
+describe('resourceVersions', () => {
+  const positions = [{ rev: 812, fingerprint: '3fa4c0de11b2a7e9' }, { rev: 790, fingerprint: '0000000000000000' }];
 
-  it('formats decimal integers below 2^63 that parse back to their seq', () => {
-    const rv = rvs.format(12345);
-    expect(rv).toMatch(/^\d+$/);
-    expect(BigInt(rv) < 2n ** 63n).toBe(true);
-    expect(rvs.parse(rv)).toEqual({ seq: 12345 });
+  it('name a position in each source and parse back to it', () => {
+    const rv = formatResourceVersion(positions);
+    expect(rv).toBe('812-3fa4c0de11b2a7e9.790-0000000000000000');
+    expect(parseResourceVersion(rv, 2)).toEqual(positions);
   });
 
-  it("tells another replica's or an earlier process's resourceVersion apart", () => {
-    expect(rvs.parse(new ResourceVersions(8).format(12345))).toBe('foreign');
-    expect(rvs.parse('12345')).toBe('foreign');
+  it("tells kube's integers and another view's resourceVersions apart from malformed ones", () => {
+    expect(parseResourceVersion('12345', 2)).toBe('foreign');
+    expect(parseResourceVersion(formatResourceVersion(positions), 3)).toBe('foreign');
   });
 
-  it.each(['', 'abc', '-1', '1.5', '99999999999999999999'])('calls %j invalid', (rv) => {
-    expect(rvs.parse(rv)).toBe('invalid');
+  it.each(['', 'abc', '-1', '1.5', '812-3fa4c0de11b2a7e9.790', '812-3FA4C0DE11B2A7E9.790-0000000000000000', 'x'.repeat(500)])('calls %j invalid', (rv) => {
+    expect(parseResourceVersion(rv, 2)).toBe('invalid');
   });
 });
 
-describe('ChangeLog', () => {
+describe('Change', () => {
   interface Obj { name: string; rv?: string }
-  const log = () => new ChangeLog<Obj>(new ResourceVersions(3), 4, (o, rv) => ({ ...o, rv }));
+  const log = () => new NumberedFeed<Obj>((o, rv) => ({ ...o, rv }));
   const state = (name: string, rv?: string): RowState<Obj> => ({ object: { name, rv }, audience: new Set(['User:alice']) });
-
-  it('numbers changes consecutively and returns exactly those after a seq', () => {
-    const l = log();
-    for (const n of ['a', 'b', 'c']) l.append(undefined, state(n));
-    expect((l.since(1) as Change<Obj>[]).map((c) => c.object.name)).toEqual(['b', 'c']);
-    expect(l.since(3)).toEqual([]);
-  });
-
-  it('expires positions whose later changes are no longer retained', () => {
-    const l = log();
-    for (let i = 0; i < 6; i++) l.append(undefined, state(`n${i}`));
-    expect(l.oldestResumable).toBe(2);
-    expect(l.since(1)).toBe('expired');
-    expect((l.since(2) as Change<Obj>[]).map((c) => c.seq)).toEqual([3, 4, 5, 6]);
-  });
 
   it('notifies subscribers synchronously and stops after unsubscribe', () => {
     const l = log();
     const seen: number[] = [];
-    const off = l.subscribe((c) => seen.push(c.seq));
+    const off = l.subscribe((c) => seen.push(Number(c.rv)));
     l.append(undefined, state('a'));
     off();
     l.append(undefined, state('b'));

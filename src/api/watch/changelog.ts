@@ -1,5 +1,3 @@
-import { ResourceVersions } from './resource-version';
-
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 /**
@@ -33,7 +31,6 @@ export class Change<T> {
   #departed: T | undefined;
 
   constructor(
-    readonly seq: number,
     readonly rv: string,
     /** The row before the change; undefined for ADDED. */
     readonly before: RowState<T> | undefined,
@@ -79,59 +76,15 @@ export class Change<T> {
 export type ChangeListener<T> = (change: Change<T>) => void;
 
 /**
- * The bounded history of a view's changes, numbered by {@link ResourceVersions}. It keeps the last
- * `capacity` changes so a client can resume a watch from a resourceVersion it holds; anything older is
- * answered with 410 Expired.
- *
- * Each change holds references to the row states before and after it (the view's own immutable rows,
- * shared with lists and every watcher), never anything per caller, so its memory is bounded by
- * `capacity` whatever the number of watchers.
- *
- * Invariants: seqs are consecutive; `since(s)` returns exactly the retained changes with seq > s, in
- * order; listeners run synchronously inside `append`, so a caller that reads a snapshot and subscribes
- * in the same tick sees every later change exactly once; for one row, each change's `before` is the
- * previous change's `after`.
+ * Changes as they happen, handed to every subscriber synchronously: a caller that reads a snapshot and
+ * subscribes in one tick sees every later change exactly once.
  */
-export class ChangeLog<T> {
-  readonly #ring: (Change<T> | undefined)[];
+export class ChangeFeed<T> {
   readonly #listeners = new Set<ChangeListener<T>>();
-  #seq = 0;
 
-  constructor(readonly versions: ResourceVersions, readonly capacity: number, readonly restamp: Restamp<T> = (o) => o) {
-    if (capacity < 1) throw new RangeError('capacity must be at least 1');
-    this.#ring = new Array(capacity);
-  }
-
-  /** The seq of the latest change (0 before any). */
-  get seq(): number {
-    return this.#seq;
-  }
-
-  /** The resourceVersion of the view as of now. */
-  get resourceVersion(): string {
-    return this.versions.format(this.#seq);
-  }
-
-  /** The oldest seq a client may resume from (changes after it are all retained). */
-  get oldestResumable(): number {
-    return Math.max(0, this.#seq - this.capacity);
-  }
-
-  /** Records that a row went from `before` (undefined: it did not exist) to `after` (undefined: it is gone). */
-  append(before: RowState<T> | undefined, after: RowState<T> | undefined): Change<T> {
-    const seq = ++this.#seq;
-    const change = new Change(seq, this.versions.format(seq), before, after, this.restamp);
-    this.#ring[seq % this.capacity] = change;
+  publish(change: Change<T>): Change<T> {
     for (const listener of this.#listeners) listener(change);
     return change;
-  }
-
-  /** The retained changes after `seq`, or 'expired' when some of them are no longer retained. */
-  since(seq: number): Change<T>[] | 'expired' {
-    if (seq < this.oldestResumable) return 'expired';
-    const out: Change<T>[] = [];
-    for (let s = seq + 1; s <= this.#seq; s++) out.push(this.#ring[s % this.capacity]!);
-    return out;
   }
 
   subscribe(listener: ChangeListener<T>): () => void {

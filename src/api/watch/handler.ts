@@ -22,6 +22,8 @@ export interface WatchHubOptions {
   bookmarkIntervalMs: number;
   /** Watches without timeoutSeconds (or with 0) end after a random time in [min, 2·min], as kube-apiserver's do. */
   minTimeoutSeconds: number;
+  /** How long a watch from a resourceVersion this replica has not reached waits for it (kube: 3 s). */
+  resourceVersionWaitMs: number;
   log: Logger;
 }
 
@@ -85,6 +87,8 @@ export class WatchHub<T extends KubeObject = KubeObject> {
    */
   serve(sink: WatchSink, req: WatchRequest, onClosed: () => void): Watcher<T> {
     const { resource } = this;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const hub = this;
     const { view } = resource;
     const { options: opts, viewer } = req;
     const form = formOf(resource.table, req.negotiated, req.includeObject);
@@ -114,56 +118,66 @@ export class WatchHub<T extends KubeObject = KubeObject> {
     this.#open.add(watcher);
     watchersGauge.inc({ transport: req.transport });
 
-    // Everything from here to subscribe runs in one tick: no change can fall between snapshot and live.
     const rv = opts.resourceVersion;
-    const parsed = rv && rv !== '0' ? view.log.versions.parse(rv) : undefined;
-    if (parsed !== undefined) {
-      // A resourceVersion this view cannot place (another replica's, an earlier process's, malformed) or
-      // one it has not reached: the watch ends with the ERROR event kube-apiserver would send.
-      let refusal: StatusError | undefined;
-      if (parsed === 'invalid' || parsed === 'foreign') refusal = expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv!, view.log.resourceVersion));
-      else if (parsed.seq > view.log.seq) refusal = timeout(`Too large resource version: ${rv}, current: ${view.log.resourceVersion}`, 1);
-      if (refusal) {
-        watcher.writeRaw(errorEvent(refusal));
-        watcher.close('done');
-        return watcher;
-      }
+    const resumes = rv !== undefined && rv !== '' && rv !== '0';
+    if (resumes && view.log.locate(rv) === 'ahead') {
+      // Another replica issued it and this one has not caught up yet: wait for it, as kube-apiserver's
+      // watch cache waits for a revision it has not seen, then serve (or refuse) it.
+      void view.log.whenReached(rv, this.options.resourceVersionWaitMs).then(() => start());
+      return watcher;
     }
-    if (parsed !== undefined && opts.sendInitialEvents !== true) {
-      // Resume: exactly the changes after the client's resourceVersion, or 410 if they are gone.
-      const changes = view.log.since((parsed as { seq: number }).seq);
-      if (changes === 'expired') {
-        watcher.writeRaw(errorEvent(expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv!, view.log.versions.format(view.log.oldestResumable)))));
-        watcher.close('done');
-        return watcher;
-      }
-      // The client holds the rows it could see at its resourceVersion. Each later change is judged by the
-      // states it records (who could see the row then, its labels and fields then), never by today's
-      // ownership: a row the caller lost meanwhile ends with DELETED carrying the state it last could see,
-      // one it gained arrives as ADDED, and the client ends with exactly the rows it may see now.
-      for (const c of changes) watcher.deliver(c);
-    } else if (opts.sendInitialEvents !== false) {
-      const snapshotRv = view.log.resourceVersion;
-      const seq = view.log.seq;
-      // Each initial ADDED gets a change of its own only to key its encodings; nobody judges its audience.
-      watcher.sendInitial((o) => new Change(seq, snapshotRv, undefined, { object: o, audience: NO_AUDIENCE }), selectRows(resource, viewer, opts));
-      if (opts.sendInitialEvents) watcher.writeRaw(this.#bookmark(req, snapshotRv, true));
-    }
-    if (watcher.closed) return watcher;
-    const unsubscribe = view.subscribe((c) => watcher.deliver(c));
-
-    const timers: NodeJS.Timeout[] = [];
-    // timeoutSeconds unset or 0 both mean the server's default, as kube-apiserver's ListResource reads it.
-    const seconds = opts.timeoutSeconds || this.options.minTimeoutSeconds * (1 + Math.random());
-    timers.push(setTimeout(() => watcher.close('done'), seconds * 1000));
-    if (opts.allowWatchBookmarks) {
-      timers.push(setInterval(() => watcher.writeRaw(this.#bookmark(req, view.log.resourceVersion, false)), this.options.bookmarkIntervalMs));
-    }
-    stop = () => {
-      unsubscribe();
-      for (const t of timers) clearTimeout(t);
-    };
+    start();
     return watcher;
+
+    function start(): void {
+      if (watcher.closed) return;
+      // Everything from here to subscribe runs in one tick: no change can fall between snapshot and live.
+      if (resumes) {
+        // A resourceVersion this view cannot place (malformed, no longer retained) or one it has still not
+        // reached: the watch ends with the ERROR event kube-apiserver would send.
+        const located = view.log.locate(rv);
+        let refusal: StatusError | undefined;
+        if (located === 'invalid' || located === 'expired') refusal = expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, view.log.resourceVersion));
+        else if (located === 'ahead') refusal = timeout(`Too large resource version: ${rv}, current: ${view.log.resourceVersion}`, 1);
+        if (refusal) {
+          watcher.writeRaw(errorEvent(refusal));
+          watcher.close('done');
+          return;
+        }
+      }
+      if (resumes && opts.sendInitialEvents !== true) {
+        // Resume: exactly the changes after the client's resourceVersion, replayed from the state it saw.
+        const changes = view.log.since(rv) as Change<T>[];
+        // The client holds the rows it could see at its resourceVersion. Each later change is judged by the
+        // states it records (who could see the row then, its labels and fields then), never by today's
+        // ownership: a row the caller lost meanwhile ends with DELETED carrying the state it last could see,
+        // one it gained arrives as ADDED, and the client ends with exactly the rows it may see now.
+        for (const c of changes) watcher.deliver(c);
+      } else if (opts.sendInitialEvents !== false) {
+        const snapshotRv = view.log.resourceVersion;
+        // Each initial ADDED gets a change of its own only to key its encodings; nobody judges its audience.
+        watcher.sendInitial((o) => new Change(snapshotRv, undefined, { object: o, audience: NO_AUDIENCE }), selectRows(resource, viewer, opts));
+        if (opts.sendInitialEvents) watcher.writeRaw(hub.#bookmark(req, snapshotRv, true));
+      }
+      if (watcher.closed) return;
+      live();
+    }
+
+    function live(): void {
+      const unsubscribe = view.subscribe((c) => watcher.deliver(c));
+
+      const timers: NodeJS.Timeout[] = [];
+      // timeoutSeconds unset or 0 both mean the server's default, as kube-apiserver's ListResource reads it.
+      const seconds = opts.timeoutSeconds || hub.options.minTimeoutSeconds * (1 + Math.random());
+      timers.push(setTimeout(() => watcher.close('done'), seconds * 1000));
+      if (opts.allowWatchBookmarks) {
+        timers.push(setInterval(() => watcher.writeRaw(hub.#bookmark(req, view.log.resourceVersion, false)), hub.options.bookmarkIntervalMs));
+      }
+      stop = () => {
+        unsubscribe();
+        for (const t of timers) clearTimeout(t);
+      };
+    }
   }
 
   /** Closes every open watch (server shutdown). */

@@ -1,42 +1,36 @@
-import { randomInt } from 'node:crypto';
+import type { SourcePosition } from '../../cache/history';
 
 /**
- * TenantNamespace resourceVersions.
+ * The resourceVersions of a view: where a client stands in each source collection the view is joined
+ * from (for TenantNamespaces: Namespaces, Tenants, ResourceQuotas), as `<rev>-<fingerprint>` per
+ * source, joined by `.` — e.g. `8812-3fa4c0de11b2a7e9.8790-c2d1...`.
  *
- * A TenantNamespace is joined from several objects (Namespace, Tenant, ResourceQuotas) that reach the
- * cache over separate watch streams, so no single etcd revision orders its changes. Each replica
- * therefore numbers the changes of its view itself: `rv = epoch * 2^40 + seq`, with a random epoch per
- * process. The string is a decimal integer below 2^63, as clients that parse resourceVersions expect.
- *
- * Invariants: within one epoch, seq grows by one per change; a resourceVersion whose epoch is not this
- * process's (another replica's, or this replica's before a restart) is never interpreted as a position
- * in this log — the caller answers 410 Expired and the client relists. That is the "honoured or 410,
- * never a silent gap" rule for two replicas; two replicas share an epoch with probability 2^-22.
+ * The fingerprint names the state of the collection (see cache/history.ts), so a resourceVersion that
+ * one replica issued means the same on every replica, and on this one after a restart. The revision is
+ * the highest kube-apiserver revision the issuing replica had reached in that collection: a replica that
+ * does not know the fingerprint and has not reached that revision is behind (it waits), one that has is
+ * past it (410 Expired). Clients treat resourceVersions as opaque strings, as the API conventions ask.
  */
-export const SEQ_BITS = 40n;
-const SEQ_MASK = (1n << SEQ_BITS) - 1n;
-const MAX_EPOCH = 1 << 22;
+export function formatResourceVersion(positions: readonly SourcePosition[]): string {
+  return positions.map((p) => `${p.rev}-${p.fingerprint}`).join('.');
+}
 
-export class ResourceVersions {
-  readonly epoch: bigint;
+const POSITION = /^(\d{1,16})-([0-9a-f]{16})$/;
 
-  constructor(epoch: number = randomInt(1, MAX_EPOCH)) {
-    if (!Number.isInteger(epoch) || epoch < 1 || epoch >= MAX_EPOCH) throw new RangeError(`epoch ${epoch} out of range`);
-    this.epoch = BigInt(epoch);
+/**
+ * Reads a resourceVersion a client sent, for a view of `sources` collections: its positions;
+ * `'foreign'` for one that is well-formed but not this view's (kube's, an earlier version's integer,
+ * another view's); `'invalid'` for anything else.
+ */
+export function parseResourceVersion(rv: string, sources: number): SourcePosition[] | 'foreign' | 'invalid' {
+  if (/^\d{1,19}$/.test(rv)) return 'foreign';
+  if (rv.length > 40 * sources + 40) return 'invalid';
+  const parts = rv.split('.');
+  const positions: SourcePosition[] = [];
+  for (const part of parts) {
+    const m = POSITION.exec(part);
+    if (!m) return 'invalid';
+    positions.push({ rev: Number(m[1]), fingerprint: m[2] });
   }
-
-  format(seq: number): string {
-    return ((this.epoch << SEQ_BITS) + BigInt(seq)).toString();
-  }
-
-  /**
-   * Reads a resourceVersion a client sent: `{seq}` for one of ours, `'foreign'` for a well-formed one of
-   * another epoch, `'invalid'` for anything that is not a non-negative decimal integer.
-   */
-  parse(rv: string): { seq: number } | 'foreign' | 'invalid' {
-    if (!/^\d{1,19}$/.test(rv)) return 'invalid';
-    const n = BigInt(rv);
-    if (n >> SEQ_BITS !== this.epoch) return 'foreign';
-    return { seq: Number(n & SEQ_MASK) };
-  }
+  return positions.length === sources ? positions : 'foreign';
 }

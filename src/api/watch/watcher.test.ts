@@ -1,5 +1,5 @@
-import { Change, ChangeLog, type ChangeType, type RowState } from './changelog';
-import { ResourceVersions } from './resource-version';
+import { Change, type ChangeType, type RowState } from './changelog';
+import { NumberedFeed } from './testing/numbered-feed';
 import { Watcher, type WatchSink } from './watcher';
 
 interface Row { name: string; v: number }
@@ -22,7 +22,7 @@ class MemorySink implements WatchSink {
 const state = (name: string, v: number, ...users: string[]): RowState<Row> => ({ object: { name, v }, audience: new Set(users) });
 
 function setup(user = 'alice', maxBufferedBytes = 1 << 20) {
-  const log = new ChangeLog<Row>(new ResourceVersions(1), 100);
+  const log = new NumberedFeed<Row>();
   const sink = new MemorySink();
   const closes: string[] = [];
   const watcher = new Watcher<Row>(sink, {
@@ -60,7 +60,7 @@ describe('Watcher', () => {
   it('sends the initial state as ADDED and then only changes', () => {
     const { log, sink, watcher } = setup();
     const s1 = state('oil-a', 1, 'alice');
-    watcher.sendInitial((o) => new Change(log.seq, log.resourceVersion, undefined, { object: o, audience: s1.audience }), [s1.object]);
+    watcher.sendInitial((o) => new Change(log.resourceVersion, undefined, { object: o, audience: s1.audience }), [s1.object]);
     log.append(s1, state('oil-a', 2, 'alice'));
     expect(sink.lines).toEqual(['ADDED oil-a v1', 'MODIFIED oil-a v2']);
   });

@@ -1,6 +1,9 @@
 import type { KubeObject } from '../../kube/types';
 import type { EventHandler } from '../informer';
 
+/** One revision counter for every fake informer, as kube-apiserver has one for every object. */
+let revision = 0;
+
 /**
  * An in-memory stand-in for a shared informer, for unit tests of what reads one: a store with indexes
  * and event handlers driven by `set` and `remove`. Not used by the program.
@@ -20,7 +23,9 @@ export class FakeInformer<T extends KubeObject> {
     this.handlers.push(h);
     return { remove() {}, hasSynced: () => true };
   }
+  /** Stores `obj` (given the next revision when it has no resourceVersion) and tells the handlers. */
   set(key: string, obj: T): void {
+    if (obj.metadata.resourceVersion === undefined) obj = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(++revision) } };
     const old = this.items.get(key);
     this.items.set(key, obj);
     for (const h of this.handlers) old ? h.update?.(old, obj) : h.add?.(obj, false);
@@ -28,6 +33,6 @@ export class FakeInformer<T extends KubeObject> {
   remove(key: string): void {
     const old = this.items.get(key);
     this.items.delete(key);
-    if (old) for (const h of this.handlers) h.delete?.(old, { finalStateUnknown: false });
+    if (old) for (const h of this.handlers) h.delete?.(old, { finalStateUnknown: false, cached: old });
   }
 }

@@ -1,0 +1,234 @@
+import { hash } from 'node:crypto';
+import type { KubeObject } from '../kube/types';
+import type { EventHandler, HandlerRegistration } from './informer';
+import { objectKey } from './keys';
+import type { ObjectCache } from './store';
+
+/** What a history needs of an informer: its store (the state now) and its events. */
+export interface HistorySource<T extends KubeObject> {
+  readonly store: Pick<ObjectCache<T>, 'get' | 'byIndex' | 'list'>;
+  addEventHandler(handler: EventHandler<T>): HandlerRegistration;
+}
+
+/** One change of one source collection: the object `key` went from `before` to `after`. Immutable. */
+export interface HistoryEntry<T> {
+  /** Position after this change, counted by this process (one per change). */
+  readonly seq: number;
+  /** The revision kube-apiserver gave the change (for a change noticed by a relist, the list's). */
+  readonly rev: number;
+  readonly key: string;
+  /** undefined: the object did not exist before the change. */
+  readonly before: T | undefined;
+  /** undefined: the change deleted it. */
+  readonly after: T | undefined;
+  /** The fingerprint of the collection after the change. */
+  readonly fingerprint: string;
+}
+
+/** Where a client stands in one source collection: the state it has seen, and the revision it had reached. */
+export interface SourcePosition {
+  readonly rev: number;
+  readonly fingerprint: string;
+}
+
+const EMPTY = '0000000000000000';
+
+/**
+ * The recent history of one cached collection, recorded from its informer's events, so that any
+ * replica can tell what changed since a state a client saw — even one this replica never passed
+ * through itself.
+ *
+ * A state of the collection is named by its **fingerprint**: the XOR of a hash of `(key,
+ * resourceVersion)` over the objects it holds. kube-apiserver gives every write a new resourceVersion
+ * from one global counter, so two processes that hold the same objects hold the same fingerprint,
+ * whatever order they received the other collections' events in, and whether they got there by watch
+ * events or by a list (a replica that has just started, or relisted). The fingerprint is what makes a
+ * position portable across replicas and restarts.
+ *
+ * Invariants:
+ * - the store of the source is the state at `head`: the history's handler is registered before any
+ *   view's, and events are applied synchronously, so every reader sees store and history agree;
+ * - positions `floor..head` are retained: `locate(fp)` finds the latest retained position whose state
+ *   has that fingerprint, and `entriesAfter(p)` gives every change after it, in order;
+ * - `rev` never decreases: it is the highest revision this replica knows the collection is current at
+ *   (events, bookmarks and lists), so a client position with a higher `rev` and an unknown fingerprint
+ *   is ahead of this replica, not lost;
+ * - at most `capacity` entries and about `maxBytes` of replaced objects are kept; older positions are
+ *   forgotten (a client there gets 410 Expired and relists).
+ */
+export class SourceHistory<T extends KubeObject> {
+  readonly #ring: (HistoryEntry<T> | undefined)[];
+  readonly #latest = new Map<string, number>();
+  readonly #waiters = new Set<() => void>();
+  #head = 0;
+  #floor = 0;
+  #floorFingerprint = EMPTY;
+  #hi = 0;
+  #lo = 0;
+  #rev = 0;
+  #bytes = 0;
+
+  constructor(readonly source: HistorySource<T>, readonly capacity: number, readonly maxBytes = Infinity) {
+    if (capacity < 1) throw new RangeError('capacity must be at least 1');
+    this.#ring = new Array(capacity);
+    this.#latest.set(EMPTY, 0);
+    source.addEventHandler({
+      add: (obj) => this.#record(objectKey(obj), undefined, obj, revisionOf(obj)),
+      update: (old, obj) => this.#record(objectKey(obj), old, obj, revisionOf(obj)),
+      // A watch's DELETED carries the deletion's revision; a relist's does not (the list's comes next).
+      delete: (obj, info) => this.#record(objectKey(info.cached), info.cached, undefined, info.finalStateUnknown ? this.#rev : revisionOf(obj)),
+      progress: (rv) => this.#advance(Number(rv)),
+    });
+  }
+
+  /** The fingerprint of the collection now. */
+  get fingerprint(): string {
+    return this.#head === this.#floor ? this.#floorFingerprint : this.#at(this.#head)!.fingerprint;
+  }
+
+  get position(): SourcePosition {
+    return { rev: this.#rev, fingerprint: this.fingerprint };
+  }
+
+  get head(): number {
+    return this.#head;
+  }
+
+  get rev(): number {
+    return this.#rev;
+  }
+
+  /** The latest retained position whose state has fingerprint `fp`, or undefined. */
+  locate(fp: string): number | undefined {
+    return this.#latest.get(fp);
+  }
+
+  /** Every retained change after position `seq` (which must be retained), oldest first. */
+  entriesAfter(seq: number): HistoryEntry<T>[] {
+    if (seq < this.#floor) throw new RangeError(`position ${seq} is no longer retained`);
+    const out: HistoryEntry<T>[] = [];
+    for (let s = seq + 1; s <= this.#head; s++) out.push(this.#at(s)!);
+    return out;
+  }
+
+  /** The state of the collection at retained position `seq`, read through the store. */
+  at(seq: number): SourceAt<T> {
+    return new SourceAt(this, seq);
+  }
+
+  /** Calls `listener` after every change or progress of the collection, until the returned function is called. */
+  onAdvance(listener: () => void): () => void {
+    this.#waiters.add(listener);
+    return () => this.#waiters.delete(listener);
+  }
+
+  #at(seq: number): HistoryEntry<T> | undefined {
+    return this.#ring[seq % this.capacity];
+  }
+
+  #record(key: string, before: T | undefined, after: T | undefined, rev: number): void {
+    if (before) this.#toggle(key, before);
+    if (after) this.#toggle(key, after);
+    const seq = ++this.#head;
+    if (seq - this.#floor > this.capacity) this.#evict();
+    const entry: HistoryEntry<T> = Object.freeze({ seq, rev: Math.max(rev, this.#rev), key, before, after, fingerprint: this.#current() });
+    this.#ring[seq % this.capacity] = entry;
+    this.#latest.set(entry.fingerprint, seq);
+    this.#bytes += sizeOf(before);
+    while (this.#bytes > this.maxBytes && this.#floor < this.#head - 1) this.#evict();
+    this.#advance(entry.rev);
+  }
+
+  /** Forgets the oldest retained position; the state after the oldest change becomes the floor. */
+  #evict(): void {
+    if (this.#latest.get(this.#floorFingerprint) === this.#floor) this.#latest.delete(this.#floorFingerprint);
+    const oldest = this.#at(++this.#floor)!;
+    this.#floorFingerprint = oldest.fingerprint;
+    this.#bytes -= sizeOf(oldest.before);
+  }
+
+  #advance(rev: number): void {
+    if (Number.isFinite(rev) && rev > this.#rev) this.#rev = rev;
+    for (const wake of [...this.#waiters]) wake();
+  }
+
+  #toggle(key: string, obj: T): void {
+    const h = hash('sha256', `${key}\u0000${obj.metadata.resourceVersion ?? ''}`, 'buffer');
+    this.#hi = (this.#hi ^ h.readUInt32BE(0)) >>> 0;
+    this.#lo = (this.#lo ^ h.readUInt32BE(4)) >>> 0;
+  }
+
+  #current(): string {
+    return this.#hi.toString(16).padStart(8, '0') + this.#lo.toString(16).padStart(8, '0');
+  }
+}
+
+/**
+ * One collection as it was at a retained position: the store, with every object changed since then
+ * read as it was before its first later change. `advance(entry)` moves it one change forward (a replay).
+ */
+export class SourceAt<T extends KubeObject> {
+  /** Keys whose state here differs from the store's, and their state here (undefined: absent). */
+  readonly overlay = new Map<string, T | undefined>();
+  #seq: number;
+
+  constructor(readonly history: SourceHistory<T>, seq: number) {
+    this.#seq = seq;
+    const later = history.entriesAfter(seq);
+    for (let i = later.length - 1; i >= 0; i--) this.overlay.set(later[i].key, later[i].before);
+  }
+
+  get seq(): number {
+    return this.#seq;
+  }
+
+  get(key: string): T | undefined {
+    return this.overlay.has(key) ? this.overlay.get(key) : this.history.source.store.get(key);
+  }
+
+  /** Every object here. */
+  list(): T[] {
+    const out = this.history.source.store.list().filter((o) => !this.overlay.has(objectKey(o)));
+    for (const obj of this.overlay.values()) if (obj) out.push(obj);
+    return out;
+  }
+
+  /**
+   * The objects of index `index` = `value` here: the store's, less those that differ here, plus those
+   * here that `belongs` says have that value.
+   */
+  byIndex(index: string, value: string, belongs: (obj: T) => boolean): T[] {
+    const out = this.history.source.store.byIndex(index, value).filter((o) => !this.overlay.has(objectKey(o)));
+    for (const obj of this.overlay.values()) if (obj && belongs(obj)) out.push(obj);
+    return out;
+  }
+
+  /** Applies the next change (`entry.seq` must be this position's next). */
+  advance(entry: HistoryEntry<T>): void {
+    if (entry.seq !== this.#seq + 1) throw new RangeError(`cannot advance from ${this.#seq} by change ${entry.seq}`);
+    this.#seq = entry.seq;
+    this.overlay.set(entry.key, entry.after);
+  }
+}
+
+const histories = new WeakMap<object, SourceHistory<KubeObject>>();
+
+/**
+ * The one history of `source`, made on first use. Views ask for it before they register their own
+ * handlers, so it records each event before any view reacts to it.
+ */
+export function historyOf<T extends KubeObject>(source: HistorySource<T>, capacity: number, maxBytes?: number): SourceHistory<T> {
+  let history = histories.get(source) as SourceHistory<T> | undefined;
+  if (!history) histories.set(source, (history = new SourceHistory(source, capacity, maxBytes) as SourceHistory<T>) as unknown as SourceHistory<KubeObject>);
+  return history;
+}
+
+function revisionOf(obj: KubeObject): number {
+  const rv = obj.metadata.resourceVersion;
+  return rv && /^\d{1,16}$/.test(rv) ? Number(rv) : 0;
+}
+
+/** A rough size of an object kept alive by the history (its JSON length): what the byte bound counts. */
+function sizeOf(obj: KubeObject | undefined): number {
+  return obj ? JSON.stringify(obj).length : 0;
+}
