@@ -28,6 +28,8 @@ export interface RowEvent {
   resourceVersion: string;
   phase: string;
   labels: Record<string, string>;
+  /** An update whose object equals the one it replaced but for its resourceVersion (client-go only). */
+  same?: boolean;
 }
 
 export type ClientEvent =
@@ -81,13 +83,13 @@ export function buildGoInformer(): string {
 }
 
 /**
- * Runs the client-go dynamic informer as the kubeconfig's user. `watchList` sets client-go's
- * WatchListClient feature gate through its environment variable.
+ * Runs the client-go dynamic informer (or, with `metadata`, a metadata informer) as the kubeconfig's
+ * user. `watchList` sets client-go's WatchListClient feature gate through its environment variable.
  */
-export function startGoInformer(name: string, binary: string, kubeconfig: string, watchList: boolean): InformerClient {
+export function startGoInformer(name: string, binary: string, kubeconfig: string, watchList: boolean, metadata = false): InformerClient {
   const events: ClientEvent[] = [];
   let stderr = '';
-  const child: ChildProcessWithoutNullStreams = spawn(binary, ['--kubeconfig', kubeconfig], {
+  const child: ChildProcessWithoutNullStreams = spawn(binary, ['--kubeconfig', kubeconfig, ...(metadata ? ['--metadata'] : [])], {
     env: { ...process.env, KUBE_FEATURE_WatchListClient: String(watchList) },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

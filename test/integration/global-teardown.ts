@@ -13,8 +13,9 @@ export default async function globalTeardown(): Promise<void> {
   const leftovers = await stopNode(NODE_DIR);
   if (leftovers.length) process.stderr.write(`the node's teardown left behind:\n  ${leftovers.join('\n  ')}\n`);
   if (existsSync(PADDOCK_STATE_FILE)) {
-    const { replicas } = JSON.parse(readFileSync(PADDOCK_STATE_FILE, 'utf8')) as { replicas: { pid: number }[] };
+    const { replicas, balancer } = JSON.parse(readFileSync(PADDOCK_STATE_FILE, 'utf8')) as { replicas: { pid: number }[]; balancer?: { pid: number } };
     for (const r of replicas) await killGroup(r.pid);
+    if (balancer) await killGroup(balancer.pid);
   }
   await stopControlPlane(TEST_CONTROL_PLANE_DIR);
 }

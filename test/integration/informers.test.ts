@@ -120,7 +120,7 @@ describe('the initial state', () => {
     expect(end).toBeGreaterThan(0);
     expect(c.events.slice(0, end).every((e) => e.event === 'add')).toBe(true);
     const bookmark = c.events[end] as { resourceVersion: string };
-    expect(bookmark.resourceVersion).toMatch(/^\d+$/);
+    expect(bookmark.resourceVersion).toMatch(/\S/);
     expect(c.events[end + 1]).toEqual({ event: 'synced' });
   });
 });
@@ -133,7 +133,7 @@ describe('a new Tenant owned by alice', () => {
 
   it.each(CLIENTS)('%s reports add for its namespace', async (name) => {
     const add = await reported(client(name), `add ${OIL}-a`, hasRow('add', `${OIL}-a`));
-    expect(add).toMatchObject({ tenant: OIL, resourceVersion: expect.stringMatching(/^\d+$/) });
+    expect(add).toMatchObject({ tenant: OIL, resourceVersion: expect.stringMatching(/\S/) });
   });
 });
 
@@ -148,7 +148,7 @@ describe('a label added to the namespace', () => {
     await reported(c, `update ${OIL}-a with foo=bar`, hasRow('update', `${OIL}-a`, (e) => e.labels.foo === 'bar'));
     const events = rowsOf(c, `${OIL}-a`);
     expect(events[0].event).toBe('add');
-    expect(BigInt(events.at(-1)!.resourceVersion) > BigInt(events[0].resourceVersion)).toBe(true);
+    expect(events.at(-1)!.resourceVersion).not.toBe(events[0].resourceVersion);
   });
 });
 
@@ -218,17 +218,22 @@ describe('that ownership revoked', () => {
 
 describe('every client', () => {
   it.each(CLIENTS.slice(1))("%s reported the same changes to alice's rows as client-go list+watch", (name) => {
-    const changes = (c: InformerClient) => c.events.filter(isRow).filter((e) => e.tenant === OIL || e.tenant === GAS_BEFORE)
-      .map((e) => `${e.event} ${e.name} ${e.resourceVersion}`);
+    // Rows come and go in the same order for every client; a replica's intermediate states (the order it
+    // received the sources' events in) may differ from another's, so updates are compared by what they end at.
+    const changes = (c: InformerClient) => {
+      const rows = c.events.filter(isRow).filter((e) => e.tenant === OIL || e.tenant === GAS_BEFORE);
+      const last = new Map(rows.map((e) => [e.name, `${e.phase} ${JSON.stringify(e.labels)}`]));
+      return [...rows.filter((e) => e.event !== 'update').map((e) => `${e.event} ${e.name}`), ...[...last].map(([n, s]) => `${n}: ${s}`)];
+    };
     const reference = changes(client(GO_LIST_WATCH));
-    expect(reference.length).toBeGreaterThanOrEqual(7);
+    expect(reference.length).toBeGreaterThanOrEqual(5);
     expect(changes(client(name))).toEqual(reference);
   });
 });
 
-describe('paddock-a, which serves the APIService, restarting under the clients', () => {
-  // The restarted process numbers its changes in a new epoch: each client's resourceVersion is then
-  // foreign, a watch from it answers 410 Expired, and the client must relist (or start a new WatchList).
+describe('paddock-a restarting under the clients', () => {
+  // A resourceVersion names the states of the view's sources, not a position in one process's log: the
+  // restarted replica (and the other one) places each client's resourceVersion, and no client relists.
   const marks = new Map<string, number>();
   beforeAll(async () => {
     for (const [name, c] of clients) marks.set(name, c.events.length);
@@ -246,15 +251,16 @@ describe('paddock-a, which serves the APIService, restarting under the clients',
     expect(since.filter(isRow).filter((e) => e.event === 'delete' && e.name.startsWith(OIL))).toEqual([]);
   });
 
-  it.each([[`${OIL}-a`], [`${PRE}-a`]])('every client ends holding the resourceVersion of %s that alice gets from kubectl', async (row) => {
-    // PRE's row did not change: a client holds its new resourceVersion only if it relisted.
-    const server = async () => (await kubectlJson('alice', ['get', 'tns', row])).metadata.resourceVersion as string;
-    for (const c of clients.values()) {
-      await waitFor(`${c.name} to hold the server's resourceVersion of ${row}`, async () => rowsOf(c, row).at(-1)?.resourceVersion === await server(), 30_000, 250)
-        .catch(async (err) => {
-          throw new Error(`${(err as Error).message}; server ${await server()}, client ${JSON.stringify(rowsOf(c, row).at(-1))}`);
-        });
-    }
+  it.each(CLIENTS.slice(0, 2))('%s did not relist', (name) => {
+    const since = client(name).events.slice(marks.get(name));
+    const loads = since.filter((e) => e.event === 'request').map((e) => new URLSearchParams((e as { query: string }).query))
+      .filter((q) => q.get('watch') !== 'true' || q.get('sendInitialEvents') === 'true');
+    expect(loads).toEqual([]);
+  });
+
+  it(`every client ends holding ${OIL}-a as alice gets it from kubectl`, async () => {
+    const server = async () => (await kubectlJson('alice', ['get', 'tns', `${OIL}-a`])).metadata.labels?.foo as string;
+    for (const c of clients.values()) expect(rowsOf(c, `${OIL}-a`).at(-1)?.labels.foo).toBe(await server());
   });
 });
 

@@ -1,18 +1,21 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { registerApiService, startPaddock, stopPaddock, type PaddockProcess } from '../controlplane/paddock';
-import { controlPlane } from './env';
+import { controlPlane, waitFor } from './env';
 import { PADDOCK_STATE_FILE, TEST_PADDOCK_ARGS } from './global-setup';
 
 interface PaddockState {
   kubeconfig: string;
   replicas: PaddockProcess[];
+  /** The TCP balancer the APIService points at, in front of every replica listed here. */
+  balancer: { pid: number; port: number };
 }
 
 function read(): PaddockState {
   return JSON.parse(readFileSync(PADDOCK_STATE_FILE, 'utf8')) as PaddockState;
 }
 
-/** The Paddock replicas of this run (paddock-a serves the APIService, both compete for the Lease). */
+/** The Paddock replicas of this run (both serve the APIService through the balancer, both compete for the Lease). */
 export function replicas(): PaddockProcess[] {
   return read().replicas;
 }
@@ -24,13 +27,30 @@ export async function stopReplica(name: string): Promise<void> {
   writeFileSync(PADDOCK_STATE_FILE, JSON.stringify({ ...state, replicas: state.replicas.filter((p) => p.identity !== name) }, null, 2));
 }
 
-/** Starts replica `name` again (after stopReplica); paddock-a also takes the APIService back. */
+/**
+ * Starts replica `name` again (after stopReplica): the balancer sends it connections from now on, and
+ * the APIService points at the balancer again (a suite may have replaced it).
+ */
 export async function startReplica(name: string): Promise<PaddockProcess> {
   const state = read();
   const p = await startPaddock(controlPlane(), state.kubeconfig, { name, extraArgs: TEST_PADDOCK_ARGS });
   writeFileSync(PADDOCK_STATE_FILE, JSON.stringify({ ...state, replicas: [...state.replicas.filter((r) => r.identity !== name), p] }, null, 2));
-  if (name === 'paddock-a') await registerApiService(controlPlane(), p.port);
+  await registerApiService(controlPlane(), state.balancer.port);
   return p;
+}
+
+/**
+ * Closes every connection through the balancer: kube-apiserver's proxied requests and watches to the
+ * replicas break, and its clients' watches reconnect — alternately to the other replica. Resolves once
+ * the balancer has done it.
+ */
+export async function resetConnections(): Promise<void> {
+  const { balancer } = read();
+  const log = join(controlPlane().dir, 'logs', 'balancer.log');
+  const resets = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith('{"reset"')).length : 0);
+  const before = resets();
+  process.kill(balancer.pid, 'SIGUSR2');
+  await waitFor('the balancer to close its connections', async () => resets() > before, 10_000, 20);
 }
 
 /**

@@ -5,6 +5,11 @@
 //	{"event":"synced","watchList":true}                                    once the handler has synced
 //	{"event":"add"|"update"|"delete","name":"...","tenant":"...","resourceVersion":"...","phase":"...","labels":{...}}
 //
+// An update whose object equals the one it replaces but for its resourceVersion carries "same":true (an
+// event that told the informer nothing). With --metadata it runs a metadata informer instead (the
+// PartialObjectMetadata lists and watches of kube-controller-manager's garbage collector and quota
+// controller); its rows carry no tenant or phase.
+//
 // Whether the reflector lists then watches, or asks for a WatchList stream (sendInitialEvents=true),
 // is client-go's WatchListClient feature gate, read from the environment variable
 // KUBE_FEATURE_WatchListClient (on by default since client-go v0.35). The "request" lines let a test
@@ -25,11 +30,17 @@ import (
 	"sync"
 	"syscall"
 
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/metadata/metadatainformer"
 	clientfeatures "k8s.io/client-go/features"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -74,6 +85,9 @@ func rowEvent(event string, obj any) map[string]any {
 	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
 	}
+	if m, ok := obj.(*metav1.PartialObjectMetadata); ok {
+		return map[string]any{"event": event, "name": m.GetName(), "resourceVersion": m.GetResourceVersion(), "labels": m.GetLabels(), "kind": m.Kind}
+	}
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
 		return map[string]any{"event": event, "error": fmt.Sprintf("unexpected object %T", obj)}
@@ -88,6 +102,7 @@ func rowEvent(event string, obj any) map[string]any {
 
 func main() {
 	kubeconfig := flag.String("kubeconfig", "", "path of the kubeconfig to use")
+	metadataOnly := flag.Bool("metadata", false, "run a metadata informer (PartialObjectMetadata) instead of a dynamic one")
 	flag.Parse()
 	if *kubeconfig == "" {
 		fmt.Fprintln(os.Stderr, "usage: go-informer --kubeconfig <path>")
@@ -102,9 +117,9 @@ func main() {
 	}
 	config.UserAgent = "paddock-test-go-informer"
 	config.Wrap(func(rt http.RoundTripper) http.RoundTripper { return &recordingTransport{next: rt, out: out} })
-	client, err := dynamic.NewForConfig(config)
+	informer, shutdown, err := newInformer(config, *metadataOnly)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "dynamic client: %v\n", err)
+		fmt.Fprintf(os.Stderr, "client: %v\n", err)
 		os.Exit(1)
 	}
 
@@ -115,23 +130,68 @@ func main() {
 		cancel()
 	}()
 
-	factory := dynamicinformer.NewDynamicSharedInformerFactory(client, 0)
-	informer := factory.ForResource(tenantNamespaces).Informer()
 	registration, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { out.emit(rowEvent("add", obj)) },
-		UpdateFunc: func(_, obj any) { out.emit(rowEvent("update", obj)) },
+		AddFunc: func(obj any) { out.emit(rowEvent("add", obj)) },
+		UpdateFunc: func(old, obj any) {
+			event := rowEvent("update", obj)
+			if sameButResourceVersion(old, obj) {
+				event["same"] = true
+			}
+			out.emit(event)
+		},
 		DeleteFunc: func(obj any) { out.emit(rowEvent("delete", obj)) },
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "add event handler: %v\n", err)
 		os.Exit(1)
 	}
-	factory.Start(ctx.Done())
+	go informer.Run(ctx.Done())
 	// The registration has synced once this handler has been given every object of the initial state.
 	if !cache.WaitForCacheSync(ctx.Done(), registration.HasSynced) {
 		os.Exit(1)
 	}
 	out.emit(map[string]any{"event": "synced", "watchList": clientfeatures.FeatureGates().Enabled(clientfeatures.WatchListClient)})
 	<-ctx.Done()
-	factory.Shutdown()
+	shutdown()
+}
+
+// newInformer makes the informer on tenantnamespaces: dynamic (whole objects) or metadata-only.
+func newInformer(config *rest.Config, metadataOnly bool) (cache.SharedIndexInformer, func(), error) {
+	if metadataOnly {
+		client, err := metadata.NewForConfig(config)
+		if err != nil {
+			return nil, nil, err
+		}
+		factory := metadatainformer.NewSharedInformerFactory(client, 0)
+		return factory.ForResource(tenantNamespaces).Informer(), factory.Shutdown, nil
+	}
+	client, err := dynamic.NewForConfig(config)
+	if err != nil {
+		return nil, nil, err
+	}
+	factory := dynamicinformer.NewDynamicSharedInformerFactory(client, 0)
+	return factory.ForResource(tenantNamespaces).Informer(), factory.Shutdown, nil
+}
+
+// sameButResourceVersion tells whether two states of a row differ only in their resourceVersion.
+func sameButResourceVersion(old, obj any) bool {
+	a, errA := meta.Accessor(old)
+	b, errB := meta.Accessor(obj)
+	if errA != nil || errB != nil {
+		return false
+	}
+	strip := func(o any, rv string) any {
+		switch t := o.(type) {
+		case *unstructured.Unstructured:
+			c := t.DeepCopy()
+			c.SetResourceVersion(rv)
+			return c
+		case *metav1.PartialObjectMetadata:
+			c := t.DeepCopy()
+			c.SetResourceVersion(rv)
+			return c
+		}
+		return o
+	}
+	return equality.Semantic.DeepEqual(strip(old, ""), strip(obj, "")) && a.GetResourceVersion() != b.GetResourceVersion()
 }
