@@ -4,6 +4,7 @@ import type { ReconcileResult } from './reconcile';
 import { GOALS, type BenchConfig } from './scenarios';
 import { ratio, round } from './stats';
 import type { WatchResult } from './watch';
+import type { HaResult } from './ha';
 
 /** One size step of data setup: Tenants created while Paddock runs, until all Ready and settled. */
 export interface SetupStep {
@@ -27,6 +28,8 @@ export interface BenchResults {
   allowedClasses?: ListResult;
   watch?: WatchResult;
   reconcile?: ReconcileResult;
+  /** Scenario 7: informers through two replicas. */
+  ha?: HaResult;
   memory?: MemoryResult;
   goals: Goal[];
 }
@@ -169,6 +172,26 @@ export function toMarkdown(r: BenchResults): string {
       'RSS sampled every 0.5 s during the changes.', '', watchTable(w), '');
   }
   if (r.reconcile) out.push('## 4. Reconcile', '', reconcileTable(r.reconcile), '');
+  if (r.ha) {
+    const h = r.ha;
+    out.push('## 7. Two replicas', '',
+      `${h.informers} client-go informers (${h.kinds.join(', ')}) of ${h.owners} owners follow tenantnamespaces through kube-apiserver, which reaches the two replicas ` +
+      `through one TCP balancer. Every ${h.resetEverySeconds} s the balancer drops every connection, so each watch reconnects — alternately to the other replica — ` +
+      `with the resourceVersion the first gave it; both replicas restart once, one at a time. An admin changes a label on one namespace of each owner every second. ` +
+      'Before this design a resourceVersion was numbered per process: unknown to the other replica, so each reconnect that landed there relisted.', '',
+      table(['informers', 'seconds', 'resets', 'restarts', 'reconnects', 'relists', 'relists/hour/informer', 'changes', 'lost', 'duplicated'],
+        [[h.informers, f(h.seconds), h.resets, h.restarts, h.reconnects, h.replicaSwitchRelists, f(h.relistsPerHourPerInformer), h.changes, h.lostEvents, h.duplicateEvents]]), '');
+  }
+  if (r.ha) {
+    const h = r.ha;
+    out.push('## 7. Two replicas', '',
+      `${h.informers} client-go informers (${h.kinds.join(', ')}) of ${h.owners} owners follow tenantnamespaces through kube-apiserver, which reaches the two replicas ` +
+      `through one TCP balancer. Every ${h.resetEverySeconds} s the balancer drops every connection, so each watch reconnects — alternately to the other replica — ` +
+      `with the resourceVersion the first gave it; both replicas restart once, one at a time. An admin changes a label on one namespace of each owner every second. ` +
+      'Before this design a resourceVersion was numbered per process: unknown to the other replica, so each reconnect that landed there relisted.', '',
+      table(['informers', 'seconds', 'resets', 'restarts', 'reconnects', 'relists', 'relists/hour/informer', 'changes', 'lost', 'duplicated'],
+        [[h.informers, f(h.seconds), h.resets, h.restarts, h.reconnects, h.replicaSwitchRelists, f(h.relistsPerHourPerInformer), h.changes, h.lostEvents, h.duplicateEvents]]), '');
+  }
   if (r.allowedClasses) {
     out.push('## 6. Allowed storage classes', '',
       `\`kubectl get tsc\` by alice, whose tenant may use the StorageClasses labelled \`tier=gold\` (a tenth of 200), with every bench Tenant in place. ` +

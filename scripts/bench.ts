@@ -15,6 +15,7 @@ import { allowedClassesList } from '../bench/classes';
 import { FULL, QUICK, ownerName, ownerOfTenant, tenantName, type BenchConfig } from '../bench/scenarios';
 import { round } from '../bench/stats';
 import { watchFanout, type WatchWorld } from '../bench/watch';
+import { highAvailability } from '../bench/ha';
 import { stopControlPlane } from '../test/controlplane/controlplane';
 import { buildPaddock } from '../test/controlplane/paddock';
 
@@ -107,6 +108,10 @@ async function run(config: BenchConfig): Promise<BenchResults> {
   log(`scenario 4 (cold reconcile): ${config.reconcile.tenants} Tenants × ${config.reconcile.namespacesPerTenant} namespaces`);
   const reconcile = await coldReconcile(c, config, tenants);
 
+  const haOwners = Array.from({ length: config.ha.owners }, (_, i) => ownerName(i));
+  log(`scenario 7 (two replicas): ${haOwners.length} owners × 3 informers, connections dropped every ${config.ha.resetEverySeconds} s for ${config.ha.seconds} s, both replicas restarted`);
+  const ha = await highAvailability(c, config, (owner) => `${tenantName(Number(owner.slice(1)) + 1)}-n0`, haOwners);
+
   const partial = {
     startedAt,
     durationSeconds: Math.round((performance.now() - t0) / 1000),
@@ -118,6 +123,7 @@ async function run(config: BenchConfig): Promise<BenchResults> {
     allowedClasses,
     watch,
     reconcile,
+    ha,
     memory: memoryResult(memory),
   };
   return { ...partial, goals: evaluateGoals(partial) };

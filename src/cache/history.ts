@@ -211,13 +211,16 @@ export class SourceAt<T extends KubeObject> {
   }
 }
 
+/** The replaced objects a history keeps alive at most, per collection (JSON length). */
+const DEFAULT_MAX_BYTES = 64 * 2 ** 20;
+
 const histories = new WeakMap<object, SourceHistory<KubeObject>>();
 
 /**
  * The one history of `source`, made on first use. Views ask for it before they register their own
  * handlers, so it records each event before any view reacts to it.
  */
-export function historyOf<T extends KubeObject>(source: HistorySource<T>, capacity: number, maxBytes?: number): SourceHistory<T> {
+export function historyOf<T extends KubeObject>(source: HistorySource<T>, capacity: number, maxBytes = DEFAULT_MAX_BYTES): SourceHistory<T> {
   let history = histories.get(source) as SourceHistory<T> | undefined;
   if (!history) histories.set(source, (history = new SourceHistory(source, capacity, maxBytes) as SourceHistory<T>) as unknown as SourceHistory<KubeObject>);
   return history;

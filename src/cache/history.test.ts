@@ -1,0 +1,71 @@
+import type { KubeObject } from '../kube/types';
+import { SourceHistory } from './history';
+import { FakeInformer } from './testing/fake-informer';
+
+const obj = (name: string, rv: number, extra = ''): KubeObject => ({ metadata: { name, resourceVersion: String(rv), labels: extra ? { extra } : undefined } });
+
+describe('SourceHistory', () => {
+  it('names a state by what it holds, whatever the order the objects came in', () => {
+    const a = new FakeInformer<KubeObject>();
+    const b = new FakeInformer<KubeObject>();
+    const ha = new SourceHistory(a, 10);
+    const hb = new SourceHistory(b, 10);
+    a.set('x', obj('x', 1));
+    a.set('y', obj('y', 2));
+    a.set('x', obj('x', 3));
+    b.set('y', obj('y', 2));
+    b.set('x', obj('x', 3));
+    expect(ha.fingerprint).toBe(hb.fingerprint);
+    a.remove('y');
+    expect(ha.fingerprint).not.toBe(hb.fingerprint);
+    b.remove('y');
+    expect(ha.fingerprint).toBe(hb.fingerprint);
+  });
+
+  it('finds the latest retained position of a state and the changes after it', () => {
+    const inf = new FakeInformer<KubeObject>();
+    const h = new SourceHistory(inf, 10);
+    inf.set('x', obj('x', 1));
+    const fp = h.fingerprint;
+    inf.set('y', obj('y', 2));
+    inf.set('x', obj('x', 3));
+    const seq = h.locate(fp)!;
+    expect(h.entriesAfter(seq).map((e) => `${e.key}:${e.before?.metadata.resourceVersion ?? '-'}→${e.after?.metadata.resourceVersion ?? '-'}`)).toEqual(['y:-→2', 'x:1→3']);
+    // The store as it was at that position.
+    const at = h.at(seq);
+    expect(at.get('x')?.metadata.resourceVersion).toBe('1');
+    expect(at.get('y')).toBeUndefined();
+    expect(at.list().map((o) => o.metadata.name)).toEqual(['x']);
+  });
+
+  it('forgets positions beyond its capacity, and beyond its byte budget', () => {
+    const inf = new FakeInformer<KubeObject>();
+    const h = new SourceHistory(inf, 3);
+    inf.set('x', obj('x', 1));
+    const first = h.fingerprint;
+    for (let rv = 2; rv <= 5; rv++) inf.set('x', obj('x', rv));
+    expect(h.locate(first)).toBeUndefined();
+    expect(h.locate(h.fingerprint)).toBe(h.head);
+
+    const small = new FakeInformer<KubeObject>();
+    const tight = new SourceHistory(small, 1000, 200);
+    small.set('x', obj('x', 1, 'a'.repeat(150)));
+    const before = tight.fingerprint;
+    small.set('x', obj('x', 2, 'b'.repeat(150)));
+    small.set('x', obj('x', 3, 'c'.repeat(150)));
+    expect(tight.locate(before)).toBeUndefined();
+    expect(tight.locate(tight.fingerprint)).toBe(tight.head);
+  });
+
+  it('reaches a revision by events, bookmarks and lists, and never goes back', () => {
+    const inf = new FakeInformer<KubeObject>();
+    const h = new SourceHistory(inf, 10);
+    const woken: number[] = [];
+    h.onAdvance(() => woken.push(h.rev));
+    inf.set('x', obj('x', 40));
+    for (const handler of inf.handlers) handler.progress?.('90');
+    inf.set('y', obj('y', 12)); // an older object noticed late (a relist's): the revision stays
+    expect(h.rev).toBe(90);
+    expect(woken).toEqual([40, 90, 90]);
+  });
+});
