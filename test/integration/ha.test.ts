@@ -103,7 +103,9 @@ describe('watches reconnecting to either replica', () => {
     const c = client(name);
     const rounds = rowsOf(c, `${OIL}-a`).map((e) => e.labels.round).filter(Boolean);
     expect([...new Set(rounds)]).toEqual(Array.from({ length: ROUNDS }, (_, i) => `r${i}`));
-    expect(rowsOf(c, `${GAS}-a`).map((e) => e.event)).toEqual(['add', 'delete']);
+    // Granted: add; revoked: delete; in between the row may change (its guardrails converging), never go.
+    const gas = rowsOf(c, `${GAS}-a`).map((e) => e.event);
+    expect([gas[0], gas.at(-1), gas.filter((e) => e !== 'update').length]).toEqual(['add', 'delete', 2]);
   });
 });
 
@@ -152,7 +154,9 @@ describe('kubectl: a list answered by one replica, a watch by the other', () => 
   it('resumes on the second replica from the resourceVersion the first gave, with exactly the later change', async () => {
     const [first, second] = replicas();
     const direct = (port: number) => [`--server=https://127.0.0.1:${port}`, '--tls-server-name=localhost'];
-    const list = await kubectlJson('alice', [...direct(first.port), 'get', 'tns', '-o', 'json']);
+    // The list as the server sent it (`kubectl get -o json` would wrap the items in a List of its own, without a resourceVersion).
+    const list = await kubectlJson('alice', [...direct(first.port), 'get', '--raw', '/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces']);
+    expect(list.metadata.resourceVersion).toMatch(/\S/);
     const child = spawn('kubectl', ['--kubeconfig', kubeconfigOf('alice')!, ...direct(second.port), 'get', '--raw',
       `/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces?watch=true&resourceVersion=${encodeURIComponent(list.metadata.resourceVersion)}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
