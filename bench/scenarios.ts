@@ -16,8 +16,8 @@ export interface BenchConfig {
   adminList: { sequential: number; burst: number; concurrency: number };
   watch: { watchersPerOwner: number; changesPerSecond: number; seconds: number };
   reconcile: { tenants: number; namespacesPerTenant: number; qps: number; burst: number; workers: number; resyncPeriodSeconds: number };
-  /** Scenario 7: informers of `owners` owners through two replicas, every connection dropped every `resetEverySeconds`. */
-  ha: { owners: number; seconds: number; resetEverySeconds: number };
+  /** Scenario 7: informers of `owners` owners through two replicas, one of which restarts every `restartEverySeconds`. */
+  ha: { owners: number; seconds: number; restartEverySeconds: number };
 }
 
 export const FULL: BenchConfig = {
@@ -30,7 +30,7 @@ export const FULL: BenchConfig = {
   adminList: { sequential: 20, burst: 24, concurrency: 8 },
   watch: { watchersPerOwner: 10, changesPerSecond: 50, seconds: 20 },
   reconcile: { tenants: 1000, namespacesPerTenant: 3, qps: 200, burst: 400, workers: 16, resyncPeriodSeconds: 20 },
-  ha: { owners: 4, seconds: 120, resetEverySeconds: 10 },
+  ha: { owners: 4, seconds: 120, restartEverySeconds: 15 },
 };
 
 export const QUICK: BenchConfig = {
@@ -43,7 +43,7 @@ export const QUICK: BenchConfig = {
   adminList: { sequential: 10, burst: 16, concurrency: 8 },
   watch: { watchersPerOwner: 5, changesPerSecond: 25, seconds: 8 },
   reconcile: { tenants: 100, namespacesPerTenant: 3, qps: 200, burst: 400, workers: 16, resyncPeriodSeconds: 15 },
-  ha: { owners: 2, seconds: 40, resetEverySeconds: 8 },
+  ha: { owners: 2, seconds: 40, restartEverySeconds: 10 },
 };
 
 /** The tenant of the owner-list scenario: owned by alice alone. */

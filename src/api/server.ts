@@ -94,6 +94,8 @@ export class ApiServer {
   readonly #requestTimeoutMs: number;
   readonly #body: BodyLimits;
   #stopServingReload = () => {};
+  /** Set by close(): the replica is going away and takes no more requests. */
+  #closing = false;
 
   constructor(deps: ApiServerDeps) {
     this.#deps = deps;
@@ -128,10 +130,23 @@ export class ApiServer {
     });
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops serving without cutting anyone off mid-answer, so that a rolling restart costs clients nothing:
+   * readiness fails; every watch ends cleanly, and its client watches again from its resourceVersion
+   * (which every replica resumes); a request that arrives afterwards on a connection already open is
+   * dropped unanswered, so that the client's transport sends it again on a new connection — to another
+   * replica (Go's does for a GET on a reused connection; kube-apiserver's proxy is Go's); new connections
+   * are refused and idle ones closed. Resolves once every connection has closed, or after `graceMs`.
+   */
+  async close(graceMs = 10_000): Promise<void> {
+    this.#closing = true;
     this.#stopServingReload();
     for (const s of this.#deps.served) s.hub.closeAll();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const idle = setInterval(() => this.server.closeIdleConnections(), 50);
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    clearInterval(idle);
+    this.server.closeAllConnections();
   }
 
   #app() {
@@ -139,12 +154,13 @@ export class ApiServer {
     app.disable('x-powered-by');
     app.set('etag', false);
     app.set('query parser', 'simple');
+    app.use((req, _res, next) => (this.#closing ? req.socket.destroy() : next()));
     const health = (ready: () => boolean) => (_req: Request, res: Response) => {
       const ok = ready();
       res.status(ok ? 200 : 500).type('text/plain').send(ok ? 'ok' : 'caches not synced');
     };
     app.get(['/healthz', '/livez'], health(() => true));
-    app.get('/readyz', health(this.#deps.ready));
+    app.get('/readyz', health(() => this.#deps.ready() && !this.#closing));
     app.use((req, res, next) => void this.#authenticate(req, res, next));
     app.get('/metrics', (req: Req, res, next) => void this.#metrics(req, res).catch(next));
     app.get(['/apis', '/apis/', /^\/apis\/tenancy\.paddock\.dev(\/v1alpha1)?\/?$/], (req, res) => this.#discovery(req, res));
@@ -376,6 +392,10 @@ export class ApiServer {
    * ends, or by the socket's close when no watcher ever took it over.
    */
   async #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    if (this.#closing) {
+      socket.destroy();
+      return;
+    }
     const refuse = (err: unknown) => {
       if (socket.destroyed) return;
       const status = sendErrorToSocket(socket, clientErrorOf(err) ?? err, /Version/.test((err as Error)?.message ?? '') ? { 'Sec-WebSocket-Version': '13' } : {});

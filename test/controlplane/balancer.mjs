@@ -5,9 +5,8 @@
 //
 // Listens on a free port of 127.0.0.1 and writes it to <port file>. Each new connection goes to the next
 // replica listed in <state file> (`{"replicas":[{"port":…},…]}`, read again for every connection, so a
-// restarted replica is found on its new port), skipping replicas that refuse it. SIGUSR2 closes every
-// open connection (the aggregator's connections break, as when a pod goes away, and its clients' watches
-// reconnect, alternately to the other replica). Connection counts per backend port go to stdout.
+// restarted replica is found on its new port), skipping replicas that refuse it (one that is stopping
+// or down). Each connection's backend port goes to stdout.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 
@@ -18,7 +17,6 @@ if (!stateFile || !portFile) {
 }
 
 let next = 0;
-const open = new Set();
 
 function backends() {
   try {
@@ -40,10 +38,7 @@ function route(client, ports, tries) {
   upstream.once('connect', () => {
     upstream.removeAllListeners('error');
     console.log(JSON.stringify({ connection: port }));
-    const pair = [client, upstream];
-    open.add(pair);
     const close = () => {
-      open.delete(pair);
       client.destroy();
       upstream.destroy();
     };
@@ -57,11 +52,4 @@ function route(client, ports, tries) {
 
 const server = createServer({ pauseOnConnect: true }, (client) => route(client, backends(), 0));
 server.listen(0, '127.0.0.1', () => writeFileSync(portFile, String(server.address().port)));
-process.on('SIGUSR2', () => {
-  console.log(JSON.stringify({ reset: open.size }));
-  for (const [client, upstream] of [...open]) {
-    client.destroy();
-    upstream.destroy();
-  }
-});
 process.on('SIGTERM', () => process.exit(0));

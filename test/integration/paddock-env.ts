@@ -1,7 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { registerApiService, startPaddock, stopPaddock, type PaddockProcess } from '../controlplane/paddock';
-import { controlPlane, waitFor } from './env';
+import { controlPlane } from './env';
 import { PADDOCK_STATE_FILE, TEST_PADDOCK_ARGS } from './global-setup';
 
 interface PaddockState {
@@ -37,20 +36,6 @@ export async function startReplica(name: string): Promise<PaddockProcess> {
   writeFileSync(PADDOCK_STATE_FILE, JSON.stringify({ ...state, replicas: [...state.replicas.filter((r) => r.identity !== name), p] }, null, 2));
   await registerApiService(controlPlane(), state.balancer.port);
   return p;
-}
-
-/**
- * Closes every connection through the balancer: kube-apiserver's proxied requests and watches to the
- * replicas break, and its clients' watches reconnect — alternately to the other replica. Resolves once
- * the balancer has done it.
- */
-export async function resetConnections(): Promise<void> {
-  const { balancer } = read();
-  const log = join(controlPlane().dir, 'logs', 'balancer.log');
-  const resets = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith('{"reset"')).length : 0);
-  const before = resets();
-  process.kill(balancer.pid, 'SIGUSR2');
-  await waitFor('the balancer to close its connections', async () => resets() > before, 10_000, 20);
 }
 
 /**
