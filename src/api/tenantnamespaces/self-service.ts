@@ -149,7 +149,7 @@ export class SelfService {
     if (uid !== undefined && uid !== row.metadata.uid) {
       throw conflict(TENANT_NAMESPACES, name, `Precondition failed: UID in precondition: ${uid.slice(0, 64)}, UID in object meta: ${row.metadata.uid}`);
     }
-    if (resourceVersion !== undefined && resourceVersion !== row.metadata.resourceVersion) {
+    if (resourceVersion !== undefined && !this.view.unchangedSince(name, resourceVersion)) {
       throw conflict(TENANT_NAMESPACES, name, `Precondition failed: ResourceVersion in precondition: ${resourceVersion.slice(0, 64)}, ResourceVersion in object meta: ${row.metadata.resourceVersion}`);
     }
     const deleteOptions: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: row.metadata.uid } };

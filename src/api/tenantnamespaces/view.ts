@@ -101,6 +101,18 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     return this.#names.all.map((n) => this.#rows.get(n)!.object);
   }
 
+  /**
+   * Whether the row `name` is now as it was at `rv` (a delete precondition): the same resourceVersion,
+   * or — since another replica numbers the same state otherwise — the same content in the state `rv` names.
+   */
+  unchangedSince(name: string, rv: string): boolean {
+    const row = this.#rows.get(name);
+    if (!row) return false;
+    if (row.object.metadata.resourceVersion === rv) return true;
+    const then = this.log.rowAt(rv, name);
+    return typeof then === 'object' && then.fingerprint === row.fingerprint && sameAudience(then.audience, row.audience);
+  }
+
   /** The tenants whose rows `viewer` sees; undefined means all of them. */
   visibleTenants(viewer: Viewer): Set<string> | undefined {
     if (viewer.seesAll) return undefined;

@@ -149,3 +149,21 @@ describe('a resourceVersion from one replica, resumed on another', () => {
     expect(fresh.view.log.since(rv)).toBe('expired');
   });
 });
+
+describe('a delete precondition on another replica', () => {
+  it('holds for the resourceVersion the first replica gave the row while the row is unchanged, and not after', () => {
+    const all = changes(11, 80).filter((c) => c.source !== 'quotas');
+    const a = replica();
+    const b = replica();
+    for (const c of all) a.apply(c);
+    for (const c of interleaved(all, 5)) b.apply(c);
+    const row = a.view.all()[0];
+    expect(row).toBeDefined();
+    const name = row.metadata.name;
+    expect(b.view.get(name)!.metadata.resourceVersion).not.toBe(row.metadata.resourceVersion);
+    expect(b.view.unchangedSince(name, row.metadata.resourceVersion!)).toBe(true);
+    const ns = { source: 'namespaces' as const, key: name, obj: { ...b.view.cache.namespaces.store.get(name)!, metadata: { ...b.view.cache.namespaces.store.get(name)!.metadata, resourceVersion: '99999', labels: { ...b.view.cache.namespaces.store.get(name)!.metadata.labels, touched: 'yes' } } } };
+    b.apply(ns);
+    expect(b.view.unchangedSince(name, row.metadata.resourceVersion!)).toBe(false);
+  });
+});

@@ -83,6 +83,13 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
     return typeof located === 'string' ? located : this.#replay(located.positions, located.client);
   }
 
+  /** The row `name` in the state `rv` names, undefined when there was none, or why that state cannot be read here. */
+  rowAt(rv: string, name: string): ComputedRow<T> | undefined | Exclude<Located, object> {
+    const located = this.locate(rv);
+    if (typeof located === 'string') return located;
+    return this.join.rowAt(name, this.sources.map((s, i) => s.at(located.positions[i])));
+  }
+
   /** Resolves once `rv` is no longer ahead of this replica, or after `timeoutMs`. */
   whenReached(rv: string, timeoutMs: number): Promise<void> {
     if (this.locate(rv) !== 'ahead') return Promise.resolve();
