@@ -143,6 +143,14 @@ export function evaluateGoals(r: Omit<BenchResults, 'goals'>): Goal[] {
     const resyncWrites = rc.resync.restart.writes.total + rc.resync.periodic.writes.total;
     goals.push({ goal: 'zero writes on a full resync', measured: `${resyncWrites}`, met: resyncWrites === 0 });
   }
+  if (r.ha) {
+    const h = r.ha;
+    goals.push({
+      goal: 'two replicas: no relist caused by a replica switch, no lost or duplicated event',
+      measured: `${h.replicaSwitchRelists} relists, ${h.lostEvents} lost, ${h.duplicateEvents} duplicated; ${h.informers} informers, ${h.reconnects} reconnects over ${h.restarts} restarts`,
+      met: h.replicaSwitchRelists === 0 && h.lostEvents === 0 && h.duplicateEvents === 0,
+    });
+  }
   return goals;
 }
 
