@@ -125,7 +125,9 @@ async function run(options: Options): Promise<void> {
   const shutdown = async (signal: string) => {
     log.info('shutting down', { signal });
     stop.abort();
+    const closing = Date.now();
     await api?.close();
+    log.info('stopped serving', { ms: Date.now() - closing });
     await Promise.race([Promise.allSettled(tasks), new Promise((r) => setTimeout(r, 10_000).unref())]);
     client.close();
     reviewClient.close();

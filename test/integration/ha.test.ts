@@ -100,11 +100,13 @@ describe('replicas restarting one at a time, round after round', () => {
     }
   }, 600_000);
 
-  it.each(CLIENTS)('%s watched again after every restart, through replicas of every generation', (name) => {
-    expect(watches(client(name)) - marks.get(name)!).toBeGreaterThanOrEqual(ROUNDS);
+  it.each(CLIENTS)('%s watched again after the restarts, and the replicas of every generation served', (name) => {
+    // Each restart moves every watch on that replica to the other one; from the second on, that is all of them.
+    expect(watches(client(name)) - marks.get(name)!).toBeGreaterThanOrEqual(ROUNDS - 1);
     const { dir } = controlPlane();
     const reached = new Set(readFileSync(`${dir}/logs/balancer.log`, 'utf8').split('\n').filter((l) => l.startsWith('{"connection"')).map((l) => JSON.parse(l).connection as number));
-    for (const port of replicaPorts) expect(reached.has(port)).toBe(true);
+    // The last one started after the last switch; every earlier generation took the other's clients.
+    for (const port of [...replicaPorts].slice(0, -1)) expect(reached.has(port)).toBe(true);
   });
 
   it.each(CLIENTS)('%s saw every change once, and gas granted then revoked', (name) => {
@@ -149,7 +151,8 @@ describe('kubectl: a list answered by one replica, a watch by the other', () => 
     const [first, second] = replicas();
     const direct = (port: number) => [`--server=https://127.0.0.1:${port}`, '--tls-server-name=localhost'];
     // The list as the server sent it (`kubectl get -o json` would wrap the items in a List of its own, without a resourceVersion).
-    const list = await kubectlJson('alice', [...direct(first.port), 'get', '--raw', '/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces']);
+    const raw = await kubectl('alice', [...direct(first.port), 'get', '--raw', '/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces']);
+    const list = JSON.parse(raw.stdout);
     expect(list.metadata.resourceVersion).toMatch(/\S/);
     const child = spawn('kubectl', ['--kubeconfig', kubeconfigOf('alice')!, ...direct(second.port), 'get', '--raw',
       `/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces?watch=true&resourceVersion=${encodeURIComponent(list.metadata.resourceVersion)}`], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -19,11 +19,15 @@ export function replicas(): PaddockProcess[] {
   return read().replicas;
 }
 
+/**
+ * Stops replica `name` as a rollout stops a pod: first out of the balancer (as out of the Service's
+ * endpoints), so no new connection reaches it, then SIGTERM (it ends its watches and closes).
+ */
 export async function stopReplica(name: string): Promise<void> {
   const state = read();
   const r = state.replicas.find((p) => p.identity === name);
-  if (r) await stopPaddock(r);
   writeFileSync(PADDOCK_STATE_FILE, JSON.stringify({ ...state, replicas: state.replicas.filter((p) => p.identity !== name) }, null, 2));
+  if (r) await stopPaddock(r);
 }
 
 /**
