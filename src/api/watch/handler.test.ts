@@ -186,3 +186,17 @@ describe('WatchHub: resuming from a resourceVersion judges visibility as of then
     expect(b.kinds).toEqual(['ADDED gas-y']);
   });
 });
+
+describe('WatchHub: shutting down', () => {
+  it('ends each live watch that allows bookmarks with one at the current resourceVersion, so its client resumes elsewhere', () => {
+    const w = world();
+    const withBookmarks = w.watch(alice, { allowWatchBookmarks: true });
+    const without = w.watch(alice);
+    w.ns('oil-a', 'oil', { step: '1' });
+    w.hub.closeAll();
+    expect(withBookmarks.events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'BOOKMARK']);
+    expect(withBookmarks.events[2].object.metadata.resourceVersion).toBe(w.view.log.resourceVersion);
+    expect(without.events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED']);
+    expect(w.hub.size).toBe(0);
+  });
+});

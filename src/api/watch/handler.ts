@@ -72,7 +72,8 @@ export function errorEvent(err: StatusError): Buffer {
  * filtered for its caller and selectors; every event's bytes are made once per form and shared.
  */
 export class WatchHub<T extends KubeObject = KubeObject> {
-  readonly #open = new Set<Watcher<T>>();
+  /** Each open watch, with what it is sent before the server ends it (see closeAll). */
+  readonly #open = new Map<Watcher<T>, () => void>();
 
   constructor(readonly resource: ServedResource<T>, readonly options: WatchHubOptions) {}
 
@@ -115,7 +116,7 @@ export class WatchHub<T extends KubeObject = KubeObject> {
         onClosed();
       },
     });
-    this.#open.add(watcher);
+    this.#open.set(watcher, () => {});
     watchersGauge.inc({ transport: req.transport });
 
     const rv = opts.resourceVersion;
@@ -165,6 +166,7 @@ export class WatchHub<T extends KubeObject = KubeObject> {
 
     function live(): void {
       const unsubscribe = view.subscribe((c) => watcher.deliver(c));
+      if (opts.allowWatchBookmarks) hub.#open.set(watcher, () => watcher.writeRaw(hub.#bookmark(req, view.log.resourceVersion, false)));
 
       const timers: NodeJS.Timeout[] = [];
       // timeoutSeconds unset or 0 both mean the server's default, as kube-apiserver's ListResource reads it.
@@ -180,9 +182,17 @@ export class WatchHub<T extends KubeObject = KubeObject> {
     }
   }
 
-  /** Closes every open watch (server shutdown). */
+  /**
+   * Ends every open watch (server shutdown), cleanly: a live watch that allows bookmarks first gets one at
+   * the view's current resourceVersion, so its client resumes from there on another replica — and
+   * client-go, which takes a watch that ended within a second without an event for a failure and
+   * relists, sees an event.
+   */
   closeAll(): void {
-    for (const w of [...this.#open]) w.close('done');
+    for (const [w, farewell] of [...this.#open]) {
+      farewell();
+      w.close('done');
+    }
   }
 
   #bookmark(req: WatchRequest, resourceVersion: string, initialEventsEnd: boolean): Buffer {
