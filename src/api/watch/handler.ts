@@ -141,6 +141,8 @@ export class WatchHub<T extends KubeObject = KubeObject> {
         if (located === 'invalid' || located === 'expired') refusal = expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, view.log.resourceVersion));
         else if (located === 'ahead') refusal = timeout(`Too large resource version: ${rv}, current: ${view.log.resourceVersion}`, 1);
         if (refusal) {
+          // A client that must relist: worth a line, as a replica that keeps refusing is behind or misconfigured.
+          hub.options.log.info('watch refused', { resource: resource.names.resource, code: refusal.code, resourceVersion: rv.slice(0, 200), current: view.log.resourceVersion, user: viewer.name });
           watcher.writeRaw(errorEvent(refusal));
           watcher.close('done');
           return;
