@@ -1,5 +1,5 @@
 /**
- * Scenario 7: two replicas behind one balancer. client-go informers of several owners (list+watch,
+ * Scenario 8: two replicas behind one balancer. client-go informers of several owners (list+watch,
  * WatchList and metadata-only, as kube-controller-manager's garbage collector and quota controller run)
  * follow tenantnamespaces through kube-apiserver while the two replicas restart in turn at a fixed
  * period, as in back-to-back rollouts: each restart ends every watch on that replica cleanly and its

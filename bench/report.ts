@@ -28,7 +28,7 @@ export interface BenchResults {
   allowedClasses?: ListResult;
   watch?: WatchResult;
   reconcile?: ReconcileResult;
-  /** Scenario 7: informers through two replicas. */
+  /** Scenario 8: informers through two replicas. */
   ha?: HaResult;
   memory?: MemoryResult;
   goals: Goal[];
@@ -182,17 +182,7 @@ export function toMarkdown(r: BenchResults): string {
   if (r.reconcile) out.push('## 4. Reconcile', '', reconcileTable(r.reconcile), '');
   if (r.ha) {
     const h = r.ha;
-    out.push('## 7. Two replicas', '',
-      `${h.informers} client-go informers (${h.kinds.join(', ')}) of ${h.owners} owners follow tenantnamespaces through kube-apiserver, which reaches the two replicas ` +
-      `through one TCP balancer. Every ${h.restartEverySeconds} s one replica restarts (the two in turn, as in back-to-back rollouts): its watches end and their ` +
-      'clients watch again on the other replica, with the resourceVersion the first gave them. An admin changes a label on one namespace of each owner every second. ' +
-      'Before this design a resourceVersion was numbered per process: unknown to the other replica, so every such reconnect relisted.', '',
-      table(['informers', 'seconds', 'restarts', 'reconnects', 'relists', 'relists/hour/informer', 'changes', 'lost', 'duplicated'],
-        [[h.informers, f(h.seconds), h.restarts, h.reconnects, h.replicaSwitchRelists, f(h.relistsPerHourPerInformer), h.changes, h.lostEvents, h.duplicateEvents]]), '');
-  }
-  if (r.ha) {
-    const h = r.ha;
-    out.push('## 7. Two replicas', '',
+    out.push('## 8. Two replicas', '',
       `${h.informers} client-go informers (${h.kinds.join(', ')}) of ${h.owners} owners follow tenantnamespaces through kube-apiserver, which reaches the two replicas ` +
       `through one TCP balancer. Every ${h.restartEverySeconds} s one replica restarts (the two in turn, as in back-to-back rollouts): its watches end and their ` +
       'clients watch again on the other replica, with the resourceVersion the first gave them. An admin changes a label on one namespace of each owner every second. ' +

@@ -16,7 +16,7 @@ export interface BenchConfig {
   adminList: { sequential: number; burst: number; concurrency: number };
   watch: { watchersPerOwner: number; changesPerSecond: number; seconds: number };
   reconcile: { tenants: number; namespacesPerTenant: number; qps: number; burst: number; workers: number; resyncPeriodSeconds: number };
-  /** Scenario 7: informers of `owners` owners through two replicas, one of which restarts every `restartEverySeconds`. */
+  /** Scenario 8: informers of `owners` owners through two replicas, one of which restarts every `restartEverySeconds`. */
   ha: { owners: number; seconds: number; restartEverySeconds: number };
 }
 

@@ -109,7 +109,7 @@ async function run(config: BenchConfig): Promise<BenchResults> {
   const reconcile = await coldReconcile(c, config, tenants);
 
   const haOwners = Array.from({ length: config.ha.owners }, (_, i) => ownerName(i));
-  log(`scenario 7 (two replicas): ${haOwners.length} owners × 3 informers, a replica restarted every ${config.ha.restartEverySeconds} s for ${config.ha.seconds} s`);
+  log(`scenario 8 (two replicas): ${haOwners.length} owners × 3 informers, a replica restarted every ${config.ha.restartEverySeconds} s for ${config.ha.seconds} s`);
   const ha = await highAvailability(c, config, (owner) => `${tenantName(Number(owner.slice(1)) + 1)}-n0`, haOwners);
 
   const partial = {
