@@ -12,6 +12,7 @@ import { viewResources } from './api/views';
 import { WatchHub } from './api/watch/handler';
 import { SharedInformerFactory } from './cache/factory';
 import { ServingCertManager } from './certs/serving-cert';
+import { ResourceVersionSigner } from './api/watch/resource-version';
 import { PaddockCache } from './cache/paddock-cache';
 import { OptionsError, parseOptions, usage, type Options } from './config/options';
 import { TenantController } from './controller/controller';
@@ -51,7 +52,6 @@ async function run(options: Options): Promise<void> {
     const reviews: KubeRequester = { request: (method, path, body) => reviewClient.request(method, path, { body }) };
     const authSource = new AuthConfigSource(requester, { onError: (err) => log.warn('reading extension-apiserver-authentication failed', { err }) });
     await authSource.start();
-    const view = new TenantNamespaceView(cache, options.watchWindow);
     let serving: () => ServingCertificate = () => ({ cert: readFileSync(options.tlsCertFile!), key: readFileSync(options.tlsKeyFile!) });
     if (options.manageServingCert) {
       const certs = new ServingCertManager(client, {
@@ -63,8 +63,11 @@ async function run(options: Options): Promise<void> {
       await certs.start(stop.signal);
       serving = () => certs.current();
     }
+    // resourceVersions are signed with a key derived from the serving key, which every replica shares.
+    const signer = new ResourceVersionSigner(() => serving().key);
+    const view = new TenantNamespaceView(cache, options.watchWindow, signer);
     // Every resource of tenancy.paddock.dev/v1alpha1: one registration each, one watch hub each.
-    const resources: AnyServedResource[] = [tenantNamespacesResource(view, new SelfService(view, client)), ...viewResources(cache, options.watchWindow)];
+    const resources: AnyServedResource[] = [tenantNamespacesResource(view, new SelfService(view, client)), ...viewResources(cache, options.watchWindow, signer)];
     const watchOptions = { maxBufferedBytes: options.watchBufferBytes, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, resourceVersionWaitMs: 3000, log: logger({ component: 'watch' }) };
     api = new ApiServer({
       served: resources.map((resource) => ({ resource, hub: new WatchHub(resource, watchOptions) })),

@@ -271,13 +271,14 @@ export class ApiServer {
         const options = parseListOptions(query, resource.fields.labels);
         verb = options.watch ? 'watch' : 'list';
         if (options.watch) return await this.#watch(resource, hub, req, res, options);
+        // A resourceVersion another replica issued and this one has not reached yet: wait for it (outside
+        // the in-flight bound, so waiting holds no slot), as kube-apiserver waits for a revision its watch
+        // cache has not seen — then 504 if it never comes.
+        if (options.resourceVersion) await resource.view.log.whenReached(options.resourceVersion, RESOURCE_VERSION_WAIT_MS);
         await this.#bounded(async () => {
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
           checkTargetFits(negotiated, 'list');
           await this.#authorize(resource, req.user!, 'list');
-          // A resourceVersion another replica issued and this one has not reached yet: wait for it, as
-          // kube-apiserver waits for a revision its watch cache has not seen (then 504 if it never comes).
-          if (options.resourceVersion) await resource.view.log.whenReached(options.resourceVersion, RESOURCE_VERSION_WAIT_MS);
           const result = listRows(resource, await this.#viewer(resource, req.user!), options, this.#snapshots);
           send(res, 200, negotiated.contentType, renderList(resource, result.items, result.metadata, { negotiated, includeObject, pretty, now: new Date() }));
         });

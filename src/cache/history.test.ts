@@ -38,6 +38,18 @@ describe('SourceHistory', () => {
     expect(at.list().map((o) => o.metadata.name)).toEqual(['x']);
   });
 
+  it('places a state that recurs by the revision the client had reached there', () => {
+    const inf = new FakeInformer<KubeObject>();
+    const h = new SourceHistory(inf, 10);
+    inf.set('x', obj('x', 1));
+    const first = h.position;
+    inf.set('y', obj('y', 2));
+    inf.remove('y'); // the state of x alone recurs
+    expect(h.fingerprint).toBe(first.fingerprint);
+    expect(h.entriesAfter(h.locate(first.fingerprint, first.rev)!).map((e) => e.key)).toEqual(['y', 'y']);
+    expect(h.locate(first.fingerprint)).toBe(h.head);
+  });
+
   it('forgets positions beyond its capacity, and beyond its byte budget', () => {
     const inf = new FakeInformer<KubeObject>();
     const h = new SourceHistory(inf, 3);

@@ -48,8 +48,8 @@ const EMPTY = '0000000000000000';
  * Invariants:
  * - the store of the source is the state at `head`: the history's handler is registered before any
  *   view's, and events are applied synchronously, so every reader sees store and history agree;
- * - positions `floor..head` are retained: `locate(fp)` finds the latest retained position whose state
- *   has that fingerprint, and `entriesAfter(p)` gives every change after it, in order;
+ * - positions `floor..head` are retained: `locate(fp, rev)` finds the retained position whose state has
+ *   that fingerprint and held at that revision, and `entriesAfter(p)` gives every change after it, in order;
  * - `rev` never decreases: it is the highest revision this replica knows the collection is current at
  *   (events, bookmarks and lists), so a client position with a higher `rev` and an unknown fingerprint
  *   is ahead of this replica, not lost;
@@ -58,11 +58,13 @@ const EMPTY = '0000000000000000';
  */
 export class SourceHistory<T extends KubeObject> {
   readonly #ring: (HistoryEntry<T> | undefined)[];
-  readonly #latest = new Map<string, number>();
+  /** Per fingerprint, the retained positions whose state has it, oldest first. */
+  readonly #positions = new Map<string, number[]>();
   readonly #waiters = new Set<() => void>();
   #head = 0;
   #floor = 0;
   #floorFingerprint = EMPTY;
+  #floorRev = 0;
   #hi = 0;
   #lo = 0;
   #rev = 0;
@@ -71,7 +73,7 @@ export class SourceHistory<T extends KubeObject> {
   constructor(readonly source: HistorySource<T>, readonly capacity: number, readonly maxBytes = Infinity) {
     if (capacity < 1) throw new RangeError('capacity must be at least 1');
     this.#ring = new Array(capacity);
-    this.#latest.set(EMPTY, 0);
+    this.#positions.set(EMPTY, [0]);
     source.addEventHandler({
       add: (obj) => this.#record(objectKey(obj), undefined, obj, revisionOf(obj)),
       update: (old, obj) => this.#record(objectKey(obj), old, obj, revisionOf(obj)),
@@ -98,9 +100,27 @@ export class SourceHistory<T extends KubeObject> {
     return this.#rev;
   }
 
-  /** The latest retained position whose state has fingerprint `fp`, or undefined. */
-  locate(fp: string): number | undefined {
-    return this.#latest.get(fp);
+  /**
+   * The retained position whose state has fingerprint `fp` and that held at revision `rev` (the one a
+   * client's resourceVersion carries for this collection): a state can recur (objects created, then
+   * deleted), and only the position the client was at has the changes it has not seen after it.
+   * Without a match by revision, the latest with that fingerprint; undefined when none is retained.
+   */
+  locate(fp: string, rev = Infinity): number | undefined {
+    const positions = this.#positions.get(fp);
+    if (!positions) return undefined;
+    for (let k = positions.length - 1; k >= 0; k--) if (this.#since(positions[k]) <= rev) return positions[k];
+    return positions[positions.length - 1];
+  }
+
+  /** The revision from which retained position `seq` held: that of the change that made it. */
+  #since(seq: number): number {
+    return seq === this.#floor ? this.#floorRev : this.#at(seq)!.rev;
+  }
+
+  /** Whether position `seq` is retained. */
+  retains(seq: number): boolean {
+    return seq >= this.#floor && seq <= this.#head;
   }
 
   /** Every retained change after position `seq` (which must be retained), oldest first. */
@@ -133,7 +153,9 @@ export class SourceHistory<T extends KubeObject> {
     if (seq - this.#floor > this.capacity) this.#evict();
     const entry: HistoryEntry<T> = Object.freeze({ seq, rev: Math.max(rev, this.#rev), key, before, after, fingerprint: this.#current() });
     this.#ring[seq % this.capacity] = entry;
-    this.#latest.set(entry.fingerprint, seq);
+    const positions = this.#positions.get(entry.fingerprint);
+    if (positions) positions.push(seq);
+    else this.#positions.set(entry.fingerprint, [seq]);
     this.#bytes += sizeOf(before);
     while (this.#bytes > this.maxBytes && this.#floor < this.#head - 1) this.#evict();
     this.#advance(entry.rev);
@@ -141,9 +163,12 @@ export class SourceHistory<T extends KubeObject> {
 
   /** Forgets the oldest retained position; the state after the oldest change becomes the floor. */
   #evict(): void {
-    if (this.#latest.get(this.#floorFingerprint) === this.#floor) this.#latest.delete(this.#floorFingerprint);
+    const positions = this.#positions.get(this.#floorFingerprint);
+    if (positions?.[0] === this.#floor) positions.shift();
+    if (positions?.length === 0) this.#positions.delete(this.#floorFingerprint);
     const oldest = this.#at(++this.#floor)!;
     this.#floorFingerprint = oldest.fingerprint;
+    this.#floorRev = oldest.rev;
     this.#bytes -= sizeOf(oldest.before);
   }
 

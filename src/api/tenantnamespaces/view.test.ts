@@ -151,7 +151,7 @@ describe('list and get', () => {
   it.each([
     ["kube-apiserver's or an earlier version's integer resourceVersion", () => '12345', undefined, 410],
     ['a resourceVersion whose state is no longer retained', forgotten, undefined, 410],
-    ['a resourceVersion this replica has not reached', (w: World) => formatResourceVersion(w.view.log.sources.map((s) => ({ rev: s.rev + 5, fingerprint: 'ffffffffffffffff' }))), undefined, 504],
+    ['a resourceVersion this replica has not reached', (w: World) => w.view.log.signer.sign(formatResourceVersion(w.view.log.sources.map((s) => ({ rev: s.rev + 5, fingerprint: 'ffffffffffffffff' })))), undefined, 504],
     ['an Exact resourceVersion that is not the current one', previous, 'Exact' as const, 410],
     ['a resourceVersion that is not one', () => 'abc', undefined, 400],
   ])('answers a list at %s with its Status', (_what, rv, match, code) => {

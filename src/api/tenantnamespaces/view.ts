@@ -9,6 +9,7 @@ import type { RowView, Viewer } from '../serving/resource';
 import { admits, fingerprintOf, sameAudience, viewerKeys, withResourceVersion } from '../serving/rows';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
+import type { ResourceVersionSigner } from '../watch/resource-version';
 import { ViewLog, type ComputedRow, type RowJoin, type SourcesAt } from '../watch/view-log';
 import { toTenantNamespace, type GuardrailSummary } from './read-model';
 
@@ -64,27 +65,28 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
   readonly #names = new SortedNames();
   readonly #now: Sources;
 
-  constructor(readonly cache: PaddockCache, window: number) {
+  constructor(readonly cache: PaddockCache, window: number, signer: ResourceVersionSigner) {
     const sources = [cache.namespaces, cache.tenants, cache.resourceQuotas].map((informer) => historyOf<KubeObject>(informer as never, window));
-    this.log = new ViewLog<TenantNamespace>(sources, this.#join(), withResourceVersion);
+    this.log = new ViewLog<TenantNamespace>(sources, this.#join(), withResourceVersion, signer);
     this.#now = {
       namespace: (name) => cache.namespaces.store.get(name),
       tenant: (name) => cache.tenants.store.get(name),
       quotasIn: (namespace) => cache.quotasIn(namespace),
     };
     cache.namespaces.addEventHandler({
-      add: (ns) => this.#refresh(ns.metadata.name),
-      update: (_old, ns) => this.#refresh(ns.metadata.name),
-      delete: (ns) => this.#refresh(ns.metadata.name),
+      add: (ns) => this.#refresh(ns.metadata.name, NAMESPACES),
+      update: (_old, ns) => this.#refresh(ns.metadata.name, NAMESPACES),
+      delete: (ns) => this.#refresh(ns.metadata.name, NAMESPACES),
     });
     // A Tenant change can add or remove rows (its claims decide which namespaces are its) and changes
     // what every row of it shows.
     const byTenant = (t: Tenant, old?: Tenant) => {
       const names = new Set([...(this.#byTenant.get(t.metadata.name) ?? []), ...claimsOf(t).map((c) => c.name), ...(old ? claimsOf(old).map((c) => c.name) : [])]);
-      for (const name of names) this.#refresh(name);
+      // In name order, as a replay sends them (see ViewLog.versionOf).
+      for (const name of [...names].sort()) this.#refresh(name, TENANTS);
     };
     cache.tenants.addEventHandler({ add: (t) => byTenant(t), update: (old, t) => byTenant(t, old), delete: (t) => byTenant(t) });
-    const byNamespace = (o: { metadata: { namespace?: string } }) => o.metadata.namespace && this.#refresh(o.metadata.namespace);
+    const byNamespace = (o: { metadata: { namespace?: string } }) => o.metadata.namespace && this.#refresh(o.metadata.namespace, QUOTAS);
     cache.resourceQuotas.addEventHandler({ add: byNamespace, update: (_old, q) => byNamespace(q), delete: byNamespace });
   }
 
@@ -162,21 +164,21 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
   }
 
   /** Recomputes the row of namespace `name` from the cache and logs a change if its content changed. */
-  #refresh(name: string): void {
+  #refresh(name: string, source: number): void {
     const before = this.#rows.get(name);
     const computed = joinRow(name, this.#now);
     if (!computed) {
-      if (before) this.#remove(name, before);
+      if (before) this.#remove(name, before, source);
       return;
     }
     if (before && before.fingerprint === computed.fingerprint && sameAudience(before.audience, computed.audience)) return;
     const tenantName = computed.object.spec.tenant;
     if (before && before.object.spec.tenant !== tenantName) this.#unindex(name, before.object.spec.tenant);
-    const row: Row = Object.freeze({ ...computed, object: withResourceVersion(computed.object, this.log.resourceVersion) });
+    const row: Row = Object.freeze({ ...computed, object: withResourceVersion(computed.object, this.log.versionOf(source, name)) });
     this.#rows.set(name, row);
     if (!before) this.#names.insert(name);
     this.#index(name, tenantName);
-    this.log.append(before, row);
+    this.log.append(source, before, row);
   }
 
   /** The join as a replay reads it: the same row from the sources at a client's resourceVersion. */
@@ -192,11 +194,11 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     };
   }
 
-  #remove(name: string, before: Row): void {
+  #remove(name: string, before: Row, source: number): void {
     this.#rows.delete(name);
     this.#unindex(name, before.object.spec.tenant);
     this.#names.remove(name);
-    this.log.append(before, undefined);
+    this.log.append(source, before, undefined);
   }
 
   #index(name: string, tenant: string): void {

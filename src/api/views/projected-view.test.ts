@@ -1,3 +1,4 @@
+import { TEST_SIGNER } from '../testing/tenant-world';
 import type { PaddockCache } from '../../cache/paddock-cache';
 import { FakeInformer } from '../../cache/testing/fake-informer';
 import type { KubeObject, Tenant, TenantSpec } from '../../kube/types';
@@ -36,7 +37,7 @@ describe('class views: the union over the caller\'s tenants', () => {
     w.tenant('oil', ALICE, { storageClasses: { allowed: ['standard'] } });
     w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }, ...ALICE], { storageClasses: { selector: { matchLabels: { tier: 'gold' } } } });
     w.tenant('water', [{ kind: 'User', name: 'dave' }], { storageClasses: { allowed: ['silver'] } });
-    const r = viewResource(STORAGE_CLASSES, w.cache, 100);
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SIGNER);
     expect(names(r.view.visibleRows(alice))).toEqual(['gold', 'standard']);
     expect(names(r.view.visibleRows(bob))).toEqual(['gold']);
     expect(names(r.view.visibleRows(carol))).toEqual([]);
@@ -48,7 +49,7 @@ describe('class views: the union over the caller\'s tenants', () => {
     w.sc('a');
     w.sc('b');
     w.tenant('oil', ALICE);
-    expect(names(viewResource(STORAGE_CLASSES, w.cache, 100).view.visibleRows(alice))).toEqual(['a', 'b']);
+    expect(names(viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SIGNER).view.visibleRows(alice))).toEqual(['a', 'b']);
   });
 
   it('follows relabels, owner changes and spec edits, logging exactly the rows whose audience changed', () => {
@@ -56,7 +57,7 @@ describe('class views: the union over the caller\'s tenants', () => {
     w.sc('standard', { tier: 'bronze' });
     w.sc('fast', { tier: 'bronze' });
     w.tenant('oil', ALICE, { storageClasses: { selector: { matchLabels: { tier: 'gold' } } } });
-    const r = viewResource(STORAGE_CLASSES, w.cache, 100);
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SIGNER);
     const changes: Change<KubeObject>[] = [];
     r.view.subscribe((c) => changes.push(c));
     const seen = () => changes.map((c) => eventFor({ admits: (a) => r.view.admits(alice, a), matches: () => true }, c)).filter(Boolean).map((e) => `${e!.type} ${e!.object.metadata.name}`);
@@ -78,7 +79,7 @@ describe('class views: the union over the caller\'s tenants', () => {
     const w = world();
     w.sc('fast', { tier: 'gold' });
     w.tenant('oil', ALICE, { storageClasses: { selector: { matchLabels: { tier: 'gold' } } } });
-    const r = viewResource(STORAGE_CLASSES, w.cache, 100);
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SIGNER);
     const changes: Change<KubeObject>[] = [];
     r.view.subscribe((c) => changes.push(c));
     w.sc('fast', { tier: 'bronze' });
@@ -91,7 +92,7 @@ describe('class views: the union over the caller\'s tenants', () => {
     const w = world();
     w.storageClasses.set('x', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'x', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', 'example.com/admin-note': 'x', 'storageclass.kubernetes.io/is-default-class': 'true' } }, provisioner: 'p', reclaimPolicy: 'Retain' } as KubeObject);
     w.tenant('oil', ALICE);
-    const r = viewResource(STORAGE_CLASSES, w.cache, 100);
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SIGNER);
     const row = listRows(r, alice, { limit: 0, watch: false, allowWatchBookmarks: false }).items[0] as KubeObject & Record<string, unknown>;
     expect(row).toMatchObject({ apiVersion: 'tenancy.paddock.dev/v1alpha1', kind: 'TenantStorageClass', provisioner: 'p', reclaimPolicy: 'Retain' });
     expect(row.metadata.annotations).toEqual({ 'storageclass.kubernetes.io/is-default-class': 'true' });
@@ -106,7 +107,7 @@ describe('tenantnodes and ownedtenants', () => {
     w.nodes.set('n2', { metadata: { name: 'n2', labels: { pool: 'cpu' } } });
     w.tenant('oil', ALICE, { nodeSelector: { pool: 'gpu' } });
     w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }]);
-    const r = viewResource(NODES, w.cache, 100);
+    const r = viewResource(NODES, w.cache, 100, TEST_SIGNER);
     expect(names(r.view.visibleRows(alice))).toEqual(['n1']);
     expect(names(r.view.visibleRows(bob))).toEqual([]);
     w.nodes.set('n2', { metadata: { name: 'n2', labels: { pool: 'gpu' } } });
@@ -117,7 +118,7 @@ describe('tenantnodes and ownedtenants', () => {
     const w = world();
     w.tenant('oil', ALICE);
     w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }]);
-    const r = viewResource(OWNED_TENANTS, w.cache, 100);
+    const r = viewResource(OWNED_TENANTS, w.cache, 100, TEST_SIGNER);
     expect(names(r.view.visibleRows(alice))).toEqual(['oil']);
     expect(names(r.view.visibleRows(bob))).toEqual(['gas']);
     const row = r.view.get('oil') as KubeObject & { status: Record<string, unknown> };
@@ -131,7 +132,7 @@ describe('ownedtenants and ownership changes', () => {
   it('a removed owner gets DELETED with the Tenant as it last could see it, never the new owners', () => {
     const w = world();
     w.tenants.set('oil', { metadata: { name: 'oil', uid: 'oil' }, spec: { owners: ALICE }, status: { size: 1 } });
-    const r = viewResource(OWNED_TENANTS, w.cache, 100);
+    const r = viewResource(OWNED_TENANTS, w.cache, 100, TEST_SIGNER);
     const changes: Change<KubeObject>[] = [];
     r.view.subscribe((c) => changes.push(c));
     w.tenants.set('oil', { metadata: { name: 'oil', uid: 'oil' }, spec: { owners: [{ kind: 'User', name: 'dave' }], namespaces: ['secret-project'] }, status: { size: 1 } });

@@ -6,6 +6,7 @@ import type { RowView, Viewer } from '../serving/resource';
 import { admits, fingerprintOf, sameAudience, withResourceVersion } from '../serving/rows';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
+import type { ResourceVersionSigner } from '../watch/resource-version';
 import { ViewLog, type ComputedRow, type RowJoin } from '../watch/view-log';
 
 /** How one view is projected from one source kind, and which tenants may use a source object. */
@@ -44,15 +45,19 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
   readonly #keyCounts = new Map<string, Map<string, number>>();
   /** Per tenant, what was last seen of it: its owner keys and what `mayUse` reads. */
   readonly #tenants = new Map<string, { keys: readonly string[]; relevant: string }>();
+  /** The index of the Tenants among the view's sources (0 when it projects the Tenants themselves). */
+  readonly #tenantsAt: number;
 
   constructor(
     readonly projection: Projection<T>,
     readonly tenants: SharedInformer<Tenant>,
     window: number,
+    signer: ResourceVersionSigner,
   ) {
     // Its sources: the source kind and the Tenants (one source when the view projects the Tenants).
     const sources = (projection.source as unknown) === tenants ? [projection.source] : [projection.source, tenants as unknown as SharedInformer<KubeObject>];
-    this.log = new ViewLog<T>(sources.map((informer) => historyOf(informer, window)), this.#join(sources.length - 1), withResourceVersion);
+    this.#tenantsAt = sources.length - 1;
+    this.log = new ViewLog<T>(sources.map((informer) => historyOf(informer, window)), this.#join(this.#tenantsAt), withResourceVersion, signer);
     projection.source.addEventHandler({
       add: (o) => this.#refreshSource(o.metadata.name),
       update: (_old, o) => this.#refreshSource(o.metadata.name),
@@ -104,7 +109,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     if (!obj) {
       this.#users.delete(name);
       this.#keyCounts.delete(name);
-      this.#write(name, undefined);
+      this.#write(name, undefined, 0);
       return;
     }
     const users = new Set<string>();
@@ -116,7 +121,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     }
     this.#users.set(name, users);
     this.#keyCounts.set(name, counts);
-    this.#write(name, obj);
+    this.#write(name, obj, 0);
   }
 
   /** A Tenant changed: move its owner keys in or out of the rows it may (no longer) use. */
@@ -145,7 +150,8 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
         users.add(tenantName);
         for (const k of keys) changed = increment(counts, k) || changed;
       }
-      if (changed) this.#write(name, obj);
+      // Rows are visited in name order, as a replay sends them (see ViewLog.versionOf).
+      if (changed) this.#write(name, obj, this.#tenantsAt);
     }
   }
 
@@ -204,23 +210,23 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
   }
 
   /** Logs the row of `name` as `obj` projects it (undefined: gone), if its content or audience changed. */
-  #write(name: string, obj: KubeObject | undefined): void {
+  #write(name: string, obj: KubeObject | undefined, source: number): void {
     const before = this.#rows.get(name);
     if (!obj) {
       if (!before) return;
       this.#rows.delete(name);
       this.#names.remove(name);
-      this.log.append(before, undefined);
+      this.log.append(source, before, undefined);
       return;
     }
     const projected = this.projection.project(obj);
     const fingerprint = fingerprintOf(projected);
     const audience: Audience = new Set(this.#keyCounts.get(name)?.keys() ?? []);
     if (before && before.fingerprint === fingerprint && sameAudience(before.audience, audience)) return;
-    const row: Row<T> = Object.freeze({ object: withResourceVersion(projected, this.log.resourceVersion), fingerprint, audience });
+    const row: Row<T> = Object.freeze({ object: withResourceVersion(projected, this.log.versionOf(source, name)), fingerprint, audience });
     this.#rows.set(name, row);
     if (!before) this.#names.insert(name);
-    this.log.append(before, row);
+    this.log.append(source, before, row);
   }
 }
 

@@ -133,29 +133,27 @@ export class WatchHub<T extends KubeObject = KubeObject> {
     function start(): void {
       if (watcher.closed) return;
       // Everything from here to subscribe runs in one tick: no change can fall between snapshot and live.
-      if (resumes) {
-        // A resourceVersion this view cannot place (malformed, no longer retained) or one it has still not
+      // A resume replays exactly the changes after the client's resourceVersion, from the state it saw; a
+      // WatchList (sendInitialEvents) only needs this replica to have reached it.
+      const replay = !resumes ? undefined : opts.sendInitialEvents === true ? view.log.locate(rv!) : view.log.since(rv!);
+      if (typeof replay === 'string') {
+        // One this view cannot place (malformed, no longer retained, too costly to replay) or has still not
         // reached: the watch ends with the ERROR event kube-apiserver would send.
-        const located = view.log.locate(rv);
-        let refusal: StatusError | undefined;
-        if (located === 'invalid' || located === 'expired') refusal = expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, view.log.resourceVersion));
-        else if (located === 'ahead') refusal = timeout(`Too large resource version: ${rv}, current: ${view.log.resourceVersion}`, 1);
-        if (refusal) {
-          // A client that must relist: worth a line, as a replica that keeps refusing is behind or misconfigured.
-          hub.options.log.info('watch refused', { resource: resource.names.resource, code: refusal.code, resourceVersion: rv.slice(0, 200), current: view.log.resourceVersion, user: viewer.name });
-          watcher.writeRaw(errorEvent(refusal));
-          watcher.close('done');
-          return;
-        }
+        const refusal = replay === 'ahead'
+          ? timeout(`Too large resource version: ${rv!}, current: ${view.log.resourceVersion}`, 1)
+          : expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv!, view.log.resourceVersion));
+        // A client that must relist: worth a line, as a replica that keeps refusing is behind or misconfigured.
+        hub.options.log.info('watch refused', { resource: resource.names.resource, code: refusal.code, resourceVersion: rv!.slice(0, 200), current: view.log.resourceVersion, user: viewer.name });
+        watcher.writeRaw(errorEvent(refusal));
+        watcher.close('done');
+        return;
       }
-      if (resumes && opts.sendInitialEvents !== true) {
-        // Resume: exactly the changes after the client's resourceVersion, replayed from the state it saw.
-        const changes = view.log.since(rv) as Change<T>[];
+      if (Array.isArray(replay)) {
         // The client holds the rows it could see at its resourceVersion. Each later change is judged by the
         // states it records (who could see the row then, its labels and fields then), never by today's
         // ownership: a row the caller lost meanwhile ends with DELETED carrying the state it last could see,
         // one it gained arrives as ADDED, and the client ends with exactly the rows it may see now.
-        for (const c of changes) watcher.deliver(c);
+        for (const c of replay) watcher.deliver(c);
       } else if (opts.sendInitialEvents !== false) {
         const snapshotRv = view.log.resourceVersion;
         // Each initial ADDED gets a change of its own only to key its encodings; nobody judges its audience.

@@ -1,3 +1,4 @@
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { SourcePosition } from '../../cache/history';
 
 /**
@@ -33,4 +34,64 @@ export function parseResourceVersion(rv: string, sources: number): SourcePositio
     positions.push({ rev: Number(m[1]), fingerprint: m[2] });
   }
   return positions.length === sources ? positions : 'foreign';
+}
+
+const MAC_LENGTH = 22; // base64url of 128 bits
+const MAC = /^[A-Za-z0-9_-]{22}$/;
+/** How long a derived key is used before the key source is read again (a rotated serving key). */
+const KEY_REFRESH_MS = 10_000;
+
+/**
+ * Signs resourceVersions so that a client can only hand back one a replica gave out: positions that
+ * never existed together (one source's state from before a revocation, another's from after) would make
+ * a replay judge today's content by yesterday's owners. The key is derived from a secret every replica
+ * shares and clients do not have — the serving certificate's private key (one per APIService Service) —
+ * so a resourceVersion from one replica verifies on the other. After the key rotates, those signed with
+ * the previous key still verify; older ones are 410 Expired (the client relists once).
+ */
+export class ResourceVersionSigner {
+  #keys: Buffer[] = [];
+  #source: Buffer | undefined;
+  #readAt = -Infinity;
+
+  constructor(readonly keySource: () => Buffer | string) {}
+
+  /** `positions` followed by `.` and its MAC. */
+  sign(positions: string): string {
+    return `${positions}.${this.#mac(this.#current()[0], positions)}`;
+  }
+
+  /** The positions of a signed resourceVersion, or undefined when it was not signed by a replica. */
+  verify(rv: string): string | undefined {
+    const dot = rv.lastIndexOf('.');
+    const positions = rv.slice(0, dot);
+    const mac = rv.slice(dot + 1);
+    if (dot < 0 || !MAC.test(mac)) return undefined;
+    const given = Buffer.from(mac);
+    for (const key of this.#current()) {
+      const expected = Buffer.from(this.#mac(key, positions));
+      if (expected.length === given.length && timingSafeEqual(expected, given)) return positions;
+    }
+    return undefined;
+  }
+
+  #mac(key: Buffer, positions: string): string {
+    return createHmac('sha256', key).update(positions).digest('base64url').slice(0, MAC_LENGTH);
+  }
+
+  /** The current key first, then the previous one. */
+  #current(): Buffer[] {
+    const now = Date.now();
+    if (now - this.#readAt > KEY_REFRESH_MS) {
+      this.#readAt = now;
+      const raw = this.keySource();
+      const source = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
+      if (!this.#source || !source.equals(this.#source)) {
+        this.#source = source;
+        const key = Buffer.from(hkdfSync('sha256', source, Buffer.alloc(0), 'paddock resourceVersion', 32));
+        this.#keys = [key, ...this.#keys].slice(0, 2);
+      }
+    }
+    return this.#keys;
+  }
 }

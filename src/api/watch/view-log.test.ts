@@ -2,6 +2,7 @@ import type { KubeObject, Namespace, ResourceQuota, Tenant, TenantNamespace } fr
 import type { Viewer } from '../serving/resource';
 import { tenantWorld } from '../testing/tenant-world';
 import type { Change } from './changelog';
+import { ResourceVersionSigner } from './resource-version';
 import { eventFor, type Sight } from './visibility';
 
 /**
@@ -165,5 +166,55 @@ describe('a delete precondition on another replica', () => {
     const ns = { source: 'namespaces' as const, key: name, obj: { ...b.view.cache.namespaces.store.get(name)!, metadata: { ...b.view.cache.namespaces.store.get(name)!.metadata, resourceVersion: '99999', labels: { ...b.view.cache.namespaces.store.get(name)!.metadata.labels, touched: 'yes' } } } };
     b.apply(ns);
     expect(b.view.unchangedSince(name, row.metadata.resourceVersion!)).toBe(false);
+  });
+});
+
+describe('resourceVersions a client could forge', () => {
+  /** alice owns oil (one namespace) and keeps a resourceVersion; then loses it, and oil-a changes. */
+  function revoked() {
+    const w = tenantWorld({ window: 1000 });
+    const claim = { name: 'oil-a', origin: 'Declared' as const, uid: 'uid-oil-a' };
+    w.tenant('oil', [{ kind: 'User', name: 'alice' }], [claim]);
+    w.namespace('oil-a', 'oil');
+    const old = w.view.log.resourceVersion;
+    w.tenant('oil', [{ kind: 'User', name: 'bob' }], [claim]);
+    w.namespaces.set('oil-a', { metadata: { name: 'oil-a', uid: 'uid-oil-a', labels: { 'paddock.dev/tenant': 'oil', secret: 'after-revocation' } }, status: { phase: 'Active' } });
+    return { w, old, now: w.view.log.resourceVersion };
+  }
+
+  it('refuses positions stitched from two moments (Tenants from before a revocation, Namespaces from after)', () => {
+    const { w, old, now } = revoked();
+    const part = (rv: string, i: number) => rv.split('~')[0].split('.')[i];
+    const mac = now.slice(now.lastIndexOf('.') + 1);
+    for (const stitched of [[part(now, 0), part(old, 1), part(now, 2)].join('.'), [part(now, 0), part(old, 1), part(now, 2), mac].join('.')]) {
+      expect(['expired', 'invalid']).toContain(w.view.log.since(stitched));
+    }
+    // What a replica gave out still resumes: alice's old resourceVersion ends her row with the state she saw.
+    const events = (w.view.log.since(old) as Change<TenantNamespace>[]).map((c) => eventFor(sight(w.view), c)).filter(Boolean);
+    expect(events.map((e) => `${e!.type} ${e!.object.metadata.labels?.secret ?? '-'}`)).toEqual(['DELETED -']);
+  });
+
+  it('refuses a resourceVersion signed with another key', () => {
+    const { w, now } = revoked();
+    const other = new ResourceVersionSigner(() => 'another key');
+    expect(w.view.log.since(other.sign(now.slice(0, now.lastIndexOf('.'))))).toBe('expired');
+  });
+});
+
+describe('one source change that changes many rows', () => {
+  it('numbers each row change of its own: a client cut off after any of them resumes with exactly the rest', () => {
+    const w = tenantWorld({ window: 1000 });
+    const claims = ['oil-a', 'oil-b', 'oil-c'].map((name) => ({ name, origin: 'Declared' as const, uid: `uid-${name}` }));
+    w.tenant('oil', [{ kind: 'User', name: 'alice' }], claims);
+    for (const c of claims) w.namespace(c.name, 'oil');
+    const live: Change<TenantNamespace>[] = [];
+    w.view.subscribe((c) => live.push(c));
+    w.tenant('oil', [{ kind: 'User', name: 'alice' }, { kind: 'User', name: 'bob' }], claims);
+    expect(live.map((c) => c.object.metadata.name)).toEqual(['oil-a', 'oil-b', 'oil-c']);
+    expect(new Set(live.map((c) => c.rv)).size).toBe(3);
+    live.forEach((c, k) => {
+      const rest = w.view.log.since(c.rv) as Change<TenantNamespace>[];
+      expect(rest.map((r) => r.object.metadata.name)).toEqual(live.slice(k + 1).map((r) => r.object.metadata.name));
+    });
   });
 });

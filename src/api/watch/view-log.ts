@@ -2,7 +2,7 @@ import type { HistoryEntry, SourceAt, SourceHistory, SourcePosition } from '../.
 import type { KubeObject } from '../../kube/types';
 import { sameAudience } from '../serving/rows';
 import { Change, ChangeFeed, type Restamp, type RowState } from './changelog';
-import { formatResourceVersion, parseResourceVersion } from './resource-version';
+import { formatResourceVersion, parseResourceVersion, type ResourceVersionSigner } from './resource-version';
 
 /** A row as a view computes it from its sources: its content (not yet stamped) and who may see it. */
 export interface ComputedRow<T> extends RowState<T> {
@@ -21,8 +21,22 @@ export interface RowJoin<T> {
   rowAt(name: string, at: SourcesAt): ComputedRow<T> | undefined;
 }
 
-/** Where a client's resourceVersion stands on this replica. */
-export type Located = { positions: number[]; client: SourcePosition[] } | 'invalid' | 'expired' | 'ahead';
+/**
+ * The most rows a replay computes (each affected row, before and after each source change) before it
+ * gives up and answers 410 Expired: a resume costs at most about this much CPU, a relist costs what the
+ * caller can see. A client that was away for a few seconds needs a few hundred.
+ */
+export const REPLAY_BUDGET = 20_000;
+
+/**
+ * Where a client's resourceVersion stands on this replica: the positions of the sources, and — for the
+ * resourceVersion of a change — which of the rows the last change of source `step` touched the client
+ * already has (those named up to `row`, in name order; the others it has as they were before it).
+ */
+export type Located = { positions: number[]; client: SourcePosition[]; step?: { source: number; row: string } } | 'invalid' | 'expired' | 'ahead';
+
+/** Separates a change's row mark (`~<source>~<row>`) from the positions in its resourceVersion. */
+const MARK = '~';
 
 /**
  * The changes of a view, numbered by the positions of its sources (see resource-version.ts), so that a
@@ -43,18 +57,34 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
     readonly sources: readonly SourceHistory<KubeObject>[],
     readonly join: RowJoin<T>,
     readonly restamp: Restamp<T>,
+    readonly signer: ResourceVersionSigner,
   ) {
     super();
   }
 
   /** The resourceVersion of the view as of now. */
   get resourceVersion(): string {
-    return formatResourceVersion(this.sources.map((s) => s.position));
+    return this.signer.sign(formatResourceVersion(this.sources.map((s) => s.position)));
   }
 
-  /** Records that a row went from `before` (undefined: it did not exist) to `after` (undefined: it is gone). */
-  append(before: RowState<T> | undefined, after: RowState<T> | undefined): Change<T> {
-    return this.publish(new Change(this.resourceVersion, before, after, this.restamp));
+  /**
+   * The resourceVersion of the change to row `name` made by the latest change of source `source`. One
+   * source change can change many rows (a Tenant's owners: all its namespaces), each sent as an event of
+   * its own, in name order; each carries the sources' positions and its own row, so that a client cut
+   * off after any of them resumes with exactly the rest.
+   */
+  versionOf(source: number, name: string): string {
+    return this.signer.sign(`${formatResourceVersion(this.sources.map((s) => s.position))}${MARK}${source}${MARK}${name}`);
+  }
+
+  /**
+   * Records that a row went from `before` (undefined: it did not exist) to `after` (undefined: it is
+   * gone) through the latest change of source `source`. Within one source change, rows are appended in
+   * name order.
+   */
+  append(source: number, before: RowState<T> | undefined, after: RowState<T> | undefined): Change<T> {
+    const name = (after ?? before)!.object.metadata.name;
+    return this.publish(new Change(this.versionOf(source, name), before, after, this.restamp));
   }
 
   /**
@@ -63,24 +93,38 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
    * kind of resourceVersion); 'invalid' when it is not a resourceVersion at all.
    */
   locate(rv: string): Located {
-    const parsed = parseResourceVersion(rv, this.sources.length);
-    if (parsed === 'invalid') return 'invalid';
-    if (parsed === 'foreign') return 'expired';
+    if (/^\d{1,19}$/.test(rv)) return 'expired'; // kube-apiserver's, or an earlier version's
+    const dot = rv.lastIndexOf('.');
+    const body = rv.slice(0, Math.max(dot, 0));
+    const mark = body.indexOf(MARK);
+    const parsed = parseResourceVersion(mark < 0 ? body : body.slice(0, mark), this.sources.length);
+    if (dot < 0 || parsed === 'invalid') return 'invalid';
+    let step: { source: number; row: string } | undefined;
+    if (mark >= 0) {
+      const [source, row] = [body.slice(mark + 1, body.indexOf(MARK, mark + 1)), body.slice(body.indexOf(MARK, mark + 1) + 1)];
+      if (!/^\d$/.test(source) || Number(source) >= this.sources.length || body.indexOf(MARK, mark + 1) < 0) return 'invalid';
+      step = { source: Number(source), row };
+    }
+    // Another view's, or not one a replica signed (positions stitched from several moments): never replayed.
+    if (parsed === 'foreign' || this.signer.verify(rv) === undefined) return 'expired';
     let ahead = false;
     const positions: number[] = [];
     for (const [i, source] of this.sources.entries()) {
-      const seq = source.locate(parsed[i].fingerprint);
+      const seq = source.locate(parsed[i].fingerprint, parsed[i].rev);
       if (seq !== undefined) positions.push(seq);
       else if (parsed[i].rev > source.rev) ahead = true;
       else return 'expired';
     }
-    return ahead ? 'ahead' : { positions, client: parsed };
+    if (ahead) return 'ahead';
+    // A change's mark needs the state before that source's change as well.
+    if (step && !this.sources[step.source].retains(positions[step.source] - 1)) return 'expired';
+    return { positions, client: parsed, step };
   }
 
   /** The changes after `rv`, in order, or why there are none to give. */
   since(rv: string): Change<T>[] | Exclude<Located, object> {
     const located = this.locate(rv);
-    return typeof located === 'string' ? located : this.#replay(located.positions, located.client);
+    return typeof located === 'string' ? located : this.#replay(located);
   }
 
   /** The row `name` in the state `rv` names, undefined when there was none, or why that state cannot be read here. */
@@ -104,24 +148,31 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
     });
   }
 
-  #replay(positions: number[], client: SourcePosition[]): Change<T>[] {
-    const at = this.sources.map((s, i) => s.at(positions[i]));
-    const steps = this.sources.flatMap((s, i) => s.entriesAfter(positions[i]).map((entry) => ({ i, entry })));
+  #replay({ positions, client, step }: Exclude<Located, string>): Change<T>[] | 'expired' {
+    // A change's resourceVersion: start before that source's change, and replay it for the rows after the mark.
+    const start = positions.map((seq, i) => (step?.source === i ? seq - 1 : seq));
+    const at = this.sources.map((s, i) => s.at(start[i]));
+    const steps = this.sources.flatMap((s, i) => s.entriesAfter(positions[i]).map((entry) => ({ i, entry, after: '' })));
     // Revision order across sources (each source's own order is kept: its revisions never decrease).
     steps.sort((a, b) => a.entry.rev - b.entry.rev || a.i - b.i || a.entry.seq - b.entry.seq);
+    if (step) steps.unshift({ i: step.source, entry: this.sources[step.source].entriesAfter(start[step.source])[0], after: step.row });
     const current = [...client];
     const changes: Change<T>[] = [];
-    for (const { i, entry } of steps) {
-      const names = [...new Set(this.join.affected(i, entry, at))];
+    let budget = REPLAY_BUDGET;
+    for (const { i, entry, after: from } of steps) {
+      // The rows it touches, in name order as live changes are sent; those up to the mark the client has.
+      const names = [...new Set(this.join.affected(i, entry, at))].sort().filter((name) => name > from);
+      if ((budget -= 2 * names.length + 1) < 0) return 'expired';
       const before = names.map((name) => this.join.rowAt(name, at));
       at[i].advance(entry);
       current[i] = { rev: entry.rev, fingerprint: entry.fingerprint };
-      const rv = formatResourceVersion(current);
+      const positionsAfter = formatResourceVersion(current);
       names.forEach((name, k) => {
         const b = before[k];
         const a = this.join.rowAt(name, at);
         if (!a && !b) return;
         if (a && b && a.fingerprint === b.fingerprint && sameAudience(a.audience, b.audience)) return;
+        const rv = this.signer.sign(`${positionsAfter}${MARK}${i}${MARK}${name}`);
         const after = a && { object: this.restamp(a.object, rv), audience: a.audience };
         changes.push(new Change(rv, b, after, this.restamp));
       });
