@@ -115,7 +115,7 @@ function encodingsLine(e: EncodingMemory): string {
     `measured in the benchmark process with Paddock's encoding code on the ${k(e.rows)} rows Paddock serves, heap after a full GC): ` +
     `${bytes(e.tableBytesPerRow)} per row for the Table encodings, ${bytes(e.jsonBytesPerRow)} more with the object JSON, ${bytes(e.totalBytesPerRow)} in all ` +
     `(${bytes(Math.round(e.totalBytesPerRow * e.rows))} at ${k(e.rows)} rows; the heap budget is ${bytes(GOALS.heapBytesPerNamespace)} per namespace). ` +
-    'Encodings unused for 5–10 minutes are dropped, so an idle server holds none.';
+    'Encodings unused for 1–2 minutes are dropped, so an idle server holds none.';
 }
 
 function setupTable(steps: SetupStep[]): string {

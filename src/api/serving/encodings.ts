@@ -9,7 +9,7 @@
  * cached cells on every request.
  *
  * Memory is bounded by use: encodings are kept in two generations that turn over every
- * {@link RETENTION_MS}; an encoding not used for two turns is dropped (an idle server keeps none), one in
+ * {@link RETENTION_MS} (a minute); an encoding not used for two turns is dropped (an idle server keeps none), one in
  * use is kept, and one of a row state that no longer exists goes with it (weak keys).
  */
 import type { KubeObject, ListMeta } from '../../kube/types';
@@ -21,7 +21,7 @@ import { INITIAL_EVENTS_END } from '../table/table';
 import type { TableConvertor } from './resource';
 
 /** How long an unused encoding is kept at least (and at most twice as long). */
-export const RETENTION_MS = 5 * 60_000;
+export const RETENTION_MS = 60_000;
 
 /** One row state's encodings, each made on first use. */
 interface Encodings {
@@ -29,20 +29,16 @@ interface Encodings {
   json?: string;
   /** Its metadata as JSON: a slice of `json` when that is already made (it shares the text). */
   metadata?: string;
-  /** The Table cells of `cellsOf` (the convertor they were made by). */
+  /** The convertor that made `segments`. */
   cellsOf?: TableConvertor<never>;
-  cells?: CellsEncoding;
-}
-
-/**
- * A row's Table cells as JSON text around its AGE cells: `segments[0]`, the first AGE cell, `segments[1]`,
- * ... `segments` has one more entry than there are AGE cells; the first opens the row (`{"cells":[`) and
- * the last ends with `],"object":`.
- */
-interface CellsEncoding {
-  readonly segments: readonly string[];
+  /**
+   * The row's Table cells as JSON text around its AGE cells: `segments[0]`, the first AGE cell,
+   * `segments[1]`, ... One more entry than there are AGE cells; the first opens the row (`{"cells":[`),
+   * the last ends with `],"object":`.
+   */
+  segments?: readonly string[];
   /** metadata.creationTimestamp in ms since the epoch; NaN when there is none (AGE `<unknown>`). */
-  readonly created: number;
+  created?: number;
 }
 
 /**
@@ -161,8 +157,8 @@ const LATER_MS = 3 * 365 * 86_400_000;
  * The row's cells as segments around its AGE cells, or undefined when the convertor's cells depend on
  * the clock otherwise (then nothing of it is cached, and every request computes its cells).
  */
-function cellsEncoding<T extends KubeObject>(e: Encodings, table: TableConvertor<T>, plan: Plan, row: T, now: Date): CellsEncoding | undefined {
-  if (e.cellsOf === table && e.cells) return e.cells;
+function cellsEncoding<T extends KubeObject>(e: Encodings, table: TableConvertor<T>, plan: Plan, row: T, now: Date): Encodings | undefined {
+  if (e.cellsOf === table) return e;
   if (!plan.cacheable) return undefined;
   const cells = table.cells(row, now);
   const later = table.cells(row, new Date(now.getTime() + LATER_MS));
@@ -176,20 +172,23 @@ function cellsEncoding<T extends KubeObject>(e: Encodings, table: TableConvertor
     plan.cacheable = false;
     return undefined;
   }
+  // Each segment is made by join, which gives one flat string: a segment built by `+=` would keep the
+  // tree of its pieces (several times its length in heap).
   const segments: string[] = [];
-  let segment = '{"cells":[';
+  let parts: string[] = ['{"cells":['];
   for (let i = 0; i < cells.length; i++) {
-    if (i > 0) segment += ',';
+    if (i > 0) parts.push(',');
     if (isAge(i)) {
-      segments.push(segment);
-      segment = '';
-    } else segment += JSON.stringify(cells[i]) ?? 'null';
+      segments.push(parts.join(''));
+      parts = [];
+    } else parts.push(JSON.stringify(cells[i]) ?? 'null');
   }
-  segments.push(segment + '],"object":');
-  const created = timestamp ? Date.parse(timestamp) : NaN;
+  parts.push('],"object":');
+  segments.push(parts.join(''));
+  e.segments = segments;
+  e.created = timestamp ? Date.parse(timestamp) : NaN;
   e.cellsOf = table as TableConvertor<never>;
-  e.cells = { segments, created };
-  return e.cells;
+  return e;
 }
 
 export interface TableEncodingOptions {
@@ -214,11 +213,11 @@ function rowJson<T extends KubeObject>(table: TableConvertor<T>, plan: Plan, row
 }
 
 function cellsJson<T extends KubeObject>(e: Encodings, table: TableConvertor<T>, plan: Plan, row: T, now: Date): string {
-  const cells = cellsEncoding(e, table, plan, row, now);
-  if (!cells) return `{"cells":${JSON.stringify(table.cells(row, now))},"object":`;
-  const { segments } = cells;
+  if (!cellsEncoding(e, table, plan, row, now)) return `{"cells":${JSON.stringify(table.cells(row, now))},"object":`;
+  const segments = e.segments!;
   if (segments.length === 1) return segments[0];
-  const age = Number.isNaN(cells.created) ? '"<unknown>"' : `"${humanDuration(now.getTime() - cells.created)}"`;
+  const created = e.created!;
+  const age = Number.isNaN(created) ? '"<unknown>"' : `"${humanDuration(now.getTime() - created)}"`;
   let text = segments[0];
   for (let i = 1; i < segments.length; i++) text += age + segments[i];
   return text;
