@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { once } from 'node:events';
 import { dump } from 'js-yaml';
 import type { Negotiated } from '../negotiation';
 import { toStatusError, type StatusError } from '../status';
@@ -68,12 +67,17 @@ export async function sendStream(res: ServerResponse, status: number, contentTyp
   if (!res.destroyed && !res.writableEnded) res.end();
 }
 
-/** Resolves when `res` may take more (drain) or will take nothing more (close, error). */
+/** Resolves when `res` may take more (drain) or will take nothing more (close). */
 function drained(res: ServerResponse): Promise<void> {
-  const ac = new AbortController();
-  return Promise.race([once(res, 'drain', { signal: ac.signal }), once(res, 'close', { signal: ac.signal })])
-    .then(() => undefined, () => undefined)
-    .finally(() => ac.abort());
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** The pieces of a body gathered into Buffers of about CHUNK_BYTES (text is encoded as UTF-8). */
