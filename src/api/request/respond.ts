@@ -44,7 +44,7 @@ export async function sendStream(res: ServerResponse, status: number, contentTyp
   }
   const second = res.req?.method === 'HEAD' ? undefined : chunks.next();
   if (!second || second.done) {
-    const all = [first.value, ...chunks];
+    const all = [first.value, ...chunks].map((c) => (typeof c === 'string' ? Buffer.from(c) : c));
     send(res, status, contentType, all.length === 1 ? all[0] : Buffer.concat(all));
     return;
   }
@@ -56,7 +56,7 @@ export async function sendStream(res: ServerResponse, status: number, contentTyp
   const headers: Record<string, string> = { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' };
   if (res.req && !res.req.complete) headers.Connection = 'close';
   res.writeHead(status, headers);
-  const write = async (chunk: Buffer): Promise<boolean> => {
+  const write = async (chunk: string | Buffer): Promise<boolean> => {
     if (res.destroyed || res.writableEnded) return false;
     if (!res.write(chunk)) await drained(res);
     return true;
@@ -80,23 +80,26 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
-/** The pieces of a body gathered into Buffers of about CHUNK_BYTES (text is encoded as UTF-8). */
-function* chunked(body: Iterable<string | Buffer>): Generator<Buffer, void, undefined> {
+/**
+ * The pieces of a body gathered into chunks of about CHUNK_BYTES. Text stays text: the socket encodes it
+ * as UTF-8 straight into what it sends, with no Buffer of its own (measurably less work per list).
+ */
+function* chunked(body: Iterable<string | Buffer>): Generator<string | Buffer, void, undefined> {
   let text = '';
   for (const piece of body) {
     if (typeof piece === 'string') {
       text += piece;
       if (text.length >= CHUNK_BYTES) {
-        yield Buffer.from(text);
+        yield text;
         text = '';
       }
     } else {
-      if (text) yield Buffer.from(text);
+      if (text) yield text;
       text = '';
       if (piece.length) yield piece;
     }
   }
-  if (text) yield Buffer.from(text);
+  if (text) yield text;
 }
 
 export function sendValue(res: ServerResponse, status: number, value: unknown, negotiated: Pick<Negotiated, 'mediaType' | 'contentType'>, pretty = false): void {
