@@ -9,8 +9,8 @@
  * cached cells on every request.
  *
  * Memory is bounded by use: encodings are kept in two generations that turn over every
- * {@link RETENTION_MS} (a minute); an encoding not used for two turns is dropped (an idle server keeps none), one in
- * use is kept, and one of a row state that no longer exists goes with it (weak keys).
+ * {@link RETENTION_MS}; an encoding not used for two turns is dropped (an idle server keeps none), one
+ * in use is kept, and one of a row state that no longer exists goes with it (weak keys).
  */
 import type { KubeObject, ListMeta } from '../../kube/types';
 import type { IncludeObject, MetaGroupVersion } from '../negotiation';
@@ -131,7 +131,7 @@ export function partialObjectMetadataJson(row: KubeObject, groupVersion: MetaGro
 
 /** What a convertor's cells allow to be cached, worked out once per convertor. */
 interface Plan {
-  /** `"columnDefinitions":[...]` */
+  /** The column definitions as JSON. */
   readonly columnsJson: string;
   /** Indexes of the AGE columns. */
   readonly ages: readonly number[];
@@ -233,7 +233,7 @@ function tableRowObject(e: Encodings, row: KubeObject, options: TableEncodingOpt
 export const PIECE_CHARS = 64 * 1024;
 
 /**
- * A Table of `rows` as JSON text in pieces (the head, then one piece per row, then the end): the same
+ * A Table of `rows` as JSON text in pieces of about PIECE_CHARS, made as they are asked for: the same
  * bytes as JSON.stringify(toTable(...)) once joined.
  */
 export function* tableJson<T extends KubeObject>(table: TableConvertor<T>, rows: Iterable<T>, listMeta: ListMeta, options: TableEncodingOptions): Generator<string> {
