@@ -1,4 +1,5 @@
 import type { ListResult, TargetResult } from './list';
+import type { EncodingMemory } from './encodings';
 import type { MemoryResult } from './memory';
 import type { ReconcileResult } from './reconcile';
 import { GOALS, type BenchConfig } from './scenarios';
@@ -24,6 +25,8 @@ export interface BenchResults {
   setup: SetupStep[];
   ownerList: ListResult[];
   adminList: ListResult[];
+  /** What the row encodings cache takes per row, at the largest size. */
+  encodings?: EncodingMemory;
   /** An owner's `kubectl get tsc` beside kube-apiserver's label-selected StorageClass list. */
   allowedClasses?: ListResult;
   watch?: WatchResult;
@@ -109,6 +112,15 @@ function memoryTable(m: MemoryResult): string {
       p.namespaces ? bytes(Math.round((p.heapUsedBytes - zero.heapUsedBytes) / p.namespaces)) : '–']));
 }
 
+/** The row encodings cache: bytes per row, and against the heap budget per namespace. */
+function encodingsLine(e: EncodingMemory): string {
+  return `Row encodings cache (each row's JSON and Table encodings, made once per row state and shared by every list and watch; ` +
+    `measured in the benchmark process with Paddock's encoding code on the ${k(e.rows)} rows Paddock serves, heap after a full GC): ` +
+    `${bytes(e.tableBytesPerRow)} per row for the Table encodings, ${bytes(e.jsonBytesPerRow)} more with the object JSON, ${bytes(e.totalBytesPerRow)} in all ` +
+    `(${bytes(Math.round(e.totalBytesPerRow * e.rows))} at ${k(e.rows)} rows; the heap budget is ${bytes(GOALS.heapBytesPerNamespace)} per namespace). ` +
+    'Encodings unused for 1–2 minutes are dropped, so an idle server holds none.';
+}
+
 function setupTable(steps: SetupStep[]): string {
   return table(['namespaces', 'Tenants created', 'create → all Ready s', '→ settled s', 'Paddock writes', 'writes/s'],
     steps.map((s) => [k(s.namespaces), s.tenantsCreated, f(s.allReadyMs / 1000), f(s.settledMs / 1000), s.paddockWrites, f(s.writesPerSecond)]));
@@ -128,7 +140,7 @@ export function evaluateGoals(r: Omit<BenchResults, 'goals'>): Goal[] {
   const admin = r.adminList[r.adminList.length - 1];
   if (admin) {
     const table = admin.targets.find((t) => t.target === 'Paddock direct, Table')!;
-    goals.push({ goal: `admin ${k(admin.size)}-row Table ≤ ${GOALS.adminTableMs} ms`, measured: `p50 ${f(table.latency.p50)} ms, p99 ${f(table.latency.p99)} ms`, met: table.latency.p50 <= GOALS.adminTableMs });
+    goals.push({ goal: `admin ${k(admin.size)}-row Table p99 ≤ ${GOALS.adminTableP99Ms} ms`, measured: `p99 ${f(table.latency.p99)} ms (p50 ${f(table.latency.p50)} ms)`, met: table.latency.p99 <= GOALS.adminTableP99Ms });
   }
   const paddockWatch = r.watch?.phases.find((p) => p.role === 'paddock');
   if (paddockWatch) {
@@ -171,6 +183,7 @@ export function toMarkdown(r: BenchResults): string {
   out.push('## 2. Admin list', '',
     `Every row, as admin (system:masters). Baseline: kube-apiserver's own namespace list (all namespaces, a few system ones more). ${r.adminList[0]?.sequential ?? 0} sequential requests per target, ` +
     `then ${r.adminList[0]?.burst ?? 0} with ${r.adminList[0]?.concurrency ?? 0} in flight.`, '', listTable(r.adminList), '');
+  if (r.encodings) out.push(encodingsLine(r.encodings), '');
   if (r.watch) {
     const w = r.watch;
     out.push('## 3. Watch fan-out', '',

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchTenant, BenchCluster } from '../bench/cluster';
 import { adminList, ownerList } from '../bench/list';
+import { encodingMemory } from '../bench/encodings';
 import { memoryPoint, memoryResult, type MemoryPoint } from '../bench/memory';
 import { coldReconcile } from '../bench/reconcile';
 import { evaluateGoals, latencyChart, toMarkdown, type BenchResults, type SetupStep } from '../bench/report';
@@ -92,6 +93,9 @@ async function run(config: BenchConfig): Promise<BenchResults> {
   }
 
   const size = config.sizes[config.sizes.length - 1];
+  log(`scenario 2, memory: the row encodings cache at ${size} rows`);
+  const encodings = await encodingMemory(c);
+  log(`  ${encodings.totalBytesPerRow} B/row (Table ${encodings.tableBytesPerRow}, + JSON ${encodings.jsonBytesPerRow})`);
   log(`scenario 6 (allowed storage classes) at ${size} namespaces, ${tenants} Tenants, ${CLASSES} StorageClasses`);
   const allowedClasses = await allowedClassesList(c, config, size, CLASSES);
 
@@ -120,6 +124,7 @@ async function run(config: BenchConfig): Promise<BenchResults> {
     setup,
     ownerList: owner,
     adminList: admin,
+    encodings,
     allowedClasses,
     watch,
     reconcile,

@@ -16,7 +16,7 @@ import { checkTargetFits, negotiateOutput, parseIncludeObject, wantsPretty, type
 import { serveOpenAPI, type OpenAPIDocuments } from './openapi';
 import { parseDeleteOptions } from './request/delete-options';
 import { parseListOptions } from './request/list-options';
-import { send, sendError, sendValue } from './request/respond';
+import { send, sendError, sendStream, sendValue } from './request/respond';
 import type { StaticResponse } from './static/document';
 import { badRequest, failure, forbidden, isStatusError, forbiddenPath, methodNotSupported, tooManyRequests, unauthorized } from './status';
 import { getRow, listRows } from './serving/list';
@@ -280,7 +280,8 @@ export class ApiServer {
           checkTargetFits(negotiated, 'list');
           await this.#authorize(resource, req.user!, 'list');
           const result = listRows(resource, await this.#viewer(resource, req.user!), options, this.#snapshots);
-          send(res, 200, negotiated.contentType, renderList(resource, result.items, result.metadata, { negotiated, includeObject, pretty, now: new Date() }));
+          // Streamed in chunks from each row's cached encodings, as the connection takes them.
+          await sendStream(res, 200, negotiated.contentType, renderList(resource, result.items, result.metadata, { negotiated, includeObject, pretty, now: new Date() }));
         });
       } else if (req.method === 'POST' && resource.create) {
         verb = 'create';

@@ -3,19 +3,6 @@ import { dump } from 'js-yaml';
 import type { Negotiated } from '../negotiation';
 import { toStatusError, type StatusError } from '../status';
 
-/** JSON of each served object, computed once per object (objects in the view are immutable). */
-const jsonCache = new WeakMap<object, string>();
-
-/** The JSON text of an immutable object, shared by every response that carries it. */
-export function cachedJson(obj: object): string {
-  let text = jsonCache.get(obj);
-  if (text === undefined) {
-    text = JSON.stringify(obj);
-    jsonCache.set(obj, text);
-  }
-  return text;
-}
-
 export function encodeBody(value: unknown, mediaType: Negotiated['mediaType'], pretty: boolean): Buffer {
   if (mediaType === 'application/yaml') return Buffer.from(dump(value, { noRefs: true, lineWidth: -1, sortKeys: false }));
   return Buffer.from(pretty ? JSON.stringify(value, null, 2) + '\n' : JSON.stringify(value));
@@ -36,6 +23,83 @@ export function send(res: ServerResponse, status: number, contentType: string, b
   if (res.req && !res.req.complete) headers = { ...headers, Connection: 'close' };
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': String(body.length), 'Cache-Control': 'no-cache, private', ...headers });
   res.end(body);
+}
+
+/** How much of a streamed body is gathered before it is written: one write per chunk. */
+export const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Writes a response whose body comes in pieces (see serving/render.ts), gathered into chunks of about
+ * {@link CHUNK_BYTES}, each written when the connection has taken the one before (backpressure): the
+ * whole body is never held at once. A body that fits in one chunk, and any answer to HEAD, is sent as
+ * {@link send} sends it (with Content-Length); a longer one goes out chunked. When the response ends
+ * early (the client left, a deadline answered), the rest of the body is never made.
+ */
+export async function sendStream(res: ServerResponse, status: number, contentType: string, body: Iterable<string | Buffer>): Promise<void> {
+  const chunks = chunked(body);
+  const first = chunks.next();
+  if (first.done) {
+    send(res, status, contentType, Buffer.alloc(0));
+    return;
+  }
+  const second = res.req?.method === 'HEAD' ? undefined : chunks.next();
+  if (!second || second.done) {
+    const all = [first.value, ...chunks].map((c) => (typeof c === 'string' ? Buffer.from(c) : c));
+    send(res, status, contentType, all.length === 1 ? all[0] : Buffer.concat(all));
+    return;
+  }
+  if (res.writableEnded) return;
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const headers: Record<string, string> = { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' };
+  if (res.req && !res.req.complete) headers.Connection = 'close';
+  res.writeHead(status, headers);
+  const write = async (chunk: string | Buffer): Promise<boolean> => {
+    if (res.destroyed || res.writableEnded) return false;
+    if (!res.write(chunk)) await drained(res);
+    return true;
+  };
+  if ((await write(first.value)) && (await write(second.value))) {
+    for (const chunk of chunks) if (!(await write(chunk))) break;
+  }
+  if (!res.destroyed && !res.writableEnded) res.end();
+}
+
+/** Resolves when `res` may take more (drain) or will take nothing more (close). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/**
+ * The pieces of a body gathered into chunks of about CHUNK_BYTES. Text stays text: the socket encodes it
+ * as UTF-8 straight into what it sends, with no Buffer of its own (measurably less work per list).
+ */
+function* chunked(body: Iterable<string | Buffer>): Generator<string | Buffer, void, undefined> {
+  let text = '';
+  for (const piece of body) {
+    if (typeof piece === 'string') {
+      text += piece;
+      if (text.length >= CHUNK_BYTES) {
+        yield text;
+        text = '';
+      }
+    } else {
+      if (text) yield text;
+      text = '';
+      if (piece.length) yield piece;
+    }
+  }
+  if (text) yield text;
 }
 
 export function sendValue(res: ServerResponse, status: number, value: unknown, negotiated: Pick<Negotiated, 'mediaType' | 'contentType'>, pretty = false): void {

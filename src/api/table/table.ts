@@ -32,7 +32,7 @@ export interface TableOptions {
 }
 
 /** The annotation of the BOOKMARK that ends the initial events of a watch list. */
-const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 /**
  * A Table for `kubectl get` (list): one row per item in the given order, cells by `convertor`,

@@ -4,16 +4,16 @@ import { watchersClosed, watchEventsSent, watchers as watchersGauge } from '../.
 import type { IncludeObject, MetaGroupVersion, Negotiated } from '../negotiation';
 import { watchEventTarget } from '../negotiation';
 import type { ListOptions } from '../request/list-options';
-import { cachedJson } from '../request/respond';
 import { expired, EXPIRED_MESSAGES, timeout, type StatusError } from '../status';
-import { toObjectTable, toPartialObjectMetadata } from '../table';
+import { INITIAL_EVENTS_END } from '../table';
+import { objectJson, objectTableJson, partialObjectMetadataJson } from '../serving/encodings';
 import { selectRows } from '../serving/list';
 import type { ServedResource, TableConvertor, Viewer } from '../serving/resource';
 import { Change, type Audience, type ChangeType } from './changelog';
 import { Watcher, type WatchSink } from './watcher';
 
 /** The annotation on the bookmark that ends the initial events of a `sendInitialEvents` watch. */
-export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+export { INITIAL_EVENTS_END };
 
 export interface WatchHubOptions {
   /** Unread bytes after which a watcher is closed as too slow. */
@@ -37,7 +37,10 @@ export interface WatchRequest {
 
 const NO_AUDIENCE: Audience = new Set();
 
-/** The form of a watch's events: every watcher with the same form shares their bytes. */
+/**
+ * The form of a watch's events: every watcher with the same form shares their bytes, and each event is
+ * made from the row's cached encodings (the same ones lists use): `{"type":..,"object":` + row + `}`.
+ */
 interface EventForm<T> {
   key: string;
   render(type: ChangeType, object: T, withHeaders: boolean): string;
@@ -50,11 +53,11 @@ function formOf<T extends KubeObject>(table: TableConvertor<T>, negotiated: Nego
     return {
       key: `table:${gv}:${includeObject}`,
       // The Table of one row per event: AGE is as of the change, like every other cell of the event.
-      render: (_t, o, withHeaders) => JSON.stringify(toObjectTable(table, o, { groupVersion: gv, includeObject, now: new Date(), noHeaders: !withHeaders })),
+      render: (_t, o, withHeaders) => objectTableJson(table, o, { groupVersion: gv, includeObject, now: new Date(), noHeaders: !withHeaders }),
     };
   }
-  if (target === 'PartialObjectMetadata') return { key: `pom:${gv}`, render: (_t, o) => JSON.stringify(toPartialObjectMetadata(o, gv)) };
-  return { key: 'json', render: (_t, o) => cachedJson(o) };
+  if (target === 'PartialObjectMetadata') return { key: `pom:${gv}`, render: (_t, o) => partialObjectMetadataJson(o, gv) };
+  return { key: 'json', render: (_t, o) => objectJson(o) };
 }
 
 function line(type: string, objectJson: string): Buffer {

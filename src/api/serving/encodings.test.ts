@@ -1,0 +1,184 @@
+import type { KubeObject, TenantNamespace } from '../../kube/types';
+import type { IncludeObject, MetaGroupVersion } from '../negotiation';
+import { AGE_COLUMN, column, INITIAL_EVENTS_END, NAME_COLUMN, toObjectTable, toPartialObjectMetadata, toPartialObjectMetadataList, toTable, translateTimestampSince } from '../table';
+import { TENANT_NAMESPACE_TABLE } from '../tenantnamespaces/table';
+import { PRIORITY_CLASSES } from '../views/classes';
+import {
+  clearEncodings, metadataJson, objectJson, objectListJson, objectTableJson, partialObjectMetadataJson, partialObjectMetadataListJson, PIECE_CHARS, tableJson, tableRowJson, turnEncodings,
+} from './encodings';
+import type { TableConvertor } from './resource';
+
+const now = new Date('2026-03-04T05:06:07Z');
+const join = (pieces: Iterable<string>) => [...pieces].join('');
+
+function tns(name: string, extra: Partial<TenantNamespace['metadata']> = {}): TenantNamespace {
+  return Object.freeze({
+    kind: 'TenantNamespace',
+    apiVersion: 'tenancy.paddock.dev/v1alpha1',
+    metadata: Object.freeze({ name, uid: `uid-${name}`, resourceVersion: '7', creationTimestamp: '2026-03-01T00:00:00Z', labels: { 'paddock.dev/tenant': 'oil' }, ...extra }),
+    spec: { tenant: 'oil' },
+    status: { phase: 'Active', owners: [{ kind: 'User', name: 'alice', role: 'admin' }], quota: { hard: { cpu: '2' }, used: { cpu: '1' } } },
+  } as TenantNamespace);
+}
+
+const rows = [
+  tns('oil-a'),
+  tns('oil-b', { labels: { 'paddock.dev/tenant': 'oil', note: 'café ☕ "quoted" \\ \u2028' } }),
+  tns('oil-c', { creationTimestamp: undefined }),
+  tns('oil-d', { annotations: { [INITIAL_EVENTS_END]: 'true' } }),
+];
+
+/** A convertor that counts how often it computes cells. */
+function counting<T>(table: TableConvertor<T>): TableConvertor<T> & { calls: number } {
+  const c = { columns: table.columns, calls: 0, cells: (row: T, at: Date) => (c.calls++, table.cells(row, at)) };
+  return c;
+}
+
+beforeEach(() => clearEncodings());
+
+describe('row encodings: the same bytes as encoding the objects', () => {
+  const forms: [IncludeObject, MetaGroupVersion][] = [
+    ['Metadata', 'meta.k8s.io/v1'], ['None', 'meta.k8s.io/v1'], ['Object', 'meta.k8s.io/v1'],
+    ['Metadata', 'meta.k8s.io/v1beta1'], ['None', 'meta.k8s.io/v1beta1'], ['Object', 'meta.k8s.io/v1beta1'],
+  ];
+
+  it.each(forms)('Table list with includeObject=%s, %s, first and second time', (includeObject, groupVersion) => {
+    const listMeta = { resourceVersion: '9', continue: 'tok', remainingItemCount: 2 };
+    const expected = JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, rows, listMeta, { groupVersion, includeObject, now }));
+    expect(join(tableJson(TENANT_NAMESPACE_TABLE, rows, listMeta, { groupVersion, includeObject, now }))).toBe(expected);
+    expect(join(tableJson(TENANT_NAMESPACE_TABLE, rows, listMeta, { groupVersion, includeObject, now }))).toBe(expected);
+    expect(tableRowJson(TENANT_NAMESPACE_TABLE, rows[1], { groupVersion, includeObject, now })).toBe(JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, [rows[1]], {}, { groupVersion, includeObject, now }).rows[0]));
+  });
+
+  it.each(forms)('one-row Table (get, watch event) with includeObject=%s, %s, with and without headers', (includeObject, groupVersion) => {
+    for (const noHeaders of [false, true]) {
+      const expected = JSON.stringify(toObjectTable(TENANT_NAMESPACE_TABLE, rows[0], { groupVersion, includeObject, now, noHeaders }));
+      expect(objectTableJson(TENANT_NAMESPACE_TABLE, rows[0], { groupVersion, includeObject, now, noHeaders })).toBe(expected);
+    }
+  });
+
+  it('empty lists, lists without list metadata', () => {
+    expect(join(tableJson(TENANT_NAMESPACE_TABLE, [], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'Metadata', now }))).toBe(
+      JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, [], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'Metadata', now })),
+    );
+    expect(join(partialObjectMetadataListJson([], { resourceVersion: '3', continue: '' }))).toBe(JSON.stringify(toPartialObjectMetadataList([], { resourceVersion: '3', continue: '' })));
+    const head = { apiVersion: 'tenancy.paddock.dev/v1alpha1', kind: 'TenantNamespaceList', metadata: {} };
+    expect(join(objectListJson([], head))).toBe(JSON.stringify({ ...head, items: [] }));
+  });
+
+  it('object lists, PartialObjectMetadata(List), objects and metadata', () => {
+    const metadata = { resourceVersion: '9', continue: 'tok', remainingItemCount: 0 };
+    const head = { apiVersion: 'tenancy.paddock.dev/v1alpha1', kind: 'TenantNamespaceList', metadata };
+    expect(join(objectListJson(rows, head))).toBe(JSON.stringify({ ...head, items: rows }));
+    for (const gv of ['meta.k8s.io/v1', 'meta.k8s.io/v1beta1'] as const) {
+      expect(join(partialObjectMetadataListJson(rows, metadata, gv))).toBe(JSON.stringify(toPartialObjectMetadataList(rows, metadata, gv)));
+      expect(partialObjectMetadataJson(rows[1], gv)).toBe(JSON.stringify(toPartialObjectMetadata(rows[1], gv)));
+    }
+    for (const row of rows) {
+      expect(objectJson(row)).toBe(JSON.stringify(row));
+      expect(metadataJson(row)).toBe(JSON.stringify(row.metadata));
+    }
+  });
+
+  it('metadata made before or after the object is the same text', () => {
+    const [a, b] = [tns('x-a'), tns('x-b')];
+    expect(metadataJson(a)).toBe(JSON.stringify(a.metadata));
+    expect(objectJson(a)).toBe(JSON.stringify(a));
+    expect(metadataJson(a)).toBe(JSON.stringify(a.metadata));
+    expect(objectJson(b)).toBe(JSON.stringify(b));
+    expect(metadataJson(b)).toBe(JSON.stringify(b.metadata));
+  });
+
+  it('cells that are not strings, AGE not last (TenantPriorityClass)', () => {
+    const pc = Object.freeze({ kind: 'TenantPriorityClass', apiVersion: 'tenancy.paddock.dev/v1alpha1', metadata: { name: 'high', creationTimestamp: '2025-01-01T00:00:00Z' }, value: 1000, globalDefault: true }) as KubeObject;
+    const table = PRIORITY_CLASSES.table as TableConvertor<KubeObject>;
+    const expected = JSON.stringify(toTable(table, [pc], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now }));
+    expect(join(tableJson(table, [pc], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now }))).toBe(expected);
+    expect(join(tableJson(table, [pc], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now }))).toBe(expected);
+  });
+
+  it('long lists come in pieces of about PIECE_CHARS', () => {
+    const many = Array.from({ length: 400 }, (_, i) => tns(`n-${String(i).padStart(4, '0')}`));
+    const pieces = [...tableJson(TENANT_NAMESPACE_TABLE, many, {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'Object', now })];
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const p of pieces.slice(0, -1)) expect(p.length).toBeGreaterThanOrEqual(PIECE_CHARS);
+    expect(pieces.join('')).toBe(JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, many, {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'Object', now })));
+  });
+});
+
+describe('row encodings: made once per row state', () => {
+  it('a row’s cells and JSON are computed once and shared by every list', () => {
+    const table = counting(TENANT_NAMESPACE_TABLE);
+    const render = () => join(tableJson(table, rows, {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'Metadata', now }));
+    const first = render();
+    const calls = table.calls;
+    expect(render()).toBe(first);
+    expect(join(tableJson(table, rows, {}, { groupVersion: 'meta.k8s.io/v1beta1', includeObject: 'None', now }))).toBe(
+      JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, rows, {}, { groupVersion: 'meta.k8s.io/v1beta1', includeObject: 'None', now })),
+    );
+    expect(table.calls).toBe(calls);
+    expect(objectJson(rows[0])).toBe(objectJson(rows[0]));
+  });
+
+  it('a new row state gets new bytes; the old state keeps its own', () => {
+    const before = tns('oil-a');
+    const after = tns('oil-a', { resourceVersion: '8', labels: { 'paddock.dev/tenant': 'oil', team: 'red' } });
+    const table = counting(TENANT_NAMESPACE_TABLE);
+    const opts = { groupVersion: 'meta.k8s.io/v1' as const, includeObject: 'Metadata' as const, now };
+    const old = tableRowJson(table, before, opts);
+    const oldJson = objectJson(before);
+    expect(tableRowJson(table, after, opts)).toBe(JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, [after], {}, opts).rows[0]));
+    expect(tableRowJson(table, after, opts)).not.toBe(old);
+    expect(objectJson(after)).toBe(JSON.stringify(after));
+    expect(objectJson(after)).not.toBe(oldJson);
+    expect(tableRowJson(table, before, opts)).toBe(old);
+  });
+
+  it('AGE is as of each request, the rest cached', () => {
+    const table = counting(TENANT_NAMESPACE_TABLE);
+    const opts = (at: Date) => ({ groupVersion: 'meta.k8s.io/v1' as const, includeObject: 'None' as const, now: at });
+    const ages: string[] = [];
+    for (const at of [now, new Date(now.getTime() + 90_000), new Date(now.getTime() + 400 * 86_400_000)]) {
+      const table1 = JSON.parse(join(tableJson(table, rows, {}, opts(at)))) as { rows: { cells: string[] }[] };
+      expect(table1).toEqual(toTable(TENANT_NAMESPACE_TABLE, rows, {}, opts(at)));
+      ages.push(table1.rows[0].cells[3]);
+      expect(table1.rows[2].cells[3]).toBe('<unknown>');
+    }
+    expect(ages).toEqual([translateTimestampSince(rows[0].metadata.creationTimestamp, now), '3d5h', '403d']);
+    expect(table.calls).toBe(2 * rows.length); // made once (checked at two times), never again
+  });
+
+  it('a convertor whose other cells depend on the clock is never cached, and stays right', () => {
+    const clock: TableConvertor<KubeObject> = {
+      columns: [NAME_COLUMN, column('Seen', 'When this was printed.'), AGE_COLUMN],
+      cells: (row, at) => [row.metadata.name, at.toISOString(), translateTimestampSince(row.metadata.creationTimestamp, at)],
+    };
+    for (const at of [now, new Date(now.getTime() + 5000)]) {
+      expect(join(tableJson(clock, rows, {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now: at }))).toBe(
+        JSON.stringify(toTable(clock, rows, {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now: at })),
+      );
+    }
+  });
+
+  it('an AGE column that does not show the age of creationTimestamp is never cached', () => {
+    const odd: TableConvertor<KubeObject> = { columns: [NAME_COLUMN, AGE_COLUMN], cells: (row) => [row.metadata.name, 'forever'] };
+    const opts = { groupVersion: 'meta.k8s.io/v1' as const, includeObject: 'None' as const, now };
+    expect(join(tableJson(odd, rows, {}, opts))).toBe(JSON.stringify(toTable(odd, rows, {}, opts)));
+    expect(join(tableJson(odd, rows, {}, opts))).toBe(JSON.stringify(toTable(odd, rows, {}, opts)));
+  });
+
+  it('encodings unused for two turns are dropped and made again', () => {
+    const table = counting(TENANT_NAMESPACE_TABLE);
+    const opts = { groupVersion: 'meta.k8s.io/v1' as const, includeObject: 'None' as const, now };
+    tableRowJson(table, rows[0], opts);
+    turnEncodings();
+    tableRowJson(table, rows[0], opts); // used in the previous generation: kept, and moved into the current one
+    turnEncodings();
+    tableRowJson(table, rows[0], opts);
+    expect(table.calls).toBe(2);
+    turnEncodings();
+    turnEncodings();
+    tableRowJson(table, rows[0], opts);
+    expect(table.calls).toBe(4);
+  });
+});
