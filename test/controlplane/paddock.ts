@@ -67,7 +67,7 @@ export async function startPaddock(state: ControlPlaneState, kubeconfig: string,
       if (!isAlive(pid)) throw new Error(`${name} exited; see ${log}`);
       const res = await httpsGet(`https://127.0.0.1:${port}/readyz`, state.pki, state.pki.users.admin).catch(() => undefined);
       return res?.status === 200;
-    }, 60_000, 200).catch(async (err) => {
+    }, 180_000, 200).catch(async (err) => {
       await killGroup(pid);
       throw err;
     });
