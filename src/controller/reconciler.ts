@@ -358,10 +358,12 @@ export class TenantReconciler {
 
   async #writeStatus(tenant: Tenant, desired: DesiredState, observed: ObservedState): Promise<void> {
     const status = tenantStatus(tenant, desired, { ...observed, allowed: this.admission.allowed(tenant) }, new Date());
-    if (statusEqual(tenant.status, status)) return;
     // Another event can bring this tenant back before the cache has our last status write: writing the
-    // same status again from the stale copy would only earn a 409. Skip until the cache moves on.
+    // same status again from the stale copy would only earn a 409. Skip until the cache moves on; once
+    // it has, the record has served (it would otherwise hold a copy of every Tenant's status).
     const last = this.#statusWritten.get(tenant.metadata.name);
+    if (last && last.from !== tenant.metadata.resourceVersion) this.#statusWritten.delete(tenant.metadata.name);
+    if (statusEqual(tenant.status, status)) return;
     if (last && last.from === tenant.metadata.resourceVersion && statusEqual(last.status, status)) return;
     this.#statusWritten.delete(tenant.metadata.name);
     const before = tenant.status?.conditions?.find((c) => c.type === 'Ready');
