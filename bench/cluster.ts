@@ -96,7 +96,8 @@ export class BenchCluster {
       extraArgs: ['--leader-elect=false', '--log-level=info', `--qps=${flags.qps}`, `--burst=${flags.burst}`,
         `--workers=${flags.workers}`, `--resync-period=${flags.resyncPeriod}`],
       env: { NODE_OPTIONS: `--expose-gc --require=${PROBE}`, PADDOCK_BENCH_HEAP_FILE: this.heapFile },
-      readyTimeoutMs,
+      // Listing a 10k-namespace cluster takes seconds alone, minutes on a machine others load too.
+      readyTimeoutMs: readyTimeoutMs ?? 10 * 60_000,
     });
     this.flags = flags;
     this.paddockAdmin = this.client(this.paddockUrl, this.state.pki.users.admin, 16);
