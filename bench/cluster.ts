@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startControlPlane, stopControlPlane, type ControlPlaneState } from '../test/controlplane/controlplane';
+import { startControlPlane, stopControlPlane, type ControlPlaneState, type StartOptions } from '../test/controlplane/controlplane';
 import { installPaddockIdentity, registerApiService, startPaddock, stopPaddock, type PaddockProcess } from '../test/controlplane/paddock';
 import { issueClientCert, type CertFiles } from '../test/controlplane/pki';
 import { sleep } from '../test/controlplane/processes';
@@ -47,9 +47,11 @@ export class BenchCluster {
     this.heapFile = join(state.dir, 'paddock-heap.json');
   }
 
-  static async up(dir: string, log: Log): Promise<BenchCluster> {
+  static async up(dir: string, log: Log, opts: Pick<StartOptions, 'controllers' | 'controllerManagerArgs' | 'apiserverArgs'> = {}): Promise<BenchCluster> {
     // One audit file for the whole run (kube-apiserver rotates at 100 MB by default; 10k namespaces write more).
-    const state = await startControlPlane({ dir, log, apiserverArgs: ['--audit-log-maxsize=100000', '--audit-log-maxbackup=1'] });
+    const state = await startControlPlane({
+      dir, log, ...opts, apiserverArgs: ['--audit-log-maxsize=100000', '--audit-log-maxbackup=1', ...(opts.apiserverArgs ?? [])],
+    });
     try {
       const kubectl = (args: string[]) => execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs.admin, ...args], { stdio: 'pipe', encoding: 'utf8' });
       kubectl(['apply', '--server-side', '-k', join(REPO, 'schemas')]);
@@ -87,13 +89,15 @@ export class BenchCluster {
    * and points the APIService at it. Resolves once /readyz answers (caches synced) and the APIService is
    * Available.
    */
-  async startPaddock(flags: PaddockFlags, name = 'paddock'): Promise<PaddockProcess> {
+  async startPaddock(flags: PaddockFlags, name = 'paddock', readyTimeoutMs?: number): Promise<PaddockProcess> {
     if (this.paddock) throw new Error('Paddock is already running');
     this.paddock = await startPaddock(this.state, this.paddockKubeconfig, {
       name,
       extraArgs: ['--leader-elect=false', '--log-level=info', `--qps=${flags.qps}`, `--burst=${flags.burst}`,
         `--workers=${flags.workers}`, `--resync-period=${flags.resyncPeriod}`],
       env: { NODE_OPTIONS: `--expose-gc --require=${PROBE}`, PADDOCK_BENCH_HEAP_FILE: this.heapFile },
+      // Listing a 10k-namespace cluster takes seconds alone, minutes on a machine others load too.
+      readyTimeoutMs: readyTimeoutMs ?? 10 * 60_000,
     });
     this.flags = flags;
     this.paddockAdmin = this.client(this.paddockUrl, this.state.pki.users.admin, 16);

@@ -2,6 +2,7 @@ import type { ListResult, TargetResult } from './list';
 import type { EncodingMemory } from './encodings';
 import type { MemoryResult } from './memory';
 import type { ReconcileResult } from './reconcile';
+import { scaleMarkdown, type ScaleResult } from './scale';
 import { GOALS, type BenchConfig } from './scenarios';
 import { ratio, round } from './stats';
 import type { WatchResult } from './watch';
@@ -34,6 +35,8 @@ export interface BenchResults {
   /** Scenario 8: informers through two replicas. */
   ha?: HaResult;
   memory?: MemoryResult;
+  /** The scale scenario, on a control plane of its own (`--only=scale`, `--scale=N`). */
+  scale?: ScaleResult;
   goals: Goal[];
 }
 
@@ -163,6 +166,13 @@ export function evaluateGoals(r: Omit<BenchResults, 'goals'>): Goal[] {
       met: h.replicaSwitchRelists === 0 && h.lostEvents === 0 && h.duplicateEvents === 0,
     });
   }
+  if (r.scale) {
+    const sc = r.scale;
+    const direct = sc.ownerList.targets.find((t) => t.target === 'Paddock direct')!;
+    goals.push({ goal: `owner list p99 ≤ ${GOALS.ownerListP99Ms} ms direct at ${k(sc.namespaces)}`, measured: `${f(direct.latency.p99)} ms`, met: direct.latency.p99 <= GOALS.ownerListP99Ms });
+    goals.push({ goal: `≤ ${GOALS.heapBytesPerNamespace / 1024} KiB heap per cached namespace at ${k(sc.namespaces)}`, measured: bytes(sc.heapBytesPerNamespace), met: sc.heapBytesPerNamespace <= GOALS.heapBytesPerNamespace });
+    goals.push({ goal: `zero writes starting on a converged ${k(sc.namespaces)}-namespace cluster`, measured: `${sc.startWrites.total}`, met: sc.startWrites.total === 0 });
+  }
   return goals;
 }
 
@@ -215,6 +225,7 @@ export function toMarkdown(r: BenchResults): string {
       `Heap per namespace at the largest size: ${bytes(r.memory.heapBytesPerNamespace)} (${bytes(r.memory.heapBytesPerObject)} per cached object); marginal, between the two largest sizes: ${bytes(r.memory.marginalBytesPerNamespace)}.`, '',
       memoryTable(r.memory), '');
   }
+  if (r.scale) out.push(scaleMarkdown(r.scale, listTable), '');
   out.push('## Data setup', '', 'Tenants created through kube-apiserver while Paddock runs with ' +
     `--qps=${r.config.setup.qps} --burst=${r.config.setup.burst} --workers=${r.config.setup.workers}; Paddock's reconciler creates every namespace and guardrail.`, '', setupTable(r.setup), '');
   return out.join('\n');

@@ -17,6 +17,8 @@ import { FULL, QUICK, ownerName, ownerOfTenant, tenantName, type BenchConfig } f
 import { round } from '../bench/stats';
 import { watchFanout, type WatchWorld } from '../bench/watch';
 import { highAvailability } from '../bench/ha';
+import { SCALE_CONTROLLER_ARGS, SCALE_CONTROLLERS, SCALE_DEFAULTS, scaleScenario, type ScaleResult } from '../bench/scale';
+import { existsSync, readFileSync } from 'node:fs';
 import { stopControlPlane } from '../test/controlplane/controlplane';
 import { buildPaddock } from '../test/controlplane/paddock';
 
@@ -145,11 +147,44 @@ function write(results: BenchResults): void {
   writeFileSync(join(RESULTS, 'latency-vs-size.svg'), latencyChart(results.ownerList));
 }
 
+/** The scale scenario on a control plane of its own (the previous one, if any, is stopped first). */
+async function runScale(config: BenchConfig, namespaces: number, buildMinutes: number): Promise<ScaleResult> {
+  if (cluster) await cluster.down();
+  tearingDown = undefined;
+  log(`scale scenario: ${namespaces} namespaces on a control plane of its own`);
+  buildPaddock();
+  cluster = await BenchCluster.up(DIR, log, { controllers: SCALE_CONTROLLERS, controllerManagerArgs: SCALE_CONTROLLER_ARGS });
+  return scaleScenario(cluster, config, { ...SCALE_DEFAULTS, namespaces, buildBudgetMs: buildMinutes * 60_000 }, log);
+}
+
+/** Merges a scale result into latest.json (every other field kept) and rewrites latest.md. */
+function writeScale(scale: ScaleResult, base: BenchResults | undefined): void {
+  mkdirSync(RESULTS, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  writeFileSync(join(RESULTS, `${stamp}-scale.json`), JSON.stringify(scale, null, 2) + '\n');
+  const latest = join(RESULTS, 'latest.json');
+  const previous = base ?? (existsSync(latest) ? (JSON.parse(readFileSync(latest, 'utf8')) as BenchResults) : undefined);
+  if (!previous) return;
+  const { goals: _old, ...rest } = { ...previous, scale };
+  const merged: BenchResults = { ...rest, goals: evaluateGoals(rest) };
+  writeFileSync(latest, JSON.stringify(merged, null, 2) + '\n');
+  writeFileSync(join(RESULTS, 'latest.md'), toMarkdown(merged));
+  console.log('\n' + toMarkdown(merged));
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const tenantsArg = args.find((a) => a.startsWith('--reconcile-tenants='));
-  const unknown = args.filter((a) => a !== '--quick' && a !== tenantsArg);
-  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick, --reconcile-tenants=N)`);
+  const onlyArg = args.find((a) => a.startsWith('--only='));
+  const scaleArg = args.find((a) => a === '--scale' || a.startsWith('--scale='));
+  const budgetArg = args.find((a) => a.startsWith('--scale-build-minutes='));
+  const unknown = args.filter((a) => a !== '--quick' && a !== tenantsArg && a !== onlyArg && a !== scaleArg && a !== budgetArg);
+  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick, --reconcile-tenants=N, --only=scale, --scale[=N], --scale-build-minutes=M)`);
+  const buildMinutes = budgetArg ? Number(budgetArg.split('=')[1]) : SCALE_DEFAULTS.buildBudgetMs / 60_000;
+  if (!(buildMinutes > 0)) throw new Error(`${budgetArg}: not a positive number of minutes`);
+  if (onlyArg && onlyArg !== '--only=scale') throw new Error(`${onlyArg}: the only scenario that runs alone is scale`);
+  const scaleNamespaces = scaleArg?.includes('=') ? Number(scaleArg.split('=')[1]) : 100_000;
+  if (!Number.isInteger(scaleNamespaces) || scaleNamespaces < 10) throw new Error(`${scaleArg}: not an integer ≥ 10`);
   let config = args.includes('--quick') ? QUICK : FULL;
   if (tenantsArg) {
     const tenants = Number(tenantsArg.split('=')[1]);
@@ -166,10 +201,16 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
+    if (onlyArg) {
+      writeScale(await runScale(FULL, scaleNamespaces, buildMinutes), undefined);
+      log('scale results written to bench/results/ (a timestamped -scale.json, merged into latest.json and latest.md)');
+      return;
+    }
     const results = await run(config);
     write(results);
     console.log('\n' + toMarkdown(results));
     log(config.name === 'quick' ? 'results written to bench/results/ (a timestamped -quick.json)' : 'results written to bench/results/ (latest.md, latest.json, latency-vs-size.svg)');
+    if (scaleArg) writeScale(await runScale(FULL, scaleNamespaces, buildMinutes), config.name === 'full' ? results : undefined);
   } finally {
     await teardown();
   }

@@ -5,6 +5,7 @@ import { ownerKeysOfTenant } from '../tenancy/owner-keys';
 import type { SharedInformerFactory } from './factory';
 import type { SharedInformer } from './informer';
 import { NAMESPACE_INDEX, namespaceIndexFunc } from './store';
+import { guardrailSummary, namespaceSummary } from './summaries';
 
 /** Index names of the Paddock cache. */
 export const INDEX = {
@@ -61,8 +62,9 @@ export class PaddockCache {
         [INDEX.declared]: (t) => (t.spec?.namespaces ?? []).map((n) => `${t.metadata.name}-${n}`),
       },
     });
-    this.namespaces = factory.informerFor<Namespace>(RESOURCES.namespaces, { indexers: { [INDEX.tenant]: tenantLabelOf } });
-    const guardrail = { labelSelector: MANAGED, indexers: { [INDEX.namespace]: namespaceIndexFunc, [INDEX.tenant]: tenantLabelOf } };
+    // Namespaces and guardrails, one or more per tenant namespace, are cached as summaries (see summaries.ts).
+    this.namespaces = factory.informerFor<Namespace>(RESOURCES.namespaces, { indexers: { [INDEX.tenant]: tenantLabelOf }, transform: namespaceSummary });
+    const guardrail = { labelSelector: MANAGED, indexers: { [INDEX.namespace]: namespaceIndexFunc, [INDEX.tenant]: tenantLabelOf }, transform: guardrailSummary };
     this.resourceQuotas = factory.informerFor<ResourceQuota>(RESOURCES.resourceQuotas, guardrail);
     this.limitRanges = factory.informerFor<LimitRange>(RESOURCES.limitRanges, guardrail);
     this.networkPolicies = factory.informerFor<NetworkPolicy>(RESOURCES.networkPolicies, guardrail);

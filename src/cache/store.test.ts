@@ -53,4 +53,24 @@ describe('Store', () => {
     expect(names(s.byIndex('tenant', 'gas'))).toEqual(['changed']);
     expect(s.size).toBe(3);
   });
+
+  it('keeps an index value with one key and with several through adds, moves and deletes', () => {
+    const s = new Store({ tenant: byTenant });
+    s.upsert(obj('a', '1', { tenant: 'oil' }));
+    s.upsert(obj('a', '2', { tenant: 'oil' }));
+    expect(s.indexKeys('tenant', 'oil')).toEqual(['a']);
+    s.upsert(obj('b', '1', { tenant: 'oil' }));
+    s.upsert(obj('c', '1', { tenant: 'oil' }));
+    expect(s.indexKeys('tenant', 'oil').sort()).toEqual(['a', 'b', 'c']);
+    s.delete('b');
+    s.upsert(obj('c', '2', { tenant: 'gas' }));
+    expect(s.indexKeys('tenant', 'oil')).toEqual(['a']);
+    expect(names(s.byIndex('tenant', 'oil'))).toEqual(['a']);
+    s.upsert(obj('d', '1', { tenant: 'oil' }));
+    expect(names(s.byIndex('tenant', 'oil'))).toEqual(['a', 'd']);
+    s.delete('a');
+    s.delete('d');
+    expect(s.byIndex('tenant', 'oil')).toEqual([]);
+    expect(s.indexValues('tenant')).toEqual(['gas']);
+  });
 });

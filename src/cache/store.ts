@@ -32,7 +32,8 @@ export interface ObjectCache<T> {
 export class Store<T extends KubeObject> implements ObjectCache<T> {
   readonly #items = new Map<string, T>();
   readonly #indexers = new Map<string, IndexFunc<T>>();
-  readonly #indices = new Map<string, Map<string, Set<string>>>();
+  /** Index name → value → the keys with that value: one key as a string, several as a Set (most hold one). */
+  readonly #indices = new Map<string, Map<string, Keys>>();
 
   constructor(indexers: Indexers<T> = {}) {
     this.addIndexers(indexers);
@@ -54,7 +55,8 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
   /** The objects whose indexer `indexName` returned `indexValue`. Throws for an unknown index. */
   byIndex(indexName: string, indexValue: string): T[] {
     const keys = this.#index(indexName).get(indexValue);
-    if (!keys) return [];
+    if (keys === undefined) return [];
+    if (typeof keys === 'string') return [this.#items.get(keys)!];
     const out: T[] = [];
     for (const k of keys) out.push(this.#items.get(k)!);
     return out;
@@ -62,7 +64,8 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
 
   /** The keys of the objects whose indexer `indexName` returned `indexValue`. */
   indexKeys(indexName: string, indexValue: string): string[] {
-    return [...(this.#index(indexName).get(indexValue) ?? [])];
+    const keys = this.#index(indexName).get(indexValue);
+    return keys === undefined ? [] : typeof keys === 'string' ? [keys] : [...keys];
   }
 
   /** Every value the index `indexName` currently holds. */
@@ -79,7 +82,7 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
       if (existing === fn) continue;
       if (existing) throw new Error(`index ${name} already exists`);
       this.#indexers.set(name, fn);
-      const index = new Map<string, Set<string>>();
+      const index = new Map<string, Keys>();
       this.#indices.set(name, index);
       for (const [key, obj] of this.#items) for (const v of fn(obj)) addTo(index, v, key);
     }
@@ -127,7 +130,7 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
     return deltas;
   }
 
-  #index(name: string): Map<string, Set<string>> {
+  #index(name: string): Map<string, Keys> {
     const index = this.#indices.get(name);
     if (!index) throw new Error(`no index named ${name}`);
     return index;
@@ -143,18 +146,29 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
   #unindex(key: string, obj: T): void {
     for (const [name, fn] of this.#indexers) {
       const index = this.#indices.get(name)!;
-      for (const v of fn(obj)) {
-        const set = index.get(v);
-        if (!set) continue;
-        set.delete(key);
-        if (set.size === 0) index.delete(v);
-      }
+      for (const v of fn(obj)) removeFrom(index, v, key);
     }
   }
 }
 
-function addTo(index: Map<string, Set<string>>, value: string, key: string): void {
-  let set = index.get(value);
-  if (!set) index.set(value, (set = new Set()));
-  set.add(key);
+type Keys = string | Set<string>;
+
+function addTo(index: Map<string, Keys>, value: string, key: string): void {
+  const keys = index.get(value);
+  if (keys === undefined) index.set(value, key);
+  else if (typeof keys === 'string') {
+    if (keys !== key) index.set(value, new Set([keys, key]));
+  } else keys.add(key);
+}
+
+function removeFrom(index: Map<string, Keys>, value: string, key: string): void {
+  const keys = index.get(value);
+  if (keys === undefined) return;
+  if (typeof keys === 'string') {
+    if (keys === key) index.delete(value);
+    return;
+  }
+  keys.delete(key);
+  if (keys.size === 1) index.set(value, keys.values().next().value!);
+  else if (keys.size === 0) index.delete(value);
 }

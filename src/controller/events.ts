@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { KubeClient } from '../kube/client';
 import type { Writer } from './writer';
 import type { Logger } from '../log/logger';
@@ -32,7 +32,8 @@ export class EventRecorder {
       return;
     }
     const opts = this.writer?.writeOptions();
-    const key = `${obj.metadata.uid}\u0000${reason}\u0000${message}`;
+    // A digest, not the text: up to MAX_REMEMBERED keys are held, and messages list objects.
+    const key = createHash('sha256').update(`${obj.metadata.uid}\u0000${reason}\u0000${message}`).digest('base64url');
     const now = Date.now();
     const last = this.#recent.get(key);
     if (last !== undefined && now - last < REPEAT_WINDOW_MS) return;

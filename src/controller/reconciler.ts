@@ -247,10 +247,15 @@ export class TenantReconciler {
     }
     observed.namespaces.push(name);
     if (live.status?.phase === 'Terminating') return { uid: live.metadata.uid, furnish: false };
-    const drift = diffNamespace(live, want);
-    if (drift.length) {
-      await this.writer.update(mergeNamespace(live, want));
-      this.#event(tenant, 'Normal', 'Repaired', `repaired namespace ${name}: ${drift.map((d) => d.path).join(', ')}`);
+    if (diffNamespace(live, want).length) {
+      // The cache keeps a summary (cache/summaries.ts): the update is computed from the namespace read
+      // live, and only if it still differs there and is still the claimed one.
+      const current = await this.writer.get<Namespace>(want);
+      const drift = current && claimHolds(claim, current) ? diffNamespace(current, want) : [];
+      if (current && drift.length) {
+        await this.writer.update(mergeNamespace(current, want));
+        this.#event(tenant, 'Normal', 'Repaired', `repaired namespace ${name}: ${drift.map((d) => d.path).join(', ')}`);
+      }
     }
     return { uid: live.metadata.uid, furnish: true };
   }
@@ -263,20 +268,29 @@ export class TenantReconciler {
       if (created) return this.#event(tenant, 'Normal', 'Created', `created ${objectRef(want)}`);
       // It exists without Paddock's label (someone removed it): take it back.
       const current = await this.writer.get<KubeObject>(want);
-      if (current) await this.#repair(tenant, { ...current, kind: want.kind, apiVersion: want.apiVersion }, want);
+      if (current) await this.#repair(tenant, { ...current, kind: want.kind, apiVersion: want.apiVersion }, want, true);
       return;
     }
     await this.#repair(tenant, live, want);
   }
 
-  async #repair(tenant: Tenant, live: KubeObject, want: Guardrail): Promise<void> {
+  /**
+   * Repairs `live` (cached or read) into `want`. A cached guardrail is a summary (cache/summaries.ts), so
+   * a drift seen there is confirmed on the object read live, and the update is merged into that one:
+   * what the cache does not keep (annotations, finalizers) is never lost.
+   */
+  async #repair(tenant: Tenant, live: KubeObject, want: Guardrail, read = false): Promise<void> {
+    if (!requiresRecreate(live as Guardrail, want) && !needsUpdate(live as Guardrail, want)) return;
+    if (!read) {
+      const current = await this.writer.get<KubeObject>(want);
+      if (!current) return; // gone meanwhile: its delete event brings the tenant back
+      return this.#repair(tenant, { ...current, kind: want.kind, apiVersion: want.apiVersion }, want, true);
+    }
     if (requiresRecreate(live as Guardrail, want)) {
       await this.writer.delete(live);
       await this.writer.create(want);
-    } else if (needsUpdate(live as Guardrail, want)) {
-      await this.writer.update(mergeObject(live, want as KubeObject));
     } else {
-      return;
+      await this.writer.update(mergeObject(live, want as KubeObject));
     }
     this.#event(tenant, 'Normal', 'Repaired', `repaired ${objectRef(want)}`);
   }
@@ -321,7 +335,10 @@ export class TenantReconciler {
         if (obj.metadata.labels?.[PADDOCK.tenantLabel] === tenant.metadata.name) await this.writer.delete({ ...obj, kind });
       }
     }
-    await this.writer.update({ ...releaseNamespace(ns), kind: 'Namespace', apiVersion: 'v1' });
+    // From the namespace read live: the cached one is a summary (cache/summaries.ts).
+    const current = await this.writer.get<Namespace>({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns.metadata.name } });
+    if (!current || current.metadata.uid !== ns.metadata.uid) return;
+    await this.writer.update({ ...releaseNamespace(current), kind: 'Namespace', apiVersion: 'v1' });
     this.#event(tenant, 'Normal', 'NamespaceReleased', `released namespace ${ns.metadata.name} (deletionPolicy Retain)`);
   }
 
@@ -341,10 +358,12 @@ export class TenantReconciler {
 
   async #writeStatus(tenant: Tenant, desired: DesiredState, observed: ObservedState): Promise<void> {
     const status = tenantStatus(tenant, desired, { ...observed, allowed: this.admission.allowed(tenant) }, new Date());
-    if (statusEqual(tenant.status, status)) return;
     // Another event can bring this tenant back before the cache has our last status write: writing the
-    // same status again from the stale copy would only earn a 409. Skip until the cache moves on.
+    // same status again from the stale copy would only earn a 409. Skip until the cache moves on; once
+    // it has, the record has served (it would otherwise hold a copy of every Tenant's status).
     const last = this.#statusWritten.get(tenant.metadata.name);
+    if (last && last.from !== tenant.metadata.resourceVersion) this.#statusWritten.delete(tenant.metadata.name);
+    if (statusEqual(tenant.status, status)) return;
     if (last && last.from === tenant.metadata.resourceVersion && statusEqual(last.status, status)) return;
     this.#statusWritten.delete(tenant.metadata.name);
     const before = tenant.status?.conditions?.find((c) => c.type === 'Ready');

@@ -1,8 +1,31 @@
 import type { ClusterRole, LimitRange, Namespace, NetworkPolicy, ResourceQuota, RoleBinding, Tenant } from '../kube/types';
 import { clusterRoleBindings, clusterRoles } from './cluster-roles';
 import { desiredState } from './desired';
-import { diff, needsUpdate, requiresRecreate, type ManagedObject } from './drift';
+import { guardrailSummary, Interner } from '../cache/summaries';
+import { deepFreeze } from '../cache/transform';
+import * as drift from './drift';
+import type { ManagedObject } from './drift';
 import type { Guardrail } from './guardrails';
+
+/**
+ * Every case below is also judged on the summary the cache keeps of the live object (cache/summaries.ts),
+ * which must see exactly the same drift as the whole object.
+ */
+const GUARDRAIL_KINDS = new Set(['ResourceQuota', 'LimitRange', 'NetworkPolicy', 'RoleBinding']);
+const cached = (live: ManagedObject, want: ManagedObject): ManagedObject | undefined =>
+  GUARDRAIL_KINDS.has(want.kind ?? '') ? guardrailSummary(deepFreeze(structuredClone(live)), new Interner()) : undefined;
+type Judge<R> = (live: ManagedObject, want: ManagedObject, options?: drift.DiffOptions) => R;
+function both<R>(judge: Judge<R>): Judge<R> {
+  return (live, want, options) => {
+    const whole = judge(live, want, options);
+    const summary = cached(live, want);
+    if (summary) expect(judge(summary, want, options)).toEqual(whole);
+    return whole;
+  };
+}
+const diff = both(drift.diff);
+const needsUpdate = both(drift.needsUpdate);
+const requiresRecreate = both(drift.requiresRecreate);
 
 const tenant: Tenant = {
   metadata: { name: 'oil', uid: 'uid-1', generation: 1 },

@@ -1,5 +1,15 @@
 import type { Namespace, Tenant, TenantSpec } from '../kube/types';
-import { decodeManagedKeys, desiredNamespace, diffNamespace, encodeManagedKeys, mergeNamespace, releaseNamespace } from './namespace';
+import { Interner, namespaceSummary } from '../cache/summaries';
+import { deepFreeze } from '../cache/transform';
+import * as namespace from './namespace';
+import { decodeManagedKeys, desiredNamespace, encodeManagedKeys, mergeNamespace, releaseNamespace } from './namespace';
+
+/** Every drift below is also judged on the summary the cache keeps of the namespace (cache/summaries.ts). */
+function diffNamespace(live: Namespace, want: Namespace): ReturnType<typeof namespace.diffNamespace> {
+  const whole = namespace.diffNamespace(live, want);
+  expect(namespace.diffNamespace(namespaceSummary(deepFreeze(structuredClone(live)), new Interner()), want)).toEqual(whole);
+  return whole;
+}
 
 function tenant(spec: Partial<TenantSpec> = {}): Tenant {
   return { metadata: { name: 'oil', uid: 'u1' }, spec: { owners: [{ kind: 'User', name: 'alice' }], ...spec } };

@@ -93,11 +93,26 @@ rules:
 - level: None
 `;
 
+/** The kube-controller-manager controllers the local control plane runs. */
+export const DEFAULT_CONTROLLERS = [
+  'namespace-controller', 'garbage-collector-controller', 'resourcequota-controller',
+  'serviceaccount-controller', 'serviceaccount-token-controller', 'clusterrole-aggregation-controller',
+  'root-ca-certificate-publisher-controller',
+  // what a node needs: workloads, Service endpoints, PodDisruptionBudgets, pod CIDRs, node readiness
+  // (it lifts the not-ready taint a new node registers with), pod cleanup
+  'deployment-controller', 'replicaset-controller', 'endpointslice-controller', 'endpointslice-mirroring-controller',
+  'disruption-controller', 'node-ipam-controller', 'node-lifecycle-controller', 'pod-garbage-collector-controller',
+];
+
 export interface StartOptions {
   /** Directory for PKI, data, logs and state; wiped first. */
   dir: string;
   /** Extra kube-apiserver flags, e.g. `--v=2`. */
   apiserverArgs?: string[];
+  /** kube-controller-manager's controllers, replacing the default list (e.g. fewer for a large benchmark). */
+  controllers?: string[];
+  /** Extra kube-controller-manager flags, after the defaults (a later duration flag wins). */
+  controllerManagerArgs?: string[];
   log?: (line: string) => void;
 }
 
@@ -182,17 +197,12 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       `--kubeconfig=${kcmKubeconfig}`, `--authentication-kubeconfig=${kcmKubeconfig}`,
       `--authorization-kubeconfig=${kcmKubeconfig}`, `--secure-port=${kcmPort}`, '--bind-address=127.0.0.1',
       `--cert-dir=${join(dir, 'kcm-certs')}`, '--leader-elect=false',
-      '--controllers=namespace-controller,garbage-collector-controller,resourcequota-controller,' +
-        'serviceaccount-controller,serviceaccount-token-controller,clusterrole-aggregation-controller,' +
-        'root-ca-certificate-publisher-controller,' +
-        // what a node needs: workloads, Service endpoints, PodDisruptionBudgets, pod CIDRs, node readiness
-        // (it lifts the not-ready taint a new node registers with), pod cleanup
-        'deployment-controller,replicaset-controller,endpointslice-controller,endpointslice-mirroring-controller,' +
-        'disruption-controller,node-ipam-controller,node-lifecycle-controller,pod-garbage-collector-controller',
+      `--controllers=${(opts.controllers ?? DEFAULT_CONTROLLERS).join(',')}`,
       '--allocate-node-cidrs=true', `--cluster-cidr=${CLUSTER_CIDR}`, '--node-cidr-mask-size=24',
       `--service-cluster-ip-range=${SERVICE_CIDR}`,
       `--service-account-private-key-file=${pki.serviceAccount.privateKey}`, `--root-ca-file=${pki.ca.cert}`,
       '--resource-quota-sync-period=10s',
+      ...(opts.controllerManagerArgs ?? []),
     ], logs.controllerManager);
     save();
     await waitFor('kube-controller-manager /healthz', async () => {

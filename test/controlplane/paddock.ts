@@ -50,6 +50,8 @@ export interface StartPaddockOptions {
   mode?: 'all' | 'controller' | 'apiserver';
   extraArgs?: string[];
   env?: NodeJS.ProcessEnv;
+  /** How long /readyz may take (caches synced); 60 s unless given. */
+  readyTimeoutMs?: number;
 }
 
 /** Starts `node dist/main.js` against the local control plane; resolves once its /readyz answers 200. */
@@ -67,7 +69,7 @@ export async function startPaddock(state: ControlPlaneState, kubeconfig: string,
       if (!isAlive(pid)) throw new Error(`${name} exited; see ${log}`);
       const res = await httpsGet(`https://127.0.0.1:${port}/readyz`, state.pki, state.pki.users.admin).catch(() => undefined);
       return res?.status === 200;
-    }, 180_000, 200).catch(async (err) => {
+    }, opts.readyTimeoutMs ?? 180_000, 200).catch(async (err) => {
       await killGroup(pid);
       throw err;
     });

@@ -1,0 +1,113 @@
+import type { Namespace, ResourceQuota, RoleBinding } from '../kube/types';
+import { guardrailSummary, Interner, namespaceSummary } from './summaries';
+import { prepareForCache } from './transform';
+
+const owner = { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', name: 'oil', uid: 't-uid', controller: true, blockOwnerDeletion: true };
+const labels = { 'app.kubernetes.io/managed-by': 'paddock', 'paddock.dev/tenant': 'oil' };
+
+function quota(namespace: string): ResourceQuota {
+  return JSON.parse(JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'ResourceQuota',
+    metadata: {
+      name: 'paddock-quota-0', namespace, uid: `${namespace}-uid`, resourceVersion: '7', generation: 1, creationTimestamp: '2026-01-01T00:00:00Z',
+      labels, ownerReferences: [owner], annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' }, finalizers: ['x/y'],
+    },
+    spec: { hard: { cpu: '1', pods: '10' } },
+    status: { hard: { cpu: '1', pods: '10' }, used: { cpu: '0', pods: '0' }, extra: 'dropped' },
+  })) as ResourceQuota;
+}
+
+describe('guardrailSummary', () => {
+  it('keeps identity, labels, owners, content and a quota\'s hard and used; drops the rest', () => {
+    const s = guardrailSummary(quota('oil-a'), new Interner());
+    expect(JSON.parse(JSON.stringify(s))).toEqual({
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'paddock-quota-0', namespace: 'oil-a', uid: 'oil-a-uid', resourceVersion: '7', labels, ownerReferences: [owner] },
+      spec: { hard: { cpu: '1', pods: '10' } },
+      status: { hard: { cpu: '1', pods: '10' }, used: { cpu: '0', pods: '0' } },
+    });
+  });
+
+  it('keeps a binding\'s roleRef and subjects', () => {
+    const rb = { metadata: { name: 'b', namespace: 'oil-a', labels }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' }, subjects: [{ kind: 'User', name: 'alice' }] } as RoleBinding;
+    const s = guardrailSummary(rb, new Interner());
+    expect(s.roleRef).toEqual(rb.roleRef);
+    expect(s.subjects).toEqual(rb.subjects);
+    expect(s.metadata.deletionTimestamp).toBeUndefined();
+  });
+
+  it('shares equal labels, owners and content between objects, frozen', () => {
+    const pool = new Interner();
+    const a = prepareForCache(quota('oil-a'), (o) => guardrailSummary(o, pool));
+    const b = prepareForCache(quota('oil-b'), (o) => guardrailSummary(o, pool));
+    expect(b.metadata.labels).toBe(a.metadata.labels);
+    expect(b.metadata.ownerReferences).toBe(a.metadata.ownerReferences);
+    expect(b.spec).toBe(a.spec);
+    expect(b.status).toBe(a.status);
+    expect(b.metadata).not.toBe(a.metadata);
+    expect(Object.isFrozen(a.spec!.hard)).toBe(true);
+  });
+});
+
+describe('namespaceSummary', () => {
+  const ns = (): Namespace => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name: 'oil-a', uid: 'u', resourceVersion: '3', creationTimestamp: '2026-01-01T00:00:00Z', finalizers: ['f'],
+      labels: { 'kubernetes.io/metadata.name': 'oil-a', 'paddock.dev/tenant': 'oil', team: 'x' },
+      annotations: {
+        'paddock.dev/managed-metadata': JSON.stringify({ labels: ['paddock.dev/tenant', 'team'], annotations: ['note'] }),
+        'paddock.dev/claim-token': 'tok',
+        note: 'mine',
+        'kubectl.kubernetes.io/last-applied-configuration': '{"big":true}',
+      },
+    },
+    spec: { finalizers: ['kubernetes'] },
+    status: { phase: 'Terminating', conditions: [{ type: 'NamespaceDeletionContentFailure' }] },
+  });
+
+  it('keeps every label, Paddock\'s annotations and the keys it recorded, and the phase', () => {
+    const s = namespaceSummary(ns(), new Interner());
+    expect(JSON.parse(JSON.stringify(s))).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: {
+        name: 'oil-a', uid: 'u', resourceVersion: '3', creationTimestamp: '2026-01-01T00:00:00Z',
+        labels: ns().metadata.labels,
+        annotations: { 'paddock.dev/managed-metadata': ns().metadata.annotations!['paddock.dev/managed-metadata'], 'paddock.dev/claim-token': 'tok', note: 'mine' },
+      },
+      status: { phase: 'Terminating' },
+    });
+  });
+
+  it('keeps the deletion timestamp and leaves out annotations when none are Paddock\'s', () => {
+    const n = ns();
+    n.metadata.deletionTimestamp = '2026-01-02T00:00:00Z';
+    n.metadata.annotations = { other: 'x' };
+    const s = namespaceSummary(n, new Interner());
+    expect(s.metadata.deletionTimestamp).toBe('2026-01-02T00:00:00Z');
+    expect(s.metadata.annotations).toBeUndefined();
+  });
+});
+
+describe('Interner', () => {
+  it('returns one frozen value per distinct JSON text, and primitives as they are', () => {
+    const pool = new Interner();
+    const a = pool.value({ x: [1, 2] });
+    expect(pool.value({ x: [1, 2] })).toBe(a);
+    expect(pool.value({ x: [2, 1] })).not.toBe(a);
+    expect(Object.isFrozen(a.x)).toBe(true);
+    expect(pool.value(undefined)).toBeUndefined();
+    expect(pool.value('s')).toBe('s');
+  });
+
+  it('stops adding strings at its limit', () => {
+    const pool = new Interner(1);
+    expect(pool.string('a')).toBe('a');
+    expect(pool.string('b')).toBe('b');
+    expect(pool.string(undefined)).toBeUndefined();
+  });
+});

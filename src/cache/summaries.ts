@@ -1,0 +1,146 @@
+/**
+ * What the cache keeps of the objects there is one of (or several) per tenant namespace: only the fields
+ * Paddock reads from the cache (client-go's TransformFunc, controller-runtime's DefaultTransform).
+ * Identical parts — the labels and controller reference every guardrail of a tenant carries, a spec
+ * repeated in every namespace of a tenant — are stored once and shared (see {@link Interner}).
+ *
+ * A trimmed object is never the base of a write: before the reconciler updates a namespace or a
+ * guardrail it reads it live, re-checks the drift on what it read and merges into that, so fields the
+ * cache drops are never lost (see controller/reconciler.ts).
+ */
+import type { KubeObject, Namespace } from '../kube/types';
+import { CLAIM_TOKEN_ANNOTATION } from '../tenancy/claims';
+import { decodeManagedKeys } from '../tenancy/namespace';
+import { MANAGED_METADATA_ANNOTATION, PADDOCK_KEY_PREFIX } from '../tenancy/names';
+import { deepFreeze } from './transform';
+
+/**
+ * A pool of frozen values shared by every object that holds an equal one (by JSON text). Entries are held
+ * weakly: a value no cached object refers to any more is collected and its entry removed.
+ */
+export class Interner {
+  readonly #values = new Map<string, WeakRef<object>>();
+  readonly #registry = new FinalizationRegistry<string>((key) => {
+    if (this.#values.get(key)?.deref() === undefined) this.#values.delete(key);
+  });
+  readonly #strings = new Map<string, string>();
+
+  constructor(readonly maxStrings = 4096) {}
+
+  /** `value` frozen, or an equal value already in the pool. Primitives and undefined pass through. */
+  value<T>(value: T): T {
+    if (typeof value !== 'object' || value === null) return value;
+    const key = JSON.stringify(value);
+    const hit = this.#values.get(key)?.deref();
+    if (hit !== undefined) return hit as T;
+    const frozen = deepFreeze(value) as T & object;
+    this.#values.set(key, new WeakRef(frozen));
+    this.#registry.register(frozen, key);
+    return frozen;
+  }
+
+  /**
+   * One instance of a string of which there are few distinct ones (kinds, apiVersions, guardrail names).
+   * The pool stops growing at `maxStrings`; later strings pass through.
+   */
+  string<T extends string | undefined>(s: T): T {
+    if (s === undefined) return s;
+    const hit = this.#strings.get(s);
+    if (hit !== undefined) return hit as T;
+    if (this.#strings.size < this.maxStrings) this.#strings.set(s, s);
+    return s;
+  }
+
+  /** Entries in the pool (for tests and metrics). */
+  get size(): number {
+    return this.#values.size;
+  }
+}
+
+const shared = new Interner();
+
+/** The metadata fields kept on a guardrail: identity, version, deletion, labels and owners. */
+function metadataOf(obj: KubeObject, pool: Interner): KubeObject['metadata'] {
+  const m = obj.metadata;
+  // One literal with every field, so that they are stored inside the object (no separate property array).
+  const out: KubeObject['metadata'] = {
+    name: pool.string(m.name),
+    namespace: m.namespace,
+    uid: m.uid,
+    resourceVersion: m.resourceVersion,
+    labels: pool.value(m.labels),
+    ownerReferences: pool.value(m.ownerReferences),
+  };
+  if (m.deletionTimestamp !== undefined) out.deletionTimestamp = m.deletionTimestamp;
+  return out;
+}
+
+type Content = KubeObject & { spec?: unknown; status?: { hard?: unknown; used?: unknown }; roleRef?: unknown; subjects?: unknown };
+
+/**
+ * A guardrail (ResourceQuota, LimitRange, NetworkPolicy, RoleBinding) as drift detection and the views
+ * read it: metadata identity (name, namespace, uid for delete preconditions, resourceVersion,
+ * deletionTimestamp), labels and ownerReferences (compared), and the whole content — `spec`, or a
+ * binding's `roleRef` and `subjects` — compared field by field. Of `status` only a quota's `hard` and
+ * `used` (the TenantNamespace quota column). Dropped: annotations, finalizers, generation,
+ * creationTimestamp and the rest of status. Labels, ownerReferences and content are shared between
+ * equal objects (every guardrail of a tenant carries the same labels and controller reference; a
+ * tenant's quota spec repeats in each of its namespaces). Fields absent from the source are undefined.
+ */
+export function guardrailSummary<T extends KubeObject>(obj: T, pool: Interner = shared): T {
+  const o = obj as Content;
+  const apiVersion = pool.string(o.apiVersion);
+  const kind = pool.string(o.kind);
+  const metadata = metadataOf(o, pool);
+  if (o.roleRef !== undefined || o.subjects !== undefined) {
+    return { apiVersion, kind, metadata, roleRef: pool.value(o.roleRef), subjects: pool.value(o.subjects) } as KubeObject as T;
+  }
+  const spec = pool.value(o.spec);
+  const s = o.status;
+  if (s && (s.hard !== undefined || s.used !== undefined)) {
+    return { apiVersion, kind, metadata, spec, status: pool.value({ hard: s.hard, used: s.used }) } as KubeObject as T;
+  }
+  return { apiVersion, kind, metadata, spec } as KubeObject as T;
+}
+
+/** Annotations of a namespace Paddock reads: its own (`paddock.dev/…`) and those it recorded as set by it. */
+function paddockAnnotations(annotations: Record<string, string> | undefined, pool: Interner): Record<string, string> | undefined {
+  if (!annotations) return undefined;
+  const owned = new Set(decodeManagedKeys(annotations[MANAGED_METADATA_ANNOTATION]).annotations);
+  let out: Record<string, string> | undefined;
+  for (const [key, value] of Object.entries(annotations)) {
+    // The bookkeeping annotation is the same text on every namespace of the same shape: one copy.
+    if (key === MANAGED_METADATA_ANNOTATION) (out ??= {})[key] = pool.string(value);
+    else if (key.startsWith(PADDOCK_KEY_PREFIX) || key === CLAIM_TOKEN_ANNOTATION || owned.has(key)) (out ??= {})[key] = value;
+  }
+  return out;
+}
+
+/**
+ * A Namespace (all of them are cached) as Paddock reads it: name, uid (claims), resourceVersion,
+ * creation and deletion times and every label (the TenantNamespace row shows them), the annotations
+ * Paddock owns — its bookkeeping, the claim token and the keys the bookkeeping lists — and
+ * `status.phase`. Dropped: other annotations (e.g. kubectl's last-applied configuration), finalizers,
+ * ownerReferences, `spec.finalizers` and status conditions.
+ */
+export function namespaceSummary(ns: Namespace, pool: Interner = shared): Namespace {
+  const m = ns.metadata;
+  const metadata: Namespace['metadata'] = { name: m.name };
+  if (m.uid !== undefined) metadata.uid = m.uid;
+  if (m.resourceVersion !== undefined) metadata.resourceVersion = m.resourceVersion;
+  if (m.creationTimestamp !== undefined) metadata.creationTimestamp = m.creationTimestamp;
+  if (m.deletionTimestamp !== undefined) metadata.deletionTimestamp = m.deletionTimestamp;
+  if (m.labels !== undefined) {
+    // Values shared where they repeat: the tenant, the Pod Security level; the name label is the name.
+    const labels: Record<string, string> = {};
+    for (const [k, v] of Object.entries(m.labels)) labels[k] = v === m.name ? m.name : pool.string(v);
+    metadata.labels = labels;
+  }
+  const annotations = paddockAnnotations(m.annotations, pool);
+  if (annotations) metadata.annotations = annotations;
+  const out: Namespace = { metadata };
+  if (ns.apiVersion !== undefined) out.apiVersion = pool.string(ns.apiVersion);
+  if (ns.kind !== undefined) out.kind = pool.string(ns.kind);
+  if (ns.status?.phase !== undefined) out.status = pool.value({ phase: ns.status.phase });
+  return out;
+}
