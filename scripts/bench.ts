@@ -1,8 +1,10 @@
 // `npm run bench`: Paddock's benchmark scenarios against a local control plane of its own, each measured
 // side by side with a baseline in the same run. `npm run bench -- --quick` runs the 1k size only with
-// fewer watchers and changes (for development). Results: bench/results/<timestamp>.json, latest.json,
-// latest.md and latency-vs-size.svg. Everything started is stopped on exit, on error and on Ctrl-C.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// fewer watchers and changes (for development). `--only=<scenario>,...` runs some scenarios (the cluster
+// still grows through every size) and merges their results into latest.*. Results:
+// bench/results/<timestamp>.json, latest.json, latest.md and latency-vs-size.svg. Everything started is
+// stopped on exit, on error and on Ctrl-C.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,6 +14,8 @@ import { memoryPoint, memoryResult, type MemoryPoint } from '../bench/memory';
 import { coldReconcile } from '../bench/reconcile';
 import { evaluateGoals, latencyChart, toMarkdown, type BenchResults, type SetupStep } from '../bench/report';
 import { allowedClassesList } from '../bench/classes';
+import { buildCapsuleProxy, capsuleAdminList, capsuleOwnerList, capsuleWatch, CapsuleProxy, ownerListRatios, ownershipChange, type CapsuleProxyResult } from '../bench/capsule-proxy';
+import type { ListResult } from '../bench/list';
 import { FULL, QUICK, ownerName, ownerOfTenant, tenantName, type BenchConfig } from '../bench/scenarios';
 import { round } from '../bench/stats';
 import { watchFanout, type WatchWorld } from '../bench/watch';
@@ -25,11 +29,17 @@ const RESULTS = join(REPO, 'bench', 'results');
 const t0 = performance.now();
 const log = (line: string) => console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(4)}s] ${line}`);
 
+/** Scenarios `--only` can name; a run without it runs them all. */
+const SCENARIOS = ['owner-list', 'admin-list', 'memory', 'classes', 'watch', 'reconcile', 'capsule'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
 let cluster: BenchCluster | undefined;
+let capsuleProxy: CapsuleProxy | undefined;
 let tearingDown: Promise<void> | undefined;
 function teardown(): Promise<void> {
   tearingDown ??= (async () => {
     log('tearing down');
+    if (capsuleProxy) await capsuleProxy.stop();
     if (cluster) await cluster.down();
     else await stopControlPlane(DIR);
   })();
@@ -58,11 +68,25 @@ async function kubernetesVersion(c: BenchCluster): Promise<string> {
 /** StorageClasses in the cluster for the allowed-classes scenario (a tenth of them allowed to alice's tenant). */
 const CLASSES = 200;
 
-async function run(config: BenchConfig): Promise<BenchResults> {
+async function run(config: BenchConfig, only: ReadonlySet<Scenario>): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
-  log(`benchmark (${config.name}): sizes ${config.sizes.join(', ')} namespaces`);
+  const runs = (s: Scenario) => only.size === 0 || only.has(s);
+  log(`benchmark (${config.name}): sizes ${config.sizes.join(', ')} namespaces${only.size ? `; only ${[...only].join(', ')}` : ''}`);
   log('building Paddock (tsc → dist/)');
   buildPaddock();
+  let capsule: CapsuleProxyResult | undefined;
+  let capsuleBuild: ReturnType<typeof buildCapsuleProxy> | undefined;
+  if (runs('capsule')) {
+    log('building capsule-proxy (scenario 7)');
+    capsuleBuild = buildCapsuleProxy();
+    if ('skipped' in capsuleBuild) {
+      log(`scenario 7 (capsule-proxy) skipped: ${capsuleBuild.skipped}`);
+      capsule = { version: 'none', skipped: capsuleBuild.skipped };
+    } else {
+      log(`capsule-proxy ${capsuleBuild.version}: ${capsuleBuild.binary}`);
+    }
+  }
+  const capsuleOwner: ListResult[] = [];
   cluster = await BenchCluster.up(DIR, log);
   const c = cluster;
   log(`Paddock's owners: minting ${config.owners} client certificates`);
@@ -70,7 +94,7 @@ async function run(config: BenchConfig): Promise<BenchResults> {
   await c.startPaddock({ ...config.setup, resyncPeriod: '10m' });
   log(`Paddock serving on :${c.paddock!.port}, registered as v1alpha1.tenancy.paddock.dev`);
 
-  const memory: MemoryPoint[] = [await memoryPoint(c, 0)];
+  const memory: MemoryPoint[] = runs('memory') ? [await memoryPoint(c, 0)] : [];
   const setup: SetupStep[] = [];
   const owner: BenchResults['ownerList'] = [];
   const admin: BenchResults['adminList'] = [];
@@ -82,19 +106,41 @@ async function run(config: BenchConfig): Promise<BenchResults> {
     tenants = want;
     const s = setup[setup.length - 1];
     log(`  settled: ${s.paddockWrites} Paddock writes, ${s.writesPerSecond} writes/s, all Ready in ${round(s.allReadyMs / 1000)} s`);
-    memory.push(await memoryPoint(c, size));
-    log(`  heap ${memory[memory.length - 1].heapUsedMiB} MiB after GC`);
-    log(`scenario 1 (owner list) at ${size}`);
-    owner.push(await ownerList(c, config, size));
-    log(`scenario 2 (admin list) at ${size}`);
-    admin.push(await adminList(c, config, size));
+    if (runs('memory')) {
+      memory.push(await memoryPoint(c, size));
+      log(`  heap ${memory[memory.length - 1].heapUsedMiB} MiB after GC`);
+    }
+    if (runs('owner-list')) {
+      log(`scenario 1 (owner list) at ${size}`);
+      owner.push(await ownerList(c, config, size));
+    }
+    if (runs('admin-list')) {
+      log(`scenario 2 (admin list) at ${size}`);
+      admin.push(await adminList(c, config, size));
+    }
+    if (capsuleBuild && !('skipped' in capsuleBuild)) {
+      if (!capsuleProxy) {
+        log('starting capsule-proxy (Capsule CRDs, CapsuleConfiguration users, ServiceAccount)');
+        capsuleProxy = await CapsuleProxy.start(c, capsuleBuild, config);
+        log(`capsule-proxy serving on :${capsuleProxy.port}`);
+      }
+      const before = capsuleProxy.tenants;
+      await capsuleProxy.syncTenants(config, before, tenants);
+      const last = ownerOfTenant(config, tenants - 1);
+      const rows = Array.from({ length: tenants }, (_, i) => ownerOfTenant(config, i)).filter((o) => o === last).length * config.namespacesPerTenant;
+      await capsuleProxy.waitRows(last, rows);
+      log(`scenario 7 (capsule-proxy owner list) at ${size}: ${tenants - before} Capsule Tenants written`);
+      capsuleOwner.push(await capsuleOwnerList(c, capsuleProxy, config, size));
+    }
   }
 
   const size = config.sizes[config.sizes.length - 1];
-  log(`scenario 6 (allowed storage classes) at ${size} namespaces, ${tenants} Tenants, ${CLASSES} StorageClasses`);
-  const allowedClasses = await allowedClassesList(c, config, size, CLASSES);
+  let allowedClasses;
+  if (runs('classes')) {
+    log(`scenario 6 (allowed storage classes) at ${size} namespaces, ${tenants} Tenants, ${CLASSES} StorageClasses`);
+    allowedClasses = await allowedClassesList(c, config, size, CLASSES);
+  }
 
-  log(`scenario 3 (watch fan-out) at ${size}: ${config.owners * config.watch.watchersPerOwner} watchers`);
   const world: WatchWorld = { namespaces: [], tenantsOf: new Map() };
   for (let i = 1; i < tenants; i++) {
     const o = ownerOfTenant(config, i);
@@ -102,10 +148,36 @@ async function run(config: BenchConfig): Promise<BenchResults> {
     world.tenantsOf.set(o, [...(world.tenantsOf.get(o) ?? []), t]);
     for (let n = 0; n < config.namespacesPerTenant; n++) world.namespaces.push({ name: `${t}-n${n}`, tenant: t, owner: o });
   }
-  const watch = await watchFanout(c, config, size, world);
+  let watch;
+  if (runs('watch')) {
+    log(`scenario 3 (watch fan-out) at ${size}: ${config.owners * config.watch.watchersPerOwner} watchers`);
+    watch = await watchFanout(c, config, size, world);
+  }
+  if (capsuleProxy) {
+    log(`scenario 7 (capsule-proxy admin list) at ${size}`);
+    const adminCapsule = await capsuleAdminList(c, capsuleProxy, config, size);
+    log(`scenario 7 (capsule-proxy watch fan-out) at ${size}: ${config.owners * config.watch.watchersPerOwner} watchers`);
+    const watchCapsule = await capsuleWatch(c, capsuleProxy, config, size, world);
+    log('scenario 7 (ownership change on open watches)');
+    const ownership = await ownershipChange(c, capsuleProxy, config);
+    log(`  ${ownership.summary}`);
+    const largest = capsuleOwner[capsuleOwner.length - 1];
+    capsule = {
+      version: capsuleProxy.version, startedAt,
+      how: 'The Capsule controller does not run: the benchmark writes each Capsule Tenant\'s `status.owners` and `status.namespaces` and the CapsuleConfiguration\'s `status.users` ' +
+        '(namespaces carry no `capsule.clastix.io/tenant` label: capsule-proxy\'s namespace list reads `status.namespaces`). capsule-proxy runs as a ServiceAccount with its chart\'s ClusterRole; clients reach it over TLS with the same client certificates as Paddock.',
+      ownerList: { ...ownerListRatios(largest), size: largest.size, sizes: capsuleOwner },
+      adminList: adminCapsule, watch: watchCapsule, ownershipChange: ownership,
+    };
+    await capsuleProxy.stop();
+    capsuleProxy = undefined;
+  }
 
-  log(`scenario 4 (cold reconcile): ${config.reconcile.tenants} Tenants × ${config.reconcile.namespacesPerTenant} namespaces`);
-  const reconcile = await coldReconcile(c, config, tenants);
+  let reconcile;
+  if (runs('reconcile')) {
+    log(`scenario 4 (cold reconcile): ${config.reconcile.tenants} Tenants × ${config.reconcile.namespacesPerTenant} namespaces`);
+    reconcile = await coldReconcile(c, config, tenants);
+  }
 
   const partial = {
     startedAt,
@@ -118,27 +190,50 @@ async function run(config: BenchConfig): Promise<BenchResults> {
     allowedClasses,
     watch,
     reconcile,
-    memory: memoryResult(memory),
+    memory: runs('memory') ? memoryResult(memory) : undefined,
+    capsuleProxy: capsule,
   };
   return { ...partial, goals: evaluateGoals(partial) };
 }
 
-function write(results: BenchResults): void {
+/**
+ * Writes the run's results; returns what latest.* now hold. A run of some scenarios (`--only`) replaces
+ * just those scenarios' results in latest.json, keeping every other field of the previous full run.
+ */
+function write(results: BenchResults, only: ReadonlySet<Scenario>): BenchResults {
   mkdirSync(RESULTS, { recursive: true });
-  const json = JSON.stringify(results, null, 2) + '\n';
   const stamp = results.startedAt.replace(/[:.]/g, '-');
-  writeFileSync(join(RESULTS, `${stamp}${results.config.name === 'quick' ? '-quick' : ''}.json`), json);
-  if (results.config.name === 'quick') return; // the latest.* files always hold a full run
-  writeFileSync(join(RESULTS, 'latest.json'), json);
-  writeFileSync(join(RESULTS, 'latest.md'), toMarkdown(results));
-  writeFileSync(join(RESULTS, 'latency-vs-size.svg'), latencyChart(results.ownerList));
+  const suffix = `${results.config.name === 'quick' ? '-quick' : ''}${only.size ? `-only-${[...only].join('-')}` : ''}`;
+  writeFileSync(join(RESULTS, `${stamp}${suffix}.json`), JSON.stringify(results, null, 2) + '\n');
+  if (results.config.name === 'quick') return results; // the latest.* files always hold a full run
+  let latest = results;
+  const previous = join(RESULTS, 'latest.json');
+  if (only.size && existsSync(previous)) {
+    const merged = JSON.parse(readFileSync(previous, 'utf8')) as BenchResults & Record<string, unknown>;
+    const fields: Record<Scenario, (keyof BenchResults)[]> = {
+      'owner-list': ['ownerList'], 'admin-list': ['adminList'], memory: ['memory'], classes: ['allowedClasses'], watch: ['watch'], reconcile: ['reconcile'], capsule: ['capsuleProxy'],
+    };
+    for (const s of only) for (const f of fields[s]) (merged as Record<string, unknown>)[f] = results[f];
+    const { goals: _goals, ...rest } = merged;
+    latest = { ...rest, goals: evaluateGoals(rest) } as BenchResults;
+  }
+  writeFileSync(previous, JSON.stringify(latest, null, 2) + '\n');
+  writeFileSync(join(RESULTS, 'latest.md'), toMarkdown(latest));
+  writeFileSync(join(RESULTS, 'latency-vs-size.svg'), latencyChart(latest.ownerList, latest.capsuleProxy));
+  return latest;
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const tenantsArg = args.find((a) => a.startsWith('--reconcile-tenants='));
-  const unknown = args.filter((a) => a !== '--quick' && a !== tenantsArg);
-  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick, --reconcile-tenants=N)`);
+  const onlyArg = args.find((a) => a.startsWith('--only='));
+  const unknown = args.filter((a) => a !== '--quick' && a !== tenantsArg && a !== onlyArg);
+  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick, --reconcile-tenants=N, --only=<scenario>,...)`);
+  const only = new Set<Scenario>();
+  for (const s of onlyArg ? onlyArg.slice('--only='.length).split(',') : []) {
+    if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`--only: unknown scenario ${JSON.stringify(s)} (one of ${SCENARIOS.join(', ')})`);
+    only.add(s as Scenario);
+  }
   let config = args.includes('--quick') ? QUICK : FULL;
   if (tenantsArg) {
     const tenants = Number(tenantsArg.split('=')[1]);
@@ -155,8 +250,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const results = await run(config);
-    write(results);
+    const results = await run(config, only);
+    write(results, only);
     console.log('\n' + toMarkdown(results));
     log(config.name === 'quick' ? 'results written to bench/results/ (a timestamped -quick.json)' : 'results written to bench/results/ (latest.md, latest.json, latency-vs-size.svg)');
   } finally {
