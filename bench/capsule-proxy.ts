@@ -256,6 +256,9 @@ export async function capsuleOwnerList(cluster: BenchCluster, cp: CapsuleProxy, 
     { name: 'Paddock via kube-apiserver, JSON', role: 'paddock', client: viaApiserver, path: TNS, accept: ACCEPT_JSON, expectRows: expect },
     { name: 'capsule-proxy namespaces, Table', role: 'baseline', client: viaProxy, path: '/api/v1/namespaces', accept: ACCEPT_TABLE, expectRows: expect },
     { name: 'capsule-proxy namespaces, JSON', role: 'baseline', client: viaProxy, path: '/api/v1/namespaces', accept: ACCEPT_JSON, expectRows: expect },
+    // The floor of any request through kube-apiserver (its TLS, authentication, authorization, priority
+    // and fairness, audit), for reading the hop: Paddock through kube-apiserver ≈ this + the proxying + Paddock.
+    { name: 'kube-apiserver /version (floor of any request through it)', role: 'baseline', client: viaApiserver, path: '/version', accept: ACCEPT_JSON, expectRows: (n) => n === 0 },
   ];
   const o = config.ownerList;
   const result: ListResult = { scenario: 'owner-list', size, ...o, targets: await measure(targets, o) };
@@ -438,7 +441,8 @@ export function capsuleProxyMarkdown(r: CapsuleProxyResult, listTable: (results:
   if (r.ownerList) {
     const ol = r.ownerList;
     out.push('### Owner list', '', `alice's \`kubectl get ns\` through capsule-proxy against \`kubectl get tns\` through Paddock (directly and through kube-apiserver), Table and JSON. ` +
-      `capsule-proxy ÷ Paddock through kube-apiserver at ${ol.size} namespaces: Table p50 **${f(ol.ratioP50)}×**, p99 ${f(ol.ratioP99)}×; JSON p50 ${f(ol.ratioJsonP50)}×, p99 ${f(ol.ratioJsonP99)}×.`, '', listTable(ol.sizes), '');
+      `capsule-proxy ÷ Paddock through kube-apiserver at ${ol.size} namespaces: Table p50 **${f(ol.ratioP50)}×**, p99 ${f(ol.ratioP99)}×; JSON p50 ${f(ol.ratioJsonP50)}×, p99 ${f(ol.ratioJsonP99)}×. ` +
+      'The last row of each size is kube-apiserver\'s `/version` for alice, the floor of any request through kube-apiserver: Paddock through kube-apiserver is about that floor, plus the proxying, plus Paddock.', '', listTable(ol.sizes), '');
   }
   if (r.adminList) out.push('### Admin list', '', 'An admin (system:masters; not a Capsule user, so capsule-proxy passes the request on impersonating it) lists everything.', '', listTable([r.adminList]), '');
   if (r.watch) {
