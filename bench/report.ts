@@ -1,3 +1,4 @@
+import { capsuleProxyMarkdown, type CapsuleProxyResult } from './capsule-proxy';
 import type { ListResult, TargetResult } from './list';
 import type { EncodingMemory } from './encodings';
 import type { MemoryResult } from './memory';
@@ -37,6 +38,8 @@ export interface BenchResults {
   memory?: MemoryResult;
   /** The scale scenario, on a control plane of its own (`--only=scale`, `--scale=N`). */
   scale?: ScaleResult;
+  /** Scenario 7: capsule-proxy beside Paddock (or why it was skipped). */
+  capsuleProxy?: CapsuleProxyResult;
   goals: Goal[];
 }
 
@@ -140,6 +143,10 @@ export function evaluateGoals(r: Omit<BenchResults, 'goals'>): Goal[] {
     const speedup = base.latency.p50 / direct.latency.p50;
     goals.push({ goal: `owner list ≥ ${GOALS.ownerListSpeedup}× faster than baseline (p50)`, measured: `${f(speedup)}× (p99 ${f(base.latency.p99 / direct.latency.p99)}×)`, met: speedup >= GOALS.ownerListSpeedup });
   }
+  const cp = r.capsuleProxy?.ownerList;
+  if (cp) {
+    goals.push({ goal: `owner list ≥ ${GOALS.capsuleProxySpeedup}× faster than capsule-proxy through kube-apiserver (p50, ${k(cp.size)})`, measured: `${f(cp.ratioP50)}× (p99 ${f(cp.ratioP99)}×)`, met: cp.ratioP50 >= GOALS.capsuleProxySpeedup });
+  }
   const admin = r.adminList[r.adminList.length - 1];
   if (admin) {
     const table = admin.targets.find((t) => t.target === 'Paddock direct, Table')!;
@@ -185,12 +192,12 @@ export function toMarkdown(r: BenchResults): string {
     'Everything (etcd, kube-apiserver, kube-controller-manager, Paddock and the benchmark client) shares the machine. ' +
     'Latencies are client-side, from sending the request to the last byte; p50 is the median. Each Paddock number is compared with a baseline measured in the same run.', '');
   out.push('## Goals', '', table(['goal', 'measured', 'met'], r.goals.map((g) => [g.goal, g.measured, g.met ? 'yes' : '**no**'])), '');
-  out.push('## 1. Owner list', '',
+  if (r.ownerList.length) out.push('## 1. Owner list', '',
     `\`kubectl get tns\` by alice, owner of one tenant (${r.config.namespacesPerTenant} namespaces), as a Table. Baseline: kube-apiserver's namespace list with ` +
     `\`labelSelector=paddock.dev/tenant=<tenant>\` as a Table (what a label-injecting proxy sends). ${r.ownerList[0]?.sequential ?? 0} sequential requests per target, interleaved, ` +
     `then ${r.ownerList[0]?.burst ?? 0} requests with ${r.ownerList[0]?.concurrency ?? 0} in flight. "vs baseline" is how many times faster (higher is better).`, '',
     listTable(r.ownerList), '', '![latency vs size](latency-vs-size.svg)', '');
-  out.push('## 2. Admin list', '',
+  if (r.adminList.length) out.push('## 2. Admin list', '',
     `Every row, as admin (system:masters). Baseline: kube-apiserver's own namespace list (all namespaces, a few system ones more). ${r.adminList[0]?.sequential ?? 0} sequential requests per target, ` +
     `then ${r.adminList[0]?.burst ?? 0} with ${r.adminList[0]?.concurrency ?? 0} in flight.`, '', listTable(r.adminList), '');
   if (r.encodings) out.push(encodingsLine(r.encodings), '');
@@ -218,6 +225,7 @@ export function toMarkdown(r: BenchResults): string {
       `\`kubectl get tsc\` by alice, whose tenant may use the StorageClasses labelled \`tier=gold\` (a tenth of 200), with every bench Tenant in place. ` +
       'Baseline: what a label-injecting proxy sends — kube-apiserver\'s StorageClass list with `labelSelector=tier=gold`, as a Table.', '', listTable([r.allowedClasses]), '');
   }
+  if (r.capsuleProxy) out.push(capsuleProxyMarkdown(r.capsuleProxy, listTable, watchTable));
   if (r.memory) {
     out.push('## 5. Memory', '',
       'Paddock\'s heap after a full GC (least of 3 samples; a preloaded probe runs `gc()` on SIGUSR2), with all caches synced and the cluster settled. ' +
@@ -235,7 +243,12 @@ export function toMarkdown(r: BenchResults): string {
  * A line chart of scenario 1's latency against cluster size: x = namespaces, y = milliseconds (log
  * scale), one colour per target, p50 solid and p99 dashed.
  */
-export function latencyChart(results: ListResult[]): string {
+export function latencyChart(ownerList: ListResult[], capsule?: CapsuleProxyResult): string {
+  // capsule-proxy's Table, where it was measured at the same sizes, as one more line.
+  const capsuleAt = new Map((capsule?.ownerList?.sizes ?? []).map((r) => [r.size, r.targets.find((t) => t.target === 'capsule-proxy namespaces, Table')]));
+  const results = ownerList.every((r) => capsuleAt.get(r.size)) && capsuleAt.size
+    ? ownerList.map((r) => ({ ...r, targets: [...r.targets, { ...capsuleAt.get(r.size)!, target: `capsule-proxy namespaces (${capsule!.version})` }] }))
+    : ownerList;
   const W = 820;
   const H = 420;
   const pad = { left: 70, right: 330, top: 40, bottom: 55 };

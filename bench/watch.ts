@@ -108,7 +108,8 @@ function openWatch(agent: Agent, url: string, phase: string, onDelivery: (seq: n
   });
 }
 
-interface Phase {
+/** One phase of the scenario: who watches what. */
+export interface Phase {
   target: string;
   role: 'paddock' | 'baseline';
   /** The watch URLs of one owner's watchers (one per watcher) and the agent they share. */
@@ -121,9 +122,10 @@ interface Phase {
  * owner. Paddock's watchers watch tenantnamespaces directly with their owner's client certificate; the
  * baseline watchers watch kube-apiserver's namespaces with a set-based selector on the owner's tenants
  * (`paddock.dev/tenant in (...)`, what a label-injecting proxy would send). The two phases run one after
- * the other with the same sequence of changes.
+ * the other with the same sequence of changes. `opts.baseline` replaces the label-selected baseline phase
+ * (another implementation watched by the same owners).
  */
-export async function watchFanout(cluster: BenchCluster, config: BenchConfig, size: number, world: WatchWorld): Promise<WatchResult> {
+export async function watchFanout(cluster: BenchCluster, config: BenchConfig, size: number, world: WatchWorld, opts: { baseline?: Phase } = {}): Promise<WatchResult> {
   const w = config.watch;
   const owners = Array.from({ length: config.owners }, (_, i) => ownerName(i));
   const paddockRv = (await cluster.paddockAdmin!.getJson<{ metadata: { resourceVersion: string } }>(`${TNS}?limit=1`)).metadata.resourceVersion;
@@ -134,7 +136,7 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
       target: 'Paddock direct (tenantnamespaces)', role: 'paddock',
       watchesOf: (owner) => ({ agent: paddockAgents.get(owner)!.agent, url: `${cluster.paddockUrl}${TNS}?watch=1&resourceVersion=${paddockRv}` }),
     },
-    {
+    opts.baseline ?? {
       target: 'kube-apiserver namespaces, label selector', role: 'baseline',
       watchesOf: (owner) => {
         const selector = `${TENANT_LABEL} in (${world.tenantsOf.get(owner)!.join(',')})`;

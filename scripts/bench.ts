@@ -1,24 +1,27 @@
 // `npm run bench`: Paddock's benchmark scenarios against a local control plane of its own, each measured
 // side by side with a baseline in the same run. `npm run bench -- --quick` runs the 1k size only with
-// fewer watchers and changes (for development). Results: bench/results/<timestamp>.json, latest.json,
-// latest.md and latency-vs-size.svg. Everything started is stopped on exit, on error and on Ctrl-C.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// fewer watchers and changes (for development). `--only=<scenario>,...` runs some scenarios (the cluster
+// still grows through every size) and merges their results into latest.*. Results:
+// bench/results/<timestamp>.json, latest.json, latest.md and latency-vs-size.svg. Everything started is
+// stopped on exit, on error and on Ctrl-C.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchTenant, BenchCluster } from '../bench/cluster';
 import { adminList, ownerList } from '../bench/list';
-import { encodingMemory } from '../bench/encodings';
 import { memoryPoint, memoryResult, type MemoryPoint } from '../bench/memory';
 import { coldReconcile } from '../bench/reconcile';
 import { evaluateGoals, latencyChart, toMarkdown, type BenchResults, type SetupStep } from '../bench/report';
 import { allowedClassesList } from '../bench/classes';
+import { buildCapsuleProxy, capsuleAdminList, capsuleOwnerList, capsuleWatch, CapsuleProxy, ownerListRatios, ownershipChange, type CapsuleProxyResult } from '../bench/capsule-proxy';
+import type { ListResult } from '../bench/list';
 import { FULL, QUICK, ownerName, ownerOfTenant, tenantName, type BenchConfig } from '../bench/scenarios';
 import { round } from '../bench/stats';
 import { watchFanout, type WatchWorld } from '../bench/watch';
+import { encodingMemory } from '../bench/encodings';
 import { highAvailability } from '../bench/ha';
 import { SCALE_CONTROLLER_ARGS, SCALE_CONTROLLERS, SCALE_DEFAULTS, scaleScenario, type ScaleResult } from '../bench/scale';
-import { existsSync, readFileSync } from 'node:fs';
 import { stopControlPlane } from '../test/controlplane/controlplane';
 import { buildPaddock } from '../test/controlplane/paddock';
 
@@ -29,11 +32,17 @@ const RESULTS = join(REPO, 'bench', 'results');
 const t0 = performance.now();
 const log = (line: string) => console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(4)}s] ${line}`);
 
+/** Scenarios `--only` can name; a run without it runs them all. */
+const SCENARIOS = ['owner-list', 'admin-list', 'memory', 'classes', 'watch', 'reconcile', 'capsule', 'ha'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
 let cluster: BenchCluster | undefined;
+let capsuleProxy: CapsuleProxy | undefined;
 let tearingDown: Promise<void> | undefined;
 function teardown(): Promise<void> {
   tearingDown ??= (async () => {
     log('tearing down');
+    if (capsuleProxy) await capsuleProxy.stop();
     if (cluster) await cluster.down();
     else await stopControlPlane(DIR);
   })();
@@ -62,11 +71,25 @@ async function kubernetesVersion(c: BenchCluster): Promise<string> {
 /** StorageClasses in the cluster for the allowed-classes scenario (a tenth of them allowed to alice's tenant). */
 const CLASSES = 200;
 
-async function run(config: BenchConfig): Promise<BenchResults> {
+async function run(config: BenchConfig, only: ReadonlySet<Scenario>): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
-  log(`benchmark (${config.name}): sizes ${config.sizes.join(', ')} namespaces`);
+  const runs = (s: Scenario) => only.size === 0 || only.has(s);
+  log(`benchmark (${config.name}): sizes ${config.sizes.join(', ')} namespaces${only.size ? `; only ${[...only].join(', ')}` : ''}`);
   log('building Paddock (tsc → dist/)');
   buildPaddock();
+  let capsule: CapsuleProxyResult | undefined;
+  let capsuleBuild: ReturnType<typeof buildCapsuleProxy> | undefined;
+  if (runs('capsule')) {
+    log('building capsule-proxy (scenario 7)');
+    capsuleBuild = buildCapsuleProxy();
+    if ('skipped' in capsuleBuild) {
+      log(`scenario 7 (capsule-proxy) skipped: ${capsuleBuild.skipped}`);
+      capsule = { version: 'none', skipped: capsuleBuild.skipped };
+    } else {
+      log(`capsule-proxy ${capsuleBuild.version}: ${capsuleBuild.binary}`);
+    }
+  }
+  const capsuleOwner: ListResult[] = [];
   cluster = await BenchCluster.up(DIR, log);
   const c = cluster;
   log(`Paddock's owners: minting ${config.owners} client certificates`);
@@ -74,7 +97,7 @@ async function run(config: BenchConfig): Promise<BenchResults> {
   await c.startPaddock({ ...config.setup, resyncPeriod: '10m' });
   log(`Paddock serving on :${c.paddock!.port}, registered as v1alpha1.tenancy.paddock.dev`);
 
-  const memory: MemoryPoint[] = [await memoryPoint(c, 0)];
+  const memory: MemoryPoint[] = runs('memory') ? [await memoryPoint(c, 0)] : [];
   const setup: SetupStep[] = [];
   const owner: BenchResults['ownerList'] = [];
   const admin: BenchResults['adminList'] = [];
@@ -86,22 +109,47 @@ async function run(config: BenchConfig): Promise<BenchResults> {
     tenants = want;
     const s = setup[setup.length - 1];
     log(`  settled: ${s.paddockWrites} Paddock writes, ${s.writesPerSecond} writes/s, all Ready in ${round(s.allReadyMs / 1000)} s`);
-    memory.push(await memoryPoint(c, size));
-    log(`  heap ${memory[memory.length - 1].heapUsedMiB} MiB after GC`);
-    log(`scenario 1 (owner list) at ${size}`);
-    owner.push(await ownerList(c, config, size));
-    log(`scenario 2 (admin list) at ${size}`);
-    admin.push(await adminList(c, config, size));
+    if (runs('memory')) {
+      memory.push(await memoryPoint(c, size));
+      log(`  heap ${memory[memory.length - 1].heapUsedMiB} MiB after GC`);
+    }
+    if (runs('owner-list')) {
+      log(`scenario 1 (owner list) at ${size}`);
+      owner.push(await ownerList(c, config, size));
+    }
+    if (runs('admin-list')) {
+      log(`scenario 2 (admin list) at ${size}`);
+      admin.push(await adminList(c, config, size));
+    }
+    if (capsuleBuild && !('skipped' in capsuleBuild)) {
+      if (!capsuleProxy) {
+        log('starting capsule-proxy (Capsule CRDs, CapsuleConfiguration users, ServiceAccount)');
+        capsuleProxy = await CapsuleProxy.start(c, capsuleBuild, config);
+        log(`capsule-proxy serving on :${capsuleProxy.port}`);
+      }
+      const before = capsuleProxy.tenants;
+      await capsuleProxy.syncTenants(config, before, tenants);
+      const last = ownerOfTenant(config, tenants - 1);
+      const rows = Array.from({ length: tenants }, (_, i) => ownerOfTenant(config, i)).filter((o) => o === last).length * config.namespacesPerTenant;
+      await capsuleProxy.waitRows(last, rows);
+      log(`scenario 7 (capsule-proxy owner list) at ${size}: ${tenants - before} Capsule Tenants written`);
+      capsuleOwner.push(await capsuleOwnerList(c, capsuleProxy, config, size));
+    }
   }
 
   const size = config.sizes[config.sizes.length - 1];
-  log(`scenario 2, memory: the row encodings cache at ${size} rows`);
-  const encodings = await encodingMemory(c);
-  log(`  ${encodings.totalBytesPerRow} B/row (Table ${encodings.tableBytesPerRow}, + JSON ${encodings.jsonBytesPerRow})`);
-  log(`scenario 6 (allowed storage classes) at ${size} namespaces, ${tenants} Tenants, ${CLASSES} StorageClasses`);
-  const allowedClasses = await allowedClassesList(c, config, size, CLASSES);
+  let encodings;
+  if (runs('admin-list')) {
+    log(`scenario 2, memory: the row encodings cache at ${size} rows`);
+    encodings = await encodingMemory(c);
+    log(`  ${encodings.totalBytesPerRow} B/row (Table ${encodings.tableBytesPerRow}, + JSON ${encodings.jsonBytesPerRow})`);
+  }
+  let allowedClasses;
+  if (runs('classes')) {
+    log(`scenario 6 (allowed storage classes) at ${size} namespaces, ${tenants} Tenants, ${CLASSES} StorageClasses`);
+    allowedClasses = await allowedClassesList(c, config, size, CLASSES);
+  }
 
-  log(`scenario 3 (watch fan-out) at ${size}: ${config.owners * config.watch.watchersPerOwner} watchers`);
   const world: WatchWorld = { namespaces: [], tenantsOf: new Map() };
   for (let i = 1; i < tenants; i++) {
     const o = ownerOfTenant(config, i);
@@ -109,14 +157,44 @@ async function run(config: BenchConfig): Promise<BenchResults> {
     world.tenantsOf.set(o, [...(world.tenantsOf.get(o) ?? []), t]);
     for (let n = 0; n < config.namespacesPerTenant; n++) world.namespaces.push({ name: `${t}-n${n}`, tenant: t, owner: o });
   }
-  const watch = await watchFanout(c, config, size, world);
+  let watch;
+  if (runs('watch')) {
+    log(`scenario 3 (watch fan-out) at ${size}: ${config.owners * config.watch.watchersPerOwner} watchers`);
+    watch = await watchFanout(c, config, size, world);
+  }
+  if (capsuleProxy) {
+    log(`scenario 7 (capsule-proxy admin list) at ${size}`);
+    const adminCapsule = await capsuleAdminList(c, capsuleProxy, config, size);
+    log(`scenario 7 (capsule-proxy watch fan-out) at ${size}: ${config.owners * config.watch.watchersPerOwner} watchers`);
+    const watchCapsule = await capsuleWatch(c, capsuleProxy, config, size, world);
+    log('scenario 7 (ownership change on open watches)');
+    const ownership = await ownershipChange(c, capsuleProxy, config);
+    log(`  ${ownership.summary}`);
+    const largest = capsuleOwner[capsuleOwner.length - 1];
+    capsule = {
+      version: capsuleProxy.version, startedAt,
+      how: 'The Capsule controller does not run: the benchmark writes each Capsule Tenant\'s `status.owners` and `status.namespaces` and the CapsuleConfiguration\'s `status.users` ' +
+        '(namespaces carry no `capsule.clastix.io/tenant` label: capsule-proxy\'s namespace list reads `status.namespaces`). capsule-proxy runs as a ServiceAccount with its chart\'s ClusterRole; clients reach it over TLS with the same client certificates as Paddock.',
+      ownerList: { ...ownerListRatios(largest), size: largest.size, sizes: capsuleOwner },
+      adminList: adminCapsule, watch: watchCapsule, ownershipChange: ownership,
+    };
+    await capsuleProxy.stop();
+    capsuleProxy = undefined;
+  }
 
-  log(`scenario 4 (cold reconcile): ${config.reconcile.tenants} Tenants × ${config.reconcile.namespacesPerTenant} namespaces`);
-  const reconcile = await coldReconcile(c, config, tenants);
+  let reconcile;
+  if (runs('reconcile')) {
+    log(`scenario 4 (cold reconcile): ${config.reconcile.tenants} Tenants × ${config.reconcile.namespacesPerTenant} namespaces`);
+    reconcile = await coldReconcile(c, config, tenants);
+  }
 
-  const haOwners = Array.from({ length: config.ha.owners }, (_, i) => ownerName(i));
-  log(`scenario 8 (two replicas): ${haOwners.length} owners × 3 informers, a replica restarted every ${config.ha.restartEverySeconds} s for ${config.ha.seconds} s`);
-  const ha = await highAvailability(c, config, (owner) => `${tenantName(Number(owner.slice(1)) + 1)}-n0`, haOwners);
+  let ha;
+  if (runs('ha')) {
+    const haOwners = Array.from({ length: config.ha.owners }, (_, i) => ownerName(i));
+    log(`scenario 8 (two replicas): ${haOwners.length} owners × 3 informers, a replica restarted every ${config.ha.restartEverySeconds} s for ${config.ha.seconds} s`);
+    ha = await highAvailability(c, config, (owner) => `${tenantName(Number(owner.slice(1)) + 1)}-n0`, haOwners);
+    log(`  ${ha.replicaSwitchRelists} relists, ${ha.lostEvents} lost, ${ha.duplicateEvents} duplicated over ${ha.reconnects} reconnects`);
+  }
 
   const partial = {
     startedAt,
@@ -126,25 +204,51 @@ async function run(config: BenchConfig): Promise<BenchResults> {
     setup,
     ownerList: owner,
     adminList: admin,
-    encodings,
     allowedClasses,
     watch,
     reconcile,
     ha,
-    memory: memoryResult(memory),
+    encodings,
+    memory: runs('memory') ? memoryResult(memory) : undefined,
+    capsuleProxy: capsule,
   };
   return { ...partial, goals: evaluateGoals(partial) };
 }
 
-function write(results: BenchResults): void {
+/**
+ * Writes the run's results; returns what latest.* now hold. A run of some scenarios (`--only`) replaces
+ * just those scenarios' results in latest.json, keeping every other field of the previous full run.
+ */
+function write(results: BenchResults, only: ReadonlySet<Scenario>): BenchResults {
   mkdirSync(RESULTS, { recursive: true });
-  const json = JSON.stringify(results, null, 2) + '\n';
   const stamp = results.startedAt.replace(/[:.]/g, '-');
-  writeFileSync(join(RESULTS, `${stamp}${results.config.name === 'quick' ? '-quick' : ''}.json`), json);
-  if (results.config.name === 'quick') return; // the latest.* files always hold a full run
-  writeFileSync(join(RESULTS, 'latest.json'), json);
-  writeFileSync(join(RESULTS, 'latest.md'), toMarkdown(results));
-  writeFileSync(join(RESULTS, 'latency-vs-size.svg'), latencyChart(results.ownerList));
+  const suffix = `${results.config.name === 'quick' ? '-quick' : ''}${only.size ? `-only-${[...only].join('-')}` : ''}`;
+  writeFileSync(join(RESULTS, `${stamp}${suffix}.json`), JSON.stringify(results, null, 2) + '\n');
+  if (results.config.name === 'quick') return results; // the latest.* files always hold a full run
+  let latest = results;
+  const previous = join(RESULTS, 'latest.json');
+  if (only.size && existsSync(previous)) {
+    const merged = JSON.parse(readFileSync(previous, 'utf8')) as BenchResults & Record<string, unknown>;
+    const fields: Record<Scenario, (keyof BenchResults)[]> = {
+      'owner-list': ['ownerList'], 'admin-list': ['adminList', 'encodings'], memory: ['memory'], classes: ['allowedClasses'], watch: ['watch'], reconcile: ['reconcile'], capsule: ['capsuleProxy'], ha: ['ha'],
+    };
+    for (const s of only) for (const f of fields[s]) (merged as Record<string, unknown>)[f] = results[f];
+    const { goals: _goals, ...rest } = merged;
+    latest = { ...rest, goals: evaluateGoals(rest) } as BenchResults;
+  }
+  // The scale scenario runs on a cluster of its own (`--only=scale`): a run without it keeps its last result.
+  if (!latest.scale && existsSync(previous)) {
+    const kept = (JSON.parse(readFileSync(previous, 'utf8')) as BenchResults).scale;
+    if (kept) {
+      const { goals: _goals, ...rest } = { ...latest, scale: kept };
+      latest = { ...rest, goals: evaluateGoals(rest) } as BenchResults;
+    }
+  }
+  writeFileSync(previous, JSON.stringify(latest, null, 2) + '\n');
+  writeFileSync(join(RESULTS, 'latest.md'), toMarkdown(latest));
+  // capsule-proxy joins the chart only when measured in the run the chart's other lines come from.
+  writeFileSync(join(RESULTS, 'latency-vs-size.svg'), latencyChart(latest.ownerList, latest.capsuleProxy?.startedAt === latest.startedAt ? latest.capsuleProxy : undefined));
+  return latest;
 }
 
 /** The scale scenario on a control plane of its own (the previous one, if any, is stopped first). */
@@ -179,12 +283,18 @@ async function main(): Promise<void> {
   const scaleArg = args.find((a) => a === '--scale' || a.startsWith('--scale='));
   const budgetArg = args.find((a) => a.startsWith('--scale-build-minutes='));
   const unknown = args.filter((a) => a !== '--quick' && a !== tenantsArg && a !== onlyArg && a !== scaleArg && a !== budgetArg);
-  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick, --reconcile-tenants=N, --only=scale, --scale[=N], --scale-build-minutes=M)`);
+  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick, --reconcile-tenants=N, --only=<scenario>,... or --only=scale, --scale[=N], --scale-build-minutes=M)`);
   const buildMinutes = budgetArg ? Number(budgetArg.split('=')[1]) : SCALE_DEFAULTS.buildBudgetMs / 60_000;
   if (!(buildMinutes > 0)) throw new Error(`${budgetArg}: not a positive number of minutes`);
-  if (onlyArg && onlyArg !== '--only=scale') throw new Error(`${onlyArg}: the only scenario that runs alone is scale`);
   const scaleNamespaces = scaleArg?.includes('=') ? Number(scaleArg.split('=')[1]) : 100_000;
   if (!Number.isInteger(scaleNamespaces) || scaleNamespaces < 10) throw new Error(`${scaleArg}: not an integer ≥ 10`);
+  // The scale scenario runs alone, on a control plane of its own.
+  const scaleOnly = onlyArg === '--only=scale';
+  const only = new Set<Scenario>();
+  for (const s of onlyArg && !scaleOnly ? onlyArg.slice('--only='.length).split(',') : []) {
+    if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`--only: unknown scenario ${JSON.stringify(s)} (one of ${SCENARIOS.join(', ')}, or scale alone)`);
+    only.add(s as Scenario);
+  }
   let config = args.includes('--quick') ? QUICK : FULL;
   if (tenantsArg) {
     const tenants = Number(tenantsArg.split('=')[1]);
@@ -201,16 +311,16 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    if (onlyArg) {
+    if (scaleOnly) {
       writeScale(await runScale(FULL, scaleNamespaces, buildMinutes), undefined);
       log('scale results written to bench/results/ (a timestamped -scale.json, merged into latest.json and latest.md)');
       return;
     }
-    const results = await run(config);
-    write(results);
+    const results = await run(config, only);
+    const latest = write(results, only);
     console.log('\n' + toMarkdown(results));
     log(config.name === 'quick' ? 'results written to bench/results/ (a timestamped -quick.json)' : 'results written to bench/results/ (latest.md, latest.json, latency-vs-size.svg)');
-    if (scaleArg) writeScale(await runScale(FULL, scaleNamespaces, buildMinutes), config.name === 'full' ? results : undefined);
+    if (scaleArg) writeScale(await runScale(FULL, scaleNamespaces, buildMinutes), config.name === 'full' ? latest : undefined);
   } finally {
     await teardown();
   }

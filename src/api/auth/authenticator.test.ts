@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { Agent, createServer, request, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -144,6 +146,21 @@ describe('Authenticator over TLS', () => {
   it('authenticates a bearer token without a certificate and rejects an unknown one', async () => {
     expect((await call(undefined, { Authorization: 'Bearer sa-token' })).body).toMatchObject({ ok: true, method: 'token' });
     expect((await call(undefined, { Authorization: 'Bearer nope' })).body).toEqual({ ok: false, reasons: ['token: invalid bearer token'] });
+  });
+
+  it('gives every request on a connection its own copy of the certificate identity', async () => {
+    const issued = issueClientCert(pki, 'bob-ops', { user: 'bob', groups: ['ops'] });
+    const raw = new X509Certificate(readFileSync(issued.cert)).raw;
+    const socket = { getPeerCertificate: () => ({ raw }) };
+    const req = () => ({ socket, headersDistinct: {} }) as unknown as IncomingMessage;
+    const first = await authenticator.authenticate(req());
+    expect(first).toMatchObject({ ok: true, method: 'client-certificate', user: { name: 'bob', groups: ['ops', 'system:authenticated'] } });
+    if (!first.ok) return;
+    first.user.groups.push('system:masters');
+    first.user.extra['authentication.kubernetes.io/credential-id'].push('forged');
+    const second = await authenticator.authenticate(req());
+    expect(second).toMatchObject({ ok: true, user: { name: 'bob', groups: ['ops', 'system:authenticated'] } });
+    if (second.ok) expect(second.user.extra['authentication.kubernetes.io/credential-id']).toHaveLength(1);
   });
 
   it('applies a new configuration to an open connection at its next request', async () => {

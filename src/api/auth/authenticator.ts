@@ -38,6 +38,9 @@ interface ConnectionMemo {
   checkedUntil: number;
   frontProxy?: ChainVerification;
   clientCert?: ChainVerification;
+  /** The verified front proxy's common name, and the identity a verified client certificate names: parsed once per memo. */
+  frontProxyName?: string;
+  clientCertUser?: UserInfo | string;
 }
 
 /** How long a connection's certificate verification is reused before it is redone (never past a certificate's expiry). */
@@ -98,7 +101,7 @@ export class Authenticator {
       if (!verified.ok) {
         reasons.push(`front proxy: ${verified.reason}`);
       } else {
-        const cn = certSubject(verified.leaf).commonName;
+        const cn = (memo.frontProxyName ??= certSubject(verified.leaf).commonName);
         if (rh.allowedNames.length > 0 && !rh.allowedNames.includes(cn)) {
           reasons.push(`front proxy: subject with cn=${cn} is not in the allowed list`);
         } else {
@@ -115,9 +118,9 @@ export class Authenticator {
       if (!verified.ok) {
         reasons.push(`client certificate: ${verified.reason}`);
       } else {
-        const user = userFromCertificate(verified.leaf);
+        const user = (memo.clientCertUser ??= userFromCertificate(verified.leaf));
         if (typeof user === 'string') reasons.push(`client certificate: ${user}`);
-        else return success(user, 'client-certificate');
+        else return success(copyUser(user), 'client-certificate');
       }
     }
 
@@ -137,6 +140,11 @@ export class Authenticator {
     if (reasons.length === 0) reasons.push('no credentials');
     return { ok: false, reasons };
   }
+}
+
+/** A copy of `user` that shares no arrays with it (memoized identities are handed out per request). */
+function copyUser(user: UserInfo): UserInfo {
+  return { ...user, groups: [...user.groups], extra: Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, [...v]])) };
 }
 
 /**
