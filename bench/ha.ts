@@ -87,8 +87,10 @@ export async function highAvailability(c: BenchCluster, config: BenchConfig, nam
         expected.get(owner)!.push(value);
       }
       if (s > 0 && s % restartEverySeconds === 0) {
-        // One replica at a time, the two in turn: the other serves every reconnect meanwhile.
+        // One replica at a time, the two in turn: the other serves every reconnect meanwhile. As a rollout
+        // takes a pod out of the Service's endpoints before it stops it, the replica leaves the balancer first.
         const i = restarts % 2;
+        writeFileSync(stateFile, JSON.stringify({ replicas: replicas.filter((_, k) => k !== i) }));
         if (i === 0) {
           // The main replica (it reconciles), with the flags it had; its start points the APIService at
           // itself, so it is pointed back at the balancer.

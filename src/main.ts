@@ -13,6 +13,7 @@ import { WatchHub } from './api/watch/handler';
 import { SharedInformerFactory } from './cache/factory';
 import { ServingCertManager } from './certs/serving-cert';
 import { ResourceVersionSigner } from './api/watch/resource-version';
+import { RESOURCE_VERSION_WAIT_MS } from './api/watch/view-log';
 import { PaddockCache } from './cache/paddock-cache';
 import { OptionsError, parseOptions, usage, type Options } from './config/options';
 import { TenantController } from './controller/controller';
@@ -68,7 +69,7 @@ async function run(options: Options): Promise<void> {
     const view = new TenantNamespaceView(cache, options.watchWindow, signer);
     // Every resource of tenancy.paddock.dev/v1alpha1: one registration each, one watch hub each.
     const resources: AnyServedResource[] = [tenantNamespacesResource(view, new SelfService(view, client)), ...viewResources(cache, options.watchWindow, signer)];
-    const watchOptions = { maxBufferedBytes: options.watchBufferBytes, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, resourceVersionWaitMs: 3000, log: logger({ component: 'watch' }) };
+    const watchOptions = { maxBufferedBytes: options.watchBufferBytes, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, resourceVersionWaitMs: RESOURCE_VERSION_WAIT_MS, log: logger({ component: 'watch' }) };
     api = new ApiServer({
       served: resources.map((resource) => ({ resource, hub: new WatchHub(resource, watchOptions) })),
       authSource,

@@ -20,9 +20,7 @@ import { send, sendError, sendStream, sendValue } from './request/respond';
 import type { StaticResponse } from './static/document';
 import { badRequest, failure, forbidden, isStatusError, forbiddenPath, methodNotSupported, tooManyRequests, unauthorized } from './status';
 import { getRow, listRows } from './serving/list';
-
-/** How long a list waits for a resourceVersion this replica has not reached (kube-apiserver: 3 s). */
-const RESOURCE_VERSION_WAIT_MS = 3000;
+import { RESOURCE_VERSION_WAIT_MS } from './watch/view-log';
 import { renderList, renderObject } from './serving/render';
 import type { AnyServedResource, ServedResource, Viewer } from './serving/resource';
 import { ListSnapshots } from './serving/snapshots';

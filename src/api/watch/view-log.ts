@@ -28,6 +28,9 @@ export interface RowJoin<T> {
  */
 export const REPLAY_BUDGET = 20_000;
 
+/** How long a request waits for a resourceVersion this replica has not reached (kube-apiserver's watch cache: 3 s). */
+export const RESOURCE_VERSION_WAIT_MS = 3000;
+
 /**
  * Where a client's resourceVersion stands on this replica: the positions of the sources, and — for the
  * resourceVersion of a change — which of the rows the last change of source `step` touched the client
