@@ -89,7 +89,7 @@ export class BenchCluster {
    * and points the APIService at it. Resolves once /readyz answers (caches synced) and the APIService is
    * Available.
    */
-  async startPaddock(flags: PaddockFlags, name = 'paddock', readyTimeoutMs?: number): Promise<PaddockProcess> {
+  async startPaddock(flags: PaddockFlags, name = 'paddock', readyTimeoutMs?: number, register = true): Promise<PaddockProcess> {
     if (this.paddock) throw new Error('Paddock is already running');
     this.paddock = await startPaddock(this.state, this.paddockKubeconfig, {
       name,
@@ -101,7 +101,7 @@ export class BenchCluster {
     });
     this.flags = flags;
     this.paddockAdmin = this.client(this.paddockUrl, this.state.pki.users.admin, 16);
-    await registerApiService(this.state, this.paddock.port);
+    if (register) await registerApiService(this.state, this.paddock.port);
     return this.paddock;
   }
 

@@ -92,12 +92,10 @@ export async function highAvailability(c: BenchCluster, config: BenchConfig, nam
         const i = restarts % 2;
         writeFileSync(stateFile, JSON.stringify({ replicas: replicas.filter((_, k) => k !== i) }));
         if (i === 0) {
-          // The main replica (it reconciles), with the flags it had; its start points the APIService at
-          // itself, so it is pointed back at the balancer.
+          // The main replica (it reconciles), with the flags it had; the APIService keeps pointing at the balancer.
           await c.stopPaddock();
-          replicas[0] = await c.startPaddock(c.flags!);
+          replicas[0] = await c.startPaddock(c.flags!, 'paddock', undefined, false);
           writeReplicas();
-          await registerApiService(c.state, port);
         } else {
           await stopPaddock(replicas[1]);
           replicas[1] = await startPaddock(c.state, c.paddockKubeconfig, { name: 'paddock-b', mode: 'apiserver', extraArgs: ['--leader-elect=false', '--log-level=info'] });
