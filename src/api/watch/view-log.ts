@@ -40,6 +40,7 @@ export type Located = { positions: number[]; client: SourcePosition[]; step?: { 
 
 /** Separates a change's row mark (`~<source>~<row>`) from the positions in its resourceVersion. */
 const MARK = '~';
+const MARKED = /^([^~]*)(?:~(\d)~(.*))?$/s;
 
 /**
  * The changes of a view, numbered by the positions of its sources (see resource-version.ts), so that a
@@ -77,7 +78,11 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
    * off after any of them resumes with exactly the rest.
    */
   versionOf(source: number, name: string): string {
-    return this.signer.sign(`${formatResourceVersion(this.sources.map((s) => s.position))}${MARK}${source}${MARK}${name}`);
+    return this.#versionOf(formatResourceVersion(this.sources.map((s) => s.position)), source, name);
+  }
+
+  #versionOf(positions: string, source: number, name: string): string {
+    return this.signer.sign(`${positions}${MARK}${source}${MARK}${name}`);
   }
 
   /**
@@ -98,16 +103,12 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
   locate(rv: string): Located {
     if (/^\d{1,19}$/.test(rv)) return 'expired'; // kube-apiserver's, or an earlier version's
     const dot = rv.lastIndexOf('.');
-    const body = rv.slice(0, Math.max(dot, 0));
-    const mark = body.indexOf(MARK);
-    const parsed = parseResourceVersion(mark < 0 ? body : body.slice(0, mark), this.sources.length);
-    if (dot < 0 || parsed === 'invalid') return 'invalid';
-    let step: { source: number; row: string } | undefined;
-    if (mark >= 0) {
-      const [source, row] = [body.slice(mark + 1, body.indexOf(MARK, mark + 1)), body.slice(body.indexOf(MARK, mark + 1) + 1)];
-      if (!/^\d$/.test(source) || Number(source) >= this.sources.length || body.indexOf(MARK, mark + 1) < 0) return 'invalid';
-      step = { source: Number(source), row };
-    }
+    // `<positions>` or `<positions>~<source>~<row>`, then `.<mac>`.
+    const body = MARKED.exec(rv.slice(0, Math.max(dot, 0)));
+    const parsed = body ? parseResourceVersion(body[1], this.sources.length) : 'invalid';
+    if (dot < 0 || !body || parsed === 'invalid') return 'invalid';
+    const step = body[2] === undefined ? undefined : { source: Number(body[2]), row: body[3] };
+    if (step && step.source >= this.sources.length) return 'invalid';
     // Another view's, or not one a replica signed (positions stitched from several moments): never replayed.
     if (parsed === 'foreign' || this.signer.verify(rv) === undefined) return 'expired';
     let ahead = false;
@@ -175,7 +176,7 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
         const a = this.join.rowAt(name, at);
         if (!a && !b) return;
         if (a && b && a.fingerprint === b.fingerprint && sameAudience(a.audience, b.audience)) return;
-        const rv = this.signer.sign(`${positionsAfter}${MARK}${i}${MARK}${name}`);
+        const rv = this.#versionOf(positionsAfter, i, name);
         const after = a && { object: this.restamp(a.object, rv), audience: a.audience };
         changes.push(new Change(rv, b, after, this.restamp));
       });
