@@ -76,6 +76,7 @@ export async function highAvailability(c: BenchCluster, config: BenchConfig, nam
 
     const expected = new Map<string, string[]>(owners.map((o) => [o, []]));
     let restarts = 0;
+    const restartLog: string[] = [];
     const started = Date.now();
     for (let s = 0; s < seconds; s++) {
       const tick = Date.now();
@@ -102,6 +103,7 @@ export async function highAvailability(c: BenchCluster, config: BenchConfig, nam
           writeReplicas();
         }
         restarts++;
+        restartLog.push(`${new Date().toISOString()} restarted replica ${i}`);
       }
       await sleep(Math.max(0, 1000 - (Date.now() - tick)));
     }
@@ -122,6 +124,12 @@ export async function highAvailability(c: BenchCluster, config: BenchConfig, nam
       relists += loads(client) - 1;
       reconnects += watchRequests(client) - firstWatches.get(client)!;
     }
+    // What each informer sent and what client-go logged: why it relisted, when it did.
+    writeFileSync(join(dir, 'logs', 'ha-informers.log'), [...restartLog, ...informers.map(({ client }) => [
+      `== ${client.name}`,
+      ...client.events.filter((e) => e.event === 'request').map((e) => JSON.stringify(e)),
+      client.diagnostics(),
+    ].join('\n'))].join('\n'));
     return {
       owners: owners.length, informers: informers.length, kinds: KINDS.map((k) => k.kind), seconds: round(elapsed), restartEverySeconds,
       restarts, changes: owners.length * seconds, reconnects, replicaSwitchRelists: relists,

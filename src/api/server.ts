@@ -11,6 +11,7 @@ import { DISCOVERY_PATHS, serveDiscovery, type DiscoveryDocuments } from './disc
 import { readBody, type BodyLimits } from './http/body';
 import { answerClientError, answerConnect } from './http/client-error';
 import { withDeadline } from './http/deadlines';
+import { closeGracefully, UndeliveredResponses } from './http/graceful-close';
 import { checkHandshake, selectProtocol } from './http/websocket';
 import { checkTargetFits, negotiateOutput, parseIncludeObject, wantsPretty, type IncludeObject, type Negotiated } from './negotiation';
 import { serveOpenAPI, type OpenAPIDocuments } from './openapi';
@@ -92,6 +93,7 @@ export class ApiServer {
   readonly #requestTimeoutMs: number;
   readonly #body: BodyLimits;
   #stopServingReload = () => {};
+  readonly #responses: UndeliveredResponses;
   /** Set by close(): the replica is going away and takes no more requests. */
   #closing = false;
 
@@ -109,6 +111,7 @@ export class ApiServer {
       headersTimeout, requestTimeout, keepAliveTimeout: limits.idleTimeoutMs ?? 90_000,
       connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(headersTimeout / 4))),
     }, this.#app());
+    this.#responses = new UndeliveredResponses(this.server);
     reloadTlsOnChange(this.server, deps.authSource, deps.serving);
     this.#stopServingReload = reloadServingCertificate(this.server, deps.authSource, deps.serving, {
       onError: (err) => deps.log.warn('the serving certificate could not be loaded; serving the previous one', { err }),
@@ -134,17 +137,14 @@ export class ApiServer {
    * (which every replica resumes); a request that arrives afterwards on a connection already open is
    * dropped unanswered, so that the client's transport sends it again on a new connection — to another
    * replica (Go's does for a GET on a reused connection; kube-apiserver's proxy is Go's); new connections
-   * are refused and idle ones closed. Resolves once every connection has closed, or after `graceMs`.
+   * are refused; once every response under way has been delivered whole, connections close. Resolves once
+   * every connection has closed, or after `graceMs`.
    */
   async close(graceMs = 10_000): Promise<void> {
     this.#closing = true;
     this.#stopServingReload();
     for (const s of this.#deps.served) s.hub.closeAll();
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    const idle = setInterval(() => this.server.closeIdleConnections(), 50);
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
-    clearInterval(idle);
-    this.server.closeAllConnections();
+    await closeGracefully(this.server, this.#responses, graceMs);
   }
 
   #app() {

@@ -37,13 +37,16 @@ function route(client, ports, tries) {
   upstream.once('error', () => route(client, ports, tries + 1));
   upstream.once('connect', () => {
     upstream.removeAllListeners('error');
-    console.log(JSON.stringify({ connection: port }));
-    const close = () => {
+    console.log(JSON.stringify({ connection: port, at: new Date().toISOString() }));
+    // A side that ends has its end passed on by pipe once every byte before it is written; a side that
+    // fails (reset, error) fails the other at once. Destroying on a clean close would drop the bytes
+    // still queued for the slower peer: the tail of a response, the final chunk of a watch.
+    const abort = () => {
       client.destroy();
       upstream.destroy();
     };
-    client.on('error', close).on('close', close);
-    upstream.on('error', close).on('close', close);
+    client.on('error', abort).on('close', (failed) => failed && abort());
+    upstream.on('error', abort).on('close', (failed) => failed && abort());
     client.pipe(upstream);
     upstream.pipe(client);
     client.resume();

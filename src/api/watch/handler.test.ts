@@ -3,21 +3,25 @@ import { logger } from '../../log/logger';
 import { parseFieldSelector } from '../../selectors/field-selector';
 import { parseLabelSelector } from '../../selectors/label-selector';
 import type { ListOptions } from '../request/list-options';
-import { tenantWorld } from '../testing/tenant-world';
+import { TEST_SIGNER, tenantWorld } from '../testing/tenant-world';
 import { tenantNamespacesResource } from '../tenantnamespaces/resource';
 import type { Viewer } from '../tenantnamespaces/view';
 import { WatchHub } from './handler';
+import { formatResourceVersion } from './resource-version';
 import type { WatchSink } from './watcher';
 
 
 class MemorySink implements WatchSink {
   readonly events: { type: string; object: TenantNamespace }[] = [];
   bufferedBytes = 0;
+  ended = false;
   write(bytes: Buffer): boolean {
     for (const line of bytes.toString().split('\n')) if (line) this.events.push(JSON.parse(line));
     return true;
   }
-  end(): void {}
+  end(): void {
+    this.ended = true;
+  }
   destroy(): void {}
   /** `TYPE name` of each event. */
   get kinds(): string[] {
@@ -198,5 +202,29 @@ describe('WatchHub: shutting down', () => {
     expect(withBookmarks.events[2].object.metadata.resourceVersion).toBe(w.view.log.resourceVersion);
     expect(without.events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED']);
     expect(w.hub.size).toBe(0);
+  });
+
+  it('ends a watch that arrives afterwards (its request was under way) at once, with a bookmark at its own resourceVersion', () => {
+    const w = world();
+    const rv = w.view.log.resourceVersion;
+    w.ns('oil-a', 'oil', { step: '1' });
+    w.hub.closeAll();
+    const late = w.watch(alice, { resourceVersion: rv, allowWatchBookmarks: true });
+    // Not the change after rv: the client resumes from rv on another replica, which sends it.
+    expect(late.events.map((e) => [e.type, e.object.metadata.resourceVersion])).toEqual([['BOOKMARK', rv]]);
+    expect(late.ended).toBe(true);
+    const fresh = w.watch(alice, { allowWatchBookmarks: true });
+    expect([fresh.events, fresh.ended]).toEqual([[], true]);
+    expect(w.hub.size).toBe(0);
+  });
+
+  it('ends a watch still waiting for a resourceVersion this replica has not reached with a bookmark at that resourceVersion', () => {
+    const w = world();
+    const ahead = TEST_SIGNER.sign(formatResourceVersion(w.view.log.sources.map((s) => ({ rev: s.rev + 10, fingerprint: '0123456789abcdef' }))));
+    const waiting = w.watch(alice, { resourceVersion: ahead, allowWatchBookmarks: true });
+    expect(w.hub.size).toBe(1);
+    w.hub.closeAll();
+    expect(waiting.events.map((e) => [e.type, e.object.metadata.resourceVersion])).toEqual([['BOOKMARK', ahead]]);
+    expect(waiting.ended).toBe(true);
   });
 });

@@ -77,6 +77,8 @@ export function errorEvent(err: StatusError): Buffer {
 export class WatchHub<T extends KubeObject = KubeObject> {
   /** Each open watch, with what it is sent before the server ends it (see closeAll). */
   readonly #open = new Map<Watcher<T>, () => void>();
+  /** Set by closeAll: the server is going away and starts no more watches. */
+  #closed = false;
 
   constructor(readonly resource: ServedResource<T>, readonly options: WatchHubOptions) {}
 
@@ -119,11 +121,21 @@ export class WatchHub<T extends KubeObject = KubeObject> {
         onClosed();
       },
     });
-    this.#open.set(watcher, () => {});
     watchersGauge.inc({ transport: req.transport });
 
     const rv = opts.resourceVersion;
     const resumes = rv !== undefined && rv !== '' && rv !== '0';
+    // Until it is live, a watch that ends has delivered nothing: a resuming client that allows bookmarks is
+    // told it is still where it was, so that it resumes from there (on another replica) rather than taking
+    // an empty watch for a failure and relisting.
+    const standstill = resumes && opts.allowWatchBookmarks && view.log.locate(rv) !== 'invalid'
+      ? () => watcher.writeRaw(hub.#bookmark(req, rv, false)) : () => {};
+    this.#open.set(watcher, standstill);
+    if (this.#closed) {
+      standstill();
+      watcher.close('done');
+      return watcher;
+    }
     if (resumes && view.log.locate(rv) === 'ahead') {
       // Another replica issued it and this one has not caught up yet: wait for it, as kube-apiserver's
       // watch cache waits for a revision it has not seen, then serve (or refuse) it.
@@ -189,9 +201,11 @@ export class WatchHub<T extends KubeObject = KubeObject> {
    * Ends every open watch (server shutdown), cleanly: a live watch that allows bookmarks first gets one at
    * the view's current resourceVersion, so its client resumes from there on another replica — and
    * client-go, which takes a watch that ended within a second without an event for a failure and
-   * relists, sees an event.
+   * relists, sees an event. A watch that was not live yet, or that arrives later (its request was under
+   * way), ends at once with a bookmark at the client's own resourceVersion.
    */
   closeAll(): void {
+    this.#closed = true;
     for (const [w, farewell] of [...this.#open]) {
       farewell();
       w.close('done');
