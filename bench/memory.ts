@@ -1,15 +1,32 @@
+import { join } from 'node:path';
 import type { BenchCluster } from './cluster';
+import { TNS } from './cluster';
+import { breakdownText, heapBreakdown, takeHeapSnapshot, type HeapBreakdown } from './heap-breakdown';
+import { ACCEPT_JSON, ACCEPT_TABLE } from './http';
 import { memoryOf, metricSum } from './proc';
 import { round } from './stats';
+import { RETENTION_MS } from '../src/api/serving/encodings';
+import { sleep } from '../test/controlplane/processes';
+
+/** When this scenario last listed every row (its encodings are then kept for up to 2 × RETENTION_MS). */
+let lastServedAt = 0;
 
 /** Paddock's memory at one cluster size, after a full GC (least of a few samples). */
 export interface MemoryPoint {
   namespaces: number;
   /** Objects in Paddock's informer caches (tenants, namespaces, guardrails), from /metrics. */
   cachedObjects: number;
+  /** At rest: no full list served by this scenario for longer than the row encodings are kept. */
   heapUsedBytes: number;
   heapUsedMiB: number;
   rssMiB: number;
+  /**
+   * While serving: just after an admin list as a Table and as JSON, with every row's encodings alive
+   * (they are kept while lists keep using them; see src/api/serving/encodings.ts).
+   */
+  servingHeapUsedBytes?: number;
+  /** Where the heap at rest goes (with --heap-breakdown). */
+  breakdown?: HeapBreakdown;
 }
 
 export interface MemoryResult {
@@ -21,12 +38,45 @@ export interface MemoryResult {
   heapBytesPerObject: number;
   /** Slope between the two largest sizes: heap bytes per added namespace. */
   marginalBytesPerNamespace: number;
+  /** (heap while serving at the largest size − heap at 0) / namespaces. */
+  servingHeapBytesPerNamespace?: number;
 }
 
-export async function memoryPoint(cluster: BenchCluster, namespaces: number): Promise<MemoryPoint> {
+export interface MemoryOptions {
+  /** Write a heap snapshot at each point into this directory and attribute it (see heap-breakdown.ts). */
+  breakdownDir?: string;
+  log?: (line: string) => void;
+}
+
+/**
+ * The memory point at `namespaces`: the heap at rest first (with its breakdown when asked), then while
+ * serving — after an admin list as a Table (kubectl's) and as JSON — at every size but 0.
+ */
+export async function memoryPoint(cluster: BenchCluster, namespaces: number, options: MemoryOptions = {}): Promise<MemoryPoint> {
+  // At rest: the encodings made by this scenario's previous lists have been dropped.
+  const rest = lastServedAt + 2 * RETENTION_MS + 5000 - Date.now();
+  if (rest > 0) {
+    options.log?.(`  waiting ${Math.ceil(rest / 1000)} s for the row encodings of the previous lists to be dropped`);
+    await sleep(rest);
+  }
   const heap = await cluster.heap();
   const cachedObjects = metricSum(await cluster.paddockMetrics(), 'paddock_cache_objects');
-  return { namespaces, cachedObjects, heapUsedBytes: heap.heapUsed, heapUsedMiB: round(heap.heapUsed / 2 ** 20), rssMiB: round(memoryOf(cluster.paddock!.pid).rssMiB) };
+  const point: MemoryPoint = { namespaces, cachedObjects, heapUsedBytes: heap.heapUsed, heapUsedMiB: round(heap.heapUsed / 2 ** 20), rssMiB: round(memoryOf(cluster.paddock!.pid).rssMiB) };
+  if (options.breakdownDir) {
+    const path = join(options.breakdownDir, `paddock-${namespaces}.heapsnapshot`);
+    await takeHeapSnapshot(cluster.paddock!.pid, cluster.heapFile, path);
+    point.breakdown = heapBreakdown(path);
+    options.log?.(breakdownText(point.breakdown, namespaces));
+  }
+  if (namespaces > 0) {
+    for (const accept of [ACCEPT_TABLE, ACCEPT_JSON]) {
+      const res = await cluster.paddockAdmin!.get(TNS, accept);
+      if (res.status !== 200) throw new Error(`GET ${TNS}: ${res.status}`);
+    }
+    lastServedAt = Date.now();
+    point.servingHeapUsedBytes = (await cluster.heap()).heapUsed;
+  }
+  return point;
 }
 
 /** Scenario 5: heap per cached namespace (with its quota and guardrails), from the points measured. */
@@ -35,11 +85,13 @@ export function memoryResult(points: MemoryPoint[]): MemoryResult {
   const last = points[points.length - 1];
   const prev = points.length > 2 ? points[points.length - 2] : zero;
   const bytes = (p: MemoryPoint) => p.heapUsedBytes;
-  return {
+  const result: MemoryResult = {
     scenario: 'memory',
     points,
     heapBytesPerNamespace: round((bytes(last) - bytes(zero)) / last.namespaces),
     heapBytesPerObject: round((bytes(last) - bytes(zero)) / Math.max(1, last.cachedObjects - zero.cachedObjects)),
     marginalBytesPerNamespace: round((bytes(last) - bytes(prev)) / Math.max(1, last.namespaces - prev.namespaces)),
   };
+  if (last.servingHeapUsedBytes !== undefined) result.servingHeapBytesPerNamespace = round((last.servingHeapUsedBytes - bytes(zero)) / last.namespaces);
+  return result;
 }

@@ -1,7 +1,7 @@
 import { capsuleProxyMarkdown, type CapsuleProxyResult } from './capsule-proxy';
 import type { ListResult, TargetResult } from './list';
 import type { EncodingMemory } from './encodings';
-import type { MemoryResult } from './memory';
+import type { MemoryPoint, MemoryResult } from './memory';
 import type { ReconcileResult } from './reconcile';
 import { scaleMarkdown, type ScaleResult } from './scale';
 import { GOALS, type BenchConfig } from './scenarios';
@@ -113,9 +113,10 @@ function reconcileTable(r: ReconcileResult): string {
 
 function memoryTable(m: MemoryResult): string {
   const zero = m.points[0];
-  return table(['namespaces', 'cached objects', 'heap used MiB (after GC)', 'RSS MiB', 'heap per namespace since 0'],
-    m.points.map((p) => [k(p.namespaces), p.cachedObjects, f(p.heapUsedMiB), f(p.rssMiB),
-      p.namespaces ? bytes(Math.round((p.heapUsedBytes - zero.heapUsedBytes) / p.namespaces)) : '–']));
+  const perNamespace = (heap: number | undefined, p: MemoryPoint) => (p.namespaces && heap !== undefined ? bytes(Math.round((heap - zero.heapUsedBytes) / p.namespaces)) : '–');
+  return table(['namespaces', 'cached objects', 'heap used MiB (after GC)', 'RSS MiB', 'heap per namespace since 0', 'while serving: heap MiB', 'per namespace'],
+    m.points.map((p) => [k(p.namespaces), p.cachedObjects, f(p.heapUsedMiB), f(p.rssMiB), perNamespace(p.heapUsedBytes, p),
+      p.servingHeapUsedBytes === undefined ? '–' : f(p.servingHeapUsedBytes / 2 ** 20), perNamespace(p.servingHeapUsedBytes, p)]));
 }
 
 /** The row encodings cache: bytes per row, and against the heap budget per namespace. */
@@ -228,7 +229,8 @@ export function toMarkdown(r: BenchResults): string {
   if (r.capsuleProxy) out.push(capsuleProxyMarkdown(r.capsuleProxy, listTable, watchTable));
   if (r.memory) {
     out.push('## 5. Memory', '',
-      'Paddock\'s heap after a full GC (least of 3 samples; a preloaded probe runs `gc()` on SIGUSR2), with all caches synced and the cluster settled. ' +
+      'Paddock\'s heap after a full GC (least of 3 samples; a preloaded probe runs `gc()` on SIGUSR2), with all caches synced and the cluster settled, ' +
+      'at rest (no list served for longer than row encodings are kept), then while serving: just after an admin list as a Table and as JSON, every row\'s encodings alive. ' +
       `Each namespace comes with a ResourceQuota, a LimitRange, a NetworkPolicy and a RoleBinding (5 cached objects, plus 1 Tenant per ${r.config.namespacesPerTenant} namespaces), and a TenantNamespace row. ` +
       `Heap per namespace at the largest size: ${bytes(r.memory.heapBytesPerNamespace)} (${bytes(r.memory.heapBytesPerObject)} per cached object); marginal, between the two largest sizes: ${bytes(r.memory.marginalBytesPerNamespace)}.`, '',
       memoryTable(r.memory), '');

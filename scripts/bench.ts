@@ -71,7 +71,12 @@ async function kubernetesVersion(c: BenchCluster): Promise<string> {
 /** StorageClasses in the cluster for the allowed-classes scenario (a tenth of them allowed to alice's tenant). */
 const CLASSES = 200;
 
-async function run(config: BenchConfig, only: ReadonlySet<Scenario>): Promise<BenchResults> {
+/** Options of a run beyond its config: where heap snapshots go (`--heap-breakdown`), if anywhere. */
+interface RunOptions {
+  breakdownDir?: string;
+}
+
+async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: RunOptions = {}): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
   const runs = (s: Scenario) => only.size === 0 || only.has(s);
   log(`benchmark (${config.name}): sizes ${config.sizes.join(', ')} namespaces${only.size ? `; only ${[...only].join(', ')}` : ''}`);
@@ -97,7 +102,8 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>): Promise<Be
   await c.startPaddock({ ...config.setup, resyncPeriod: '10m' });
   log(`Paddock serving on :${c.paddock!.port}, registered as v1alpha1.tenancy.paddock.dev`);
 
-  const memory: MemoryPoint[] = runs('memory') ? [await memoryPoint(c, 0)] : [];
+  const memoryOptions = { breakdownDir: options.breakdownDir, log };
+  const memory: MemoryPoint[] = runs('memory') ? [await memoryPoint(c, 0, memoryOptions)] : [];
   const setup: SetupStep[] = [];
   const owner: BenchResults['ownerList'] = [];
   const admin: BenchResults['adminList'] = [];
@@ -110,8 +116,9 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>): Promise<Be
     const s = setup[setup.length - 1];
     log(`  settled: ${s.paddockWrites} Paddock writes, ${s.writesPerSecond} writes/s, all Ready in ${round(s.allReadyMs / 1000)} s`);
     if (runs('memory')) {
-      memory.push(await memoryPoint(c, size));
-      log(`  heap ${memory[memory.length - 1].heapUsedMiB} MiB after GC`);
+      memory.push(await memoryPoint(c, size, memoryOptions));
+      const point = memory[memory.length - 1];
+      log(`  heap ${point.heapUsedMiB} MiB after GC at rest, ${round((point.servingHeapUsedBytes ?? NaN) / 2 ** 20)} MiB while serving`);
     }
     if (runs('owner-list')) {
       log(`scenario 1 (owner list) at ${size}`);
@@ -282,8 +289,10 @@ async function main(): Promise<void> {
   const onlyArg = args.find((a) => a.startsWith('--only='));
   const scaleArg = args.find((a) => a === '--scale' || a.startsWith('--scale='));
   const budgetArg = args.find((a) => a.startsWith('--scale-build-minutes='));
-  const unknown = args.filter((a) => a !== '--quick' && a !== tenantsArg && a !== onlyArg && a !== scaleArg && a !== budgetArg);
-  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick, --reconcile-tenants=N, --only=<scenario>,... or --only=scale, --scale[=N], --scale-build-minutes=M)`);
+  const sizesArg = args.find((a) => a.startsWith('--sizes='));
+  const breakdownArg = args.find((a) => a === '--heap-breakdown');
+  const unknown = args.filter((a) => a !== '--quick' && a !== tenantsArg && a !== onlyArg && a !== scaleArg && a !== budgetArg && a !== sizesArg && a !== breakdownArg);
+  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick, --sizes=N,... with --quick, --heap-breakdown, --reconcile-tenants=N, --only=<scenario>,... or --only=scale, --scale[=N], --scale-build-minutes=M)`);
   const buildMinutes = budgetArg ? Number(budgetArg.split('=')[1]) : SCALE_DEFAULTS.buildBudgetMs / 60_000;
   if (!(buildMinutes > 0)) throw new Error(`${budgetArg}: not a positive number of minutes`);
   const scaleNamespaces = scaleArg?.includes('=') ? Number(scaleArg.split('=')[1]) : 100_000;
@@ -301,6 +310,16 @@ async function main(): Promise<void> {
     if (!Number.isInteger(tenants) || tenants < 1) throw new Error(`${tenantsArg}: not a positive integer`);
     config = { ...config, reconcile: { ...config.reconcile, tenants } };
   }
+  if (sizesArg) {
+    // Other sizes make a quick run (its results never replace latest.*).
+    if (config.name !== 'quick') throw new Error(`${sizesArg}: only with --quick`);
+    const sizes = sizesArg.slice('--sizes='.length).split(',').map(Number);
+    if (sizes.some((n, i) => !Number.isInteger(n) || n % config.namespacesPerTenant !== 0 || n <= (sizes[i - 1] ?? 0))) {
+      throw new Error(`${sizesArg}: increasing multiples of ${config.namespacesPerTenant}`);
+    }
+    config = { ...config, sizes };
+  }
+  const runOptions: RunOptions = breakdownArg ? { breakdownDir: DIR } : {};
   let interrupted = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupted) return;
@@ -316,7 +335,7 @@ async function main(): Promise<void> {
       log('scale results written to bench/results/ (a timestamped -scale.json, merged into latest.json and latest.md)');
       return;
     }
-    const results = await run(config, only);
+    const results = await run(config, only, runOptions);
     const latest = write(results, only);
     console.log('\n' + toMarkdown(results));
     log(config.name === 'quick' ? 'results written to bench/results/ (a timestamped -quick.json)' : 'results written to bench/results/ (latest.md, latest.json, latency-vs-size.svg)');

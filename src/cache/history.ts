@@ -58,8 +58,11 @@ const EMPTY = '0000000000000000';
  */
 export class SourceHistory<T extends KubeObject> {
   readonly #ring: (HistoryEntry<T> | undefined)[];
-  /** Per fingerprint, the retained positions whose state has it, oldest first. */
-  readonly #positions = new Map<string, number[]>();
+  /**
+   * Per fingerprint, the retained positions whose state has it, oldest first: one position as a number
+   * (most fingerprints name one position), several as an array.
+   */
+  readonly #positions = new Map<string, number | number[]>();
   readonly #waiters = new Set<() => void>();
   #head = 0;
   #floor = 0;
@@ -73,7 +76,7 @@ export class SourceHistory<T extends KubeObject> {
   constructor(readonly source: HistorySource<T>, readonly capacity: number, readonly maxBytes = Infinity) {
     if (capacity < 1) throw new RangeError('capacity must be at least 1');
     this.#ring = new Array(capacity);
-    this.#positions.set(EMPTY, [0]);
+    this.#positions.set(EMPTY, 0);
     source.addEventHandler({
       add: (obj) => this.#record(objectKey(obj), undefined, obj, revisionOf(obj)),
       update: (old, obj) => this.#record(objectKey(obj), old, obj, revisionOf(obj)),
@@ -107,8 +110,9 @@ export class SourceHistory<T extends KubeObject> {
    * Without a match by revision, the latest with that fingerprint; undefined when none is retained.
    */
   locate(fp: string, rev = Infinity): number | undefined {
-    const positions = this.#positions.get(fp);
-    if (!positions) return undefined;
+    const held = this.#positions.get(fp);
+    if (held === undefined) return undefined;
+    const positions = typeof held === 'number' ? [held] : held;
     for (let k = positions.length - 1; k >= 0; k--) if (this.#since(positions[k]) <= rev) return positions[k];
     return positions[positions.length - 1];
   }
@@ -154,8 +158,9 @@ export class SourceHistory<T extends KubeObject> {
     const entry: HistoryEntry<T> = Object.freeze({ seq, rev: Math.max(rev, this.#rev), key, before, after, fingerprint: this.#current() });
     this.#ring[seq % this.capacity] = entry;
     const positions = this.#positions.get(entry.fingerprint);
-    if (positions) positions.push(seq);
-    else this.#positions.set(entry.fingerprint, [seq]);
+    if (positions === undefined) this.#positions.set(entry.fingerprint, seq);
+    else if (typeof positions === 'number') this.#positions.set(entry.fingerprint, [positions, seq]);
+    else positions.push(seq);
     this.#bytes += sizeOf(before);
     while (this.#bytes > this.maxBytes && this.#floor < this.#head - 1) this.#evict();
     this.#advance(entry.rev);
@@ -164,8 +169,11 @@ export class SourceHistory<T extends KubeObject> {
   /** Forgets the oldest retained position; the state after the oldest change becomes the floor. */
   #evict(): void {
     const positions = this.#positions.get(this.#floorFingerprint);
-    if (positions?.[0] === this.#floor) positions.shift();
-    if (positions?.length === 0) this.#positions.delete(this.#floorFingerprint);
+    if (positions === this.#floor) this.#positions.delete(this.#floorFingerprint);
+    else if (typeof positions === 'object' && positions[0] === this.#floor) {
+      positions.shift();
+      if (positions.length === 1) this.#positions.set(this.#floorFingerprint, positions[0]);
+    }
     const oldest = this.#at(++this.#floor)!;
     this.#floorFingerprint = oldest.fingerprint;
     this.#floorRev = oldest.rev;

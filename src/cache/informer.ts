@@ -136,7 +136,7 @@ export class SharedInformer<T extends KubeObject> implements ReflectorSink<T> {
 
   replace(items: T[], resourceVersion: string): void {
     const initial = !this.#synced;
-    const deltas = this.#store.replace(items.map((obj) => prepareForCache(obj, this.#transform)));
+    const deltas = this.#store.replace(items.map((obj) => prepareForCache(obj, this.#transform, this.#store.get(objectKey(obj)))));
     cacheObjects.set({ cache: this.name }, this.#store.size);
     for (const d of deltas) this.#dispatch(d, initial, true);
     if (initial) {
@@ -154,7 +154,7 @@ export class SharedInformer<T extends KubeObject> implements ReflectorSink<T> {
       // The final state comes with the event; an unknown key means the cache never saw it (nothing to tell).
       if (old) delta = { type: 'delete', obj: prepareForCache(event.object, this.#transform), cached: old };
     } else {
-      delta = this.#store.upsert(prepareForCache(event.object, this.#transform));
+      delta = this.#store.upsert(prepareForCache(event.object, this.#transform, this.#store.get(objectKey(event.object))));
     }
     cacheObjects.set({ cache: this.name }, this.#store.size);
     if (delta) this.#dispatch(delta, false, false);

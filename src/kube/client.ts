@@ -86,10 +86,24 @@ export class KubeClient {
 
   /** Sends one request and returns the parsed JSON body (undefined for an empty body). */
   async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-    const timeout = AbortSignal.timeout(opts.timeoutMs ?? this.#timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-    const res = await this.#open(method, path, opts, signal);
-    const body = await readBody(res, this.#maxResponseBytes);
+    // The deadline's timer is cleared when the request ends (AbortSignal.timeout would keep its timer and
+    // signals alive for the whole timeout after every answer: thousands of them under a burst of writes).
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), opts.timeoutMs ?? this.#timeoutMs);
+    timer.unref();
+    const outer = opts.signal;
+    const onAbort = (): void => controller.abort(outer?.reason);
+    if (outer?.aborted) onAbort();
+    else outer?.addEventListener('abort', onAbort, { once: true });
+    let res: http.IncomingMessage;
+    let body: Buffer;
+    try {
+      res = await this.#open(method, path, opts, controller.signal);
+      body = await readBody(res, this.#maxResponseBytes);
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    }
     const code = res.statusCode ?? 0;
     if (code < 200 || code >= 300) throw KubeApiError.fromResponse(code, body.toString('utf8'), `${method} ${path}`);
     if (body.length === 0) return undefined as T;

@@ -9,8 +9,19 @@ export function ownerKey(owner: Pick<TenantOwner, 'kind' | 'name' | 'namespace'>
   return owner.kind === 'ServiceAccount' ? `ServiceAccount:${owner.namespace ?? ''}/${owner.name}` : `${owner.kind}:${owner.name}`;
 }
 
-export function ownerKeysOfTenant(tenant: Tenant): string[] {
-  return [...new Set((tenant.spec?.owners ?? []).map(ownerKey))];
+/** The keys of frozen owner lists (the cache's, shared by the versions of a Tenant whose owners did not change). */
+const keysOfOwners = new WeakMap<readonly TenantOwner[], readonly string[]>();
+
+/**
+ * The distinct owner subject keys of `tenant`, in spec order. For a frozen owner list, one frozen array
+ * is shared by every caller (the cache's index, every view); never to be modified.
+ */
+export function ownerKeysOfTenant(tenant: Tenant): readonly string[] {
+  const owners = tenant.spec?.owners;
+  if (!owners || !Object.isFrozen(owners)) return [...new Set((owners ?? []).map(ownerKey))];
+  let keys = keysOfOwners.get(owners);
+  if (!keys) keysOfOwners.set(owners, (keys = Object.freeze([...new Set(owners.map(ownerKey))])));
+  return keys;
 }
 
 const SERVICE_ACCOUNT_USER = /^system:serviceaccount:([^:]+):([^:]+)$/;

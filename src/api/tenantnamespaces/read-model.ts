@@ -1,5 +1,6 @@
 import type { Condition, Namespace, ResourceQuota, Tenant, TenantNamespace, TenantNamespaceOwner } from '../../kube/types';
 import { PADDOCK } from '../../kube/types';
+import { Interner } from '../../cache/summaries';
 import { TENANT_NAMESPACES } from '../resource';
 import { mergeQuotas } from './quota';
 import { deriveResourceVersion } from './resource-version';
@@ -43,7 +44,10 @@ export interface TenantNamespaceSources {
 
 /**
  * Joins a Namespace, its Tenant, its ResourceQuotas and its guardrail summary into the TenantNamespace
- * served to clients (SPEC §4). Pure: the result shares nothing mutable with the inputs.
+ * served to clients (SPEC §4). The result shares nothing mutable with the inputs: parts that are equal
+ * in many rows — a tenant's owners and condition, a quota summary — are one frozen value shared by every
+ * row that shows them (see {@link sharedPart}), and the namespace's labels and the tenant's
+ * nodeSelector are referenced, not copied, when the cache has frozen them.
  *
  * - metadata: the namespace's name, uid, creationTimestamp, deletionTimestamp and labels (its
  *   annotations are not the tenant's to see);
@@ -64,17 +68,17 @@ export function toTenantNamespace(sources: TenantNamespaceSources): TenantNamesp
   metadata.resourceVersion = sources.resourceVersion ?? deriveResourceVersion([namespace, tenant, ...quotas]);
   if (meta.creationTimestamp) metadata.creationTimestamp = meta.creationTimestamp;
   if (meta.deletionTimestamp) metadata.deletionTimestamp = meta.deletionTimestamp;
-  if (meta.labels && Object.keys(meta.labels).length > 0) metadata.labels = { ...meta.labels };
+  if (meta.labels && Object.keys(meta.labels).length > 0) metadata.labels = frozenOrCopy(meta.labels);
 
   const status: NonNullable<TenantNamespace['status']> = {
     phase: namespace.status?.phase ?? (meta.deletionTimestamp ? 'Terminating' : 'Active'),
-    owners: ownersOf(tenant),
+    owners: sharedPart(ownersOf(tenant)),
   };
   const quota = mergeQuotas(quotas);
-  if (quota) status.quota = quota;
+  if (quota) status.quota = sharedPart(quota);
   const nodeSelector = tenant?.spec.nodeSelector;
-  if (nodeSelector && Object.keys(nodeSelector).length) status.nodeSelector = { ...nodeSelector };
-  status.conditions = [guardrailsCondition(tenantName, tenant, guardrails)];
+  if (nodeSelector && Object.keys(nodeSelector).length) status.nodeSelector = frozenOrCopy(nodeSelector);
+  status.conditions = sharedPart([guardrailsCondition(tenantName, tenant, guardrails)]);
 
   return {
     kind: TENANT_NAMESPACES.kind,
@@ -83,6 +87,19 @@ export function toTenantNamespace(sources: TenantNamespaceSources): TenantNamesp
     spec: { tenant: tenantName },
     status,
   };
+}
+
+/** Row parts equal by JSON in several rows, kept once while some row holds them. */
+const parts = new Interner();
+
+/** `value` frozen, or the equal frozen value another row already shows (never to be mutated). */
+function sharedPart<T extends object>(value: T): T {
+  return parts.value(value);
+}
+
+/** A flat map of strings: the same object when frozen (the cache's), else a copy. */
+function frozenOrCopy(values: Record<string, string>): Record<string, string> {
+  return Object.isFrozen(values) ? values : { ...values };
 }
 
 function ownersOf(tenant: Tenant | undefined): TenantNamespaceOwner[] {

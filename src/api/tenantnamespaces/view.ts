@@ -32,17 +32,18 @@ const QUOTAS = 2;
 
 const NOBODY: Audience = Object.freeze(new Set<string>());
 
-/** Who may see the rows of `tenant` (besides callers that see all): its owners, one set per Tenant object. */
-const audienceOfTenant = new WeakMap<Tenant, Audience>();
+/**
+ * Who may see the rows of `tenant` (besides callers that see all): its owners, one set per list of owner
+ * keys (shared by the versions of a Tenant whose owners did not change).
+ */
+const audienceOfKeys = new WeakMap<readonly string[], Audience>();
 function audienceOf(tenant: Tenant | undefined): Audience {
   if (!tenant) return NOBODY;
-  let audience = audienceOfTenant.get(tenant);
-  if (!audience) audienceOfTenant.set(tenant, (audience = new Set(ownerKeysOfTenant(tenant))));
+  const keys = ownerKeysOfTenant(tenant);
+  let audience = audienceOfKeys.get(keys);
+  if (!audience) audienceOfKeys.set(keys, (audience = new Set(keys)));
   return audience;
 }
-
-
-
 
 /**
  * The TenantNamespace rows, joined from the shared cache and kept current by its events, with the

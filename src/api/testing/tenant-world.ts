@@ -13,7 +13,7 @@ export const TEST_SIGNER = new ResourceVersionSigner(() => 'a test key');
  * world for unit tests of what reads the cache. Not used by the program.
  */
 export function tenantWorld(opts: { window?: number } = {}) {
-  const tenants = new FakeInformer<Tenant>((t) => [[INDEX.owner, ownerKeysOfTenant(t)]]);
+  const tenants = new FakeInformer<Tenant>((t) => [[INDEX.owner, [...ownerKeysOfTenant(t)]]]);
   const namespaces = new FakeInformer<Namespace>();
   const quotas = new FakeInformer<ResourceQuota>((q) => [[INDEX.namespace, [q.metadata.namespace ?? '']]]);
   const cache = {

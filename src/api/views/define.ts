@@ -57,7 +57,7 @@ function projector(def: ViewDefinition, names: ResourceNames) {
     const metadata: KubeObject['metadata'] = { name: m.name };
     if (m.uid) metadata.uid = m.uid;
     if (m.creationTimestamp) metadata.creationTimestamp = m.creationTimestamp;
-    if (m.labels && Object.keys(m.labels).length) metadata.labels = { ...m.labels };
+    if (m.labels && Object.keys(m.labels).length) metadata.labels = Object.isFrozen(m.labels) ? m.labels : { ...m.labels };
     const annotations = Object.fromEntries(Object.entries(m.annotations ?? {}).filter(([k]) => SHOWN_ANNOTATIONS.has(k)));
     if (Object.keys(annotations).length) metadata.annotations = annotations;
     const { apiVersion: _v, kind: _k, metadata: _m, ...rest } = obj as KubeObject & Record<string, unknown>;
