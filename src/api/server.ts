@@ -16,6 +16,7 @@ import { checkHandshake, selectProtocol } from './http/websocket';
 import { checkTargetFits, negotiateOutput, parseIncludeObject, wantsPretty, type IncludeObject, type Negotiated } from './negotiation';
 import { serveOpenAPI, type OpenAPIDocuments } from './openapi';
 import { parseDeleteOptions } from './request/delete-options';
+import { resourceVersionOfContinue } from './request/continue-token';
 import { parseListOptions } from './request/list-options';
 import { send, sendError, sendStream, sendValue } from './request/respond';
 import type { StaticResponse } from './static/document';
@@ -269,10 +270,11 @@ export class ApiServer {
         const options = parseListOptions(query, resource.fields.labels);
         verb = options.watch ? 'watch' : 'list';
         if (options.watch) return await this.#watch(resource, hub, req, res, options);
-        // A resourceVersion another replica issued and this one has not reached yet: wait for it (outside
-        // the in-flight bound, so waiting holds no slot), as kube-apiserver waits for a revision its watch
-        // cache has not seen — then 504 if it never comes.
-        if (options.resourceVersion) await resource.view.log.whenReached(options.resourceVersion, RESOURCE_VERSION_WAIT_MS);
+        // A resourceVersion (or a continue token) another replica issued and this one has not reached yet:
+        // wait for it (outside the in-flight bound, so waiting holds no slot), as kube-apiserver waits for a
+        // revision its watch cache has not seen — then 504, or 410 for the token, if it never comes.
+        const awaited = options.resourceVersion || (options.continueToken && resourceVersionOfContinue(options.continueToken));
+        if (awaited) await resource.view.log.whenReached(awaited, RESOURCE_VERSION_WAIT_MS);
         await this.#bounded(async () => {
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
           checkTargetFits(negotiated, 'list');

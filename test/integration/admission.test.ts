@@ -1,3 +1,4 @@
+import { resyncRounds } from './paddock-env';
 import { applyObject, auditWrites, kubectl, kubectlJson, PADDOCK_USER, sleep, uniqueName, waitFor, type KubectlResult } from './env';
 
 jest.setTimeout(180_000);
@@ -235,7 +236,7 @@ describe('reconciled like every guardrail', () => {
       return writes(since).length === 0;
     }, 90_000, 0);
     const since = new Date();
-    await sleep(9000); // the replicas under test resync every 4 s (±10%)
+    await resyncRounds(2);
     expect(writes(since)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { httpsGet } from '../controlplane/controlplane';
 import { registerApiService, startPaddock, stopPaddock, type PaddockProcess } from '../controlplane/paddock';
-import { controlPlane } from './env';
+import { controlPlane, kubectlJson, waitFor } from './env';
 import { PADDOCK_STATE_FILE, TEST_PADDOCK_ARGS } from './global-setup';
 
 interface PaddockState {
@@ -48,4 +49,29 @@ export async function startReplica(name: string): Promise<PaddockProcess> {
  */
 export function startApiServerReplica(name: string, extraArgs: string[]): Promise<PaddockProcess> {
   return startPaddock(controlPlane(), read().kubeconfig, { name, mode: 'apiserver', extraArgs: [...TEST_PADDOCK_ARGS, ...extraArgs] });
+}
+
+/** The replica holding the reconciler's Lease. */
+export async function leaseHolder(): Promise<string> {
+  return (await kubectlJson('admin', ['get', 'lease', 'paddock-controller', '-n', 'paddock-system'])).spec.holderIdentity ?? '';
+}
+
+/** Successful reconciles a replica has run, from its own /metrics. */
+export async function reconciles(identity: string): Promise<number> {
+  const r = replicas().find((p) => p.identity === identity)!;
+  const { pki } = controlPlane();
+  const res = await httpsGet(`https://127.0.0.1:${r.port}/metrics`, pki, pki.users.admin);
+  const m = /paddock_reconcile_total\{[^}]*result="success"[^}]*\} (\d+)/.exec(res.body);
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * Resolves once the leader has reconciled every Tenant `rounds` more times (periodic resyncs): the
+ * positive event after which a check that nothing was written during them can be made.
+ */
+export async function resyncRounds(rounds: number): Promise<void> {
+  const leader = await leaseHolder();
+  const before = await reconciles(leader);
+  const tenants = (await kubectlJson('admin', ['get', 'tenants'])).items.length;
+  await waitFor(`${rounds} resyncs of ${tenants} Tenants by ${leader}`, async () => (await reconciles(leader)) - before >= rounds * tenants, 120_000, 250);
 }

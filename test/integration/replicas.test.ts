@@ -1,6 +1,5 @@
-import { httpsGet } from '../controlplane/controlplane';
-import { applyObject, auditWrites, controlPlane, kubectl, kubectlJson, PADDOCK_USER, sleep, uniqueName, waitFor, type AuditEvent } from './env';
-import { replicas, startReplica, stopReplica } from './paddock-env';
+import { applyObject, auditWrites, kubectl, kubectlJson, PADDOCK_USER, sleep, uniqueName, waitFor, type AuditEvent } from './env';
+import { leaseHolder, reconciles, resyncRounds, startReplica, stopReplica } from './paddock-env';
 
 jest.setTimeout(180_000);
 
@@ -19,19 +18,6 @@ async function waitReady(name: string): Promise<any> {
     return ready?.status === 'True' && t.status.observedGeneration === t.metadata.generation;
   }, 60_000, 250);
   return t;
-}
-
-async function leaseHolder(): Promise<string> {
-  return (await kubectlJson('admin', ['get', 'lease', 'paddock-controller', '-n', 'paddock-system'])).spec.holderIdentity ?? '';
-}
-
-/** Successful reconciles a replica has run, from its own /metrics. */
-async function reconciles(identity: string): Promise<number> {
-  const r = replicas().find((p) => p.identity === identity)!;
-  const { pki } = controlPlane();
-  const res = await httpsGet(`https://127.0.0.1:${r.port}/metrics`, pki, pki.users.admin);
-  const m = /paddock_reconcile_total\{[^}]*result="success"[^}]*\} (\d+)/.exec(res.body);
-  return m ? Number(m[1]) : 0;
 }
 
 /**
@@ -67,12 +53,8 @@ describe('two replicas', () => {
       await sleep(5000);
       return paddockWrites(since).length === 0;
     }, 90_000, 0);
-    const leader = await leaseHolder();
     const since = new Date();
-    const before = await reconciles(leader);
-    await sleep(10_000); // the replicas under test resync every 4 s (±10%)
-    const tenants = (await kubectlJson('admin', ['get', 'tenants'])).items.length;
-    expect(await reconciles(leader) - before).toBeGreaterThanOrEqual(2 * tenants);
+    await resyncRounds(2);
     expect(paddockWrites(since)).toEqual([]);
   });
 
@@ -80,7 +62,7 @@ describe('two replicas', () => {
     const leader = await leaseHolder();
     const follower = leader === 'paddock-a' ? 'paddock-b' : 'paddock-a';
     const before = await reconciles(follower);
-    await sleep(5000);
+    await resyncRounds(1);
     expect(await reconciles(follower)).toBe(before);
     expect(await reconciles(leader)).toBeGreaterThan(0);
   });

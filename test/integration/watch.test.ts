@@ -1,6 +1,6 @@
 import { httpsGet } from '../controlplane/controlplane';
 import { startPaddock, stopPaddock, type PaddockProcess } from '../controlplane/paddock';
-import { applyObject, controlPlane, httpsRequest, kubectl, kubectlJson, sleep, uniqueName, waitFor } from './env';
+import { applyObject, controlPlane, httpsRequest, kubectl, kubectlJson, uniqueName, waitFor } from './env';
 import { replicas } from './paddock-env';
 import { DirectWatch, KubectlWatch, WebSocketWatch, type WatchEventLine } from './watch-client';
 import { readFileSync } from 'node:fs';
@@ -67,7 +67,10 @@ describe('kubectl get tns -w as alice', () => {
     await applyObject(tenant(gas, GAS_DEVS, ['x']));
     await served([`${gas}-x`]);
     await kubectl('admin', ['label', 'namespace', `${gas}-x`, 'touched=yes']);
-    await sleep(1000);
+    // A namespace alice may see, made after gas's change: once its ADDED has arrived, any gas event (an
+    // earlier Namespace event, sent in order) would have come before it.
+    await applyObject(tenant(oil, ALICE, ['a', 'later'], { resourceQuotas: [{ hard: { pods: '5' } }] }));
+    await watch.waitFor('ADDED later', (rows) => rows.some(([e, n]) => e === 'ADDED' && n === `${oil}-later`));
     expect(watch.rows().filter(([, n]) => n.startsWith(gas))).toEqual([]);
   });
 });
@@ -77,9 +80,9 @@ describe('ownership changes reach open watches', () => {
     const gas = uniqueName('wown');
     await applyObject(tenant(gas, GAS_DEVS, ['x', 'y']));
     await served([`${gas}-x`, `${gas}-y`]);
-    const w = await DirectWatch.open(portOf('paddock-a'), '', controlPlane().pki.users.alice);
+    const w = await DirectWatch.open(portOf('paddock-a'), 'sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true', controlPlane().pki.users.alice);
     try {
-      await sleep(500);
+      await w.waitFor('the end of the initial events', (ev) => ev.some((e) => e.type === 'BOOKMARK'));
       expect(w.names().filter((n) => n.startsWith(gas))).toEqual([]);
       await applyObject(tenant(gas, [...GAS_DEVS, ...ALICE], ['x', 'y']));
       await w.waitFor('ADDED x and y', (ev) => ['x', 'y'].every((s) => ev.some((e) => e.type === 'ADDED' && e.object.metadata.name === `${gas}-${s}`)));
@@ -242,9 +245,12 @@ describe('resourceVersions', () => {
     const w = await DirectWatch.open(portOf('paddock-a'), `resourceVersion=${rv}&fieldSelector=metadata.name=${ns}`, controlPlane().pki.users.alice);
     try {
       await w.waitFor('5 changes', (ev) => ev.length >= 5);
-      await sleep(500);
-      expect(w.events.map((e) => `${e.type} ${e.object.metadata.labels.resume}`)).toEqual(['0', '1', '2', '3', '4'].map((v) => `MODIFIED ${v}`));
-      const rvs = w.events.map((e) => e.object.metadata.resourceVersion as string);
+      // One more change, made after them: once it has arrived, anything else sent for the five came before it.
+      await kubectl('admin', ['label', 'namespace', ns, 'resume-end=yes', '--overwrite']);
+      await w.waitFor('the later change', (ev) => ev.some((e) => e.object.metadata.labels?.['resume-end'] === 'yes'));
+      const replayed = w.events.slice(0, w.events.findIndex((e) => e.object.metadata.labels?.['resume-end'] === 'yes'));
+      expect(replayed.map((e) => `${e.type} ${e.object.metadata.labels.resume}`)).toEqual(['0', '1', '2', '3', '4'].map((v) => `MODIFIED ${v}`));
+      const rvs = replayed.map((e) => e.object.metadata.resourceVersion as string);
       expect(new Set([rv, ...rvs]).size).toBe(6);
     } finally {
       w.close();
@@ -263,6 +269,25 @@ describe('resourceVersions', () => {
     await w.waitFor('the stream to end', () => w.ended);
     expect(w.status).toBe(200);
     expect(w.events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ kind: 'Status', code: 410, reason: 'Expired' }) }]);
+  });
+
+  it('continues on one replica a list paged on the other', async () => {
+    const paged = uniqueName('wpage');
+    const names = ['a', 'b', 'c'].map((n) => `${paged}-${n}`);
+    await applyObject(tenant(paged, ALICE, ['a', 'b', 'c']));
+    await served(names);
+    const { pki } = controlPlane();
+    const page = async (identity: string, query: string) =>
+      JSON.parse((await httpsGet(`https://127.0.0.1:${portOf(identity)}/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces?fieldSelector=spec.tenant=${paged}&limit=1${query}`, pki, pki.users.alice)).body);
+    try {
+      const first = await page('paddock-a', '');
+      const second = await page('paddock-b', `&continue=${encodeURIComponent(first.metadata.continue)}`);
+      const third = await page('paddock-a', `&continue=${encodeURIComponent(second.metadata.continue)}`);
+      expect([first, second, third].flatMap((p) => p.items.map((i: any) => i.metadata.name))).toEqual(names);
+      expect(third.metadata.continue).toBeUndefined();
+    } finally {
+      await kubectl('admin', ['delete', 'tenant', paged, '--wait=false']);
+    }
   });
 
   it("resumes from another replica's resourceVersion with exactly the later events", async () => {

@@ -31,3 +31,12 @@ export function decodeContinue(token: string): Continuation {
   if (p.snap !== undefined && typeof p.snap !== 'string') throw invalidContinueToken();
   return { resourceVersion: p.rv, start: p.start, ...(p.snap ? { snapshot: p.snap } : {}) };
 }
+
+/** The resourceVersion a continue token was issued at; undefined for a token that does not decode. */
+export function resourceVersionOfContinue(token: string): string | undefined {
+  try {
+    return decodeContinue(token).resourceVersion;
+  } catch {
+    return undefined;
+  }
+}
