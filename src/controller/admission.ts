@@ -3,13 +3,16 @@ import type { SharedInformer } from '../cache/informer';
 import { PADDOCK, type ClassField, type KubeObject, type Tenant, type TenantStatus } from '../kube/types';
 import { mergeObject, needsUpdate, objectRef, type ManagedObject } from '../tenancy';
 import {
-  defaultsPolicy, desiredBindings, needsDefaults, needsRestrictions, restrictionsPolicy, type AdmissionObject,
+  DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, defaultsPolicy, desiredBindings, needsDefaults, needsRestrictions, restrictionsPolicy, type AdmissionObject,
 } from '../tenancy/admission-policies';
 import { CLASS_FIELDS, allowedClassNames } from '../tenancy/allowed';
 import type { Writer } from './writer';
 
 /** What the admission step did, for the tenant's Events. */
 export type AdmissionNote = (reason: 'Created' | 'Repaired' | 'Deleted', message: string) => void;
+
+/** Policies serve every tenant: their writes are not one tenant's Events. */
+const noop: AdmissionNote = () => undefined;
 
 /**
  * Keeps kube-apiserver's enforcement of what tenants may use in place (SPEC §9): the two cluster-scoped
@@ -34,10 +37,18 @@ export class TenantAdmission {
     return out;
   }
 
-  /** Creates, repairs or deletes the bindings of `tenant` so that they are exactly those it needs. */
+  /**
+   * Creates, repairs or deletes the bindings of `tenant` so that they are exactly those it needs. The
+   * policy a binding names is ensured before the binding: kube-apiserver refuses a binding with a
+   * paramRef from a user that may not get every resource (Paddock) while its policy does not exist — it
+   * reads the policy's paramKind to check the binder's permissions.
+   */
   async ensureBindings(tenant: Tenant, note: AdmissionNote): Promise<void> {
     const wanted = desiredBindings(tenant);
-    for (const want of wanted) await this.#ensure(this.#bindingInformer(want.kind!), want, note);
+    for (const want of wanted) {
+      await this.#serially(() => this.#ensurePolicy(String(want.spec.policyName)));
+      await this.#ensure(this.#bindingInformer(want.kind!), want, note);
+    }
     for (const [kind, informer] of this.#bindingInformers()) {
       for (const live of informer.store.byIndex(INDEX.tenant, tenant.metadata.name)) {
         if (!wanted.some((w) => w.kind === kind && w.metadata.name === live.metadata.name)) {
@@ -60,14 +71,18 @@ export class TenantAdmission {
    * deleted still counts until it is gone: its bindings stay until its finalizer removes them.
    */
   reconcilePolicies(): Promise<void> {
-    const run = this.#policies.then(() => this.#reconcilePolicies());
+    return this.#serially(() => this.#reconcilePolicies());
+  }
+
+  /** Runs `pass` after every policy pass before it has finished: policy writes never race each other. */
+  #serially(pass: () => Promise<void>): Promise<void> {
+    const run = this.#policies.then(pass);
     this.#policies = run.catch(() => undefined);
     return run;
   }
 
   async #reconcilePolicies(): Promise<void> {
     const tenants = this.cache.tenants.store.list();
-    const noop: AdmissionNote = () => undefined;
     const steps: [boolean, SharedInformer<KubeObject>, AdmissionObject][] = [
       [tenants.some(needsRestrictions), this.cache.restrictionsPolicy, restrictionsPolicy()],
       [tenants.some(needsDefaults), this.cache.defaultsPolicy, defaultsPolicy()],
@@ -76,6 +91,13 @@ export class TenantAdmission {
       if (needed) await this.#ensure(informer, want, noop);
       else for (const live of informer.store.list()) await this.writer.delete({ ...live, kind: want.kind });
     }
+  }
+
+  /** Creates or repairs the policy `name` (one a binding about to be written names). */
+  async #ensurePolicy(name: string): Promise<void> {
+    if (name === RESTRICTIONS_POLICY_NAME) return this.#ensure(this.cache.restrictionsPolicy, restrictionsPolicy(), noop);
+    if (name === DEFAULTS_POLICY_NAME) return this.#ensure(this.cache.defaultsPolicy, defaultsPolicy(), noop);
+    throw new Error(`not a policy of Paddock's: ${name}`);
   }
 
   /** The tenants whose admission objects an event on `obj` (a policy or binding) may concern. */
