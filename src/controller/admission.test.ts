@@ -1,7 +1,7 @@
 import type { PaddockCache } from '../cache/paddock-cache';
 import { FakeInformer } from '../cache/testing/fake-informer';
 import { PADDOCK, type KubeObject, type Tenant } from '../kube/types';
-import { DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME } from '../tenancy/admission-policies';
+import { DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, restrictionsPolicy } from '../tenancy/admission-policies';
 import { TenantAdmission } from './admission';
 import type { Writer } from './writer';
 
@@ -57,7 +57,7 @@ function world(tenants: Tenant[]) {
   const classes = new FakeInformer<KubeObject>();
   const cache = { ...informers, classes: () => classes } as unknown as PaddockCache;
   const cluster = new FakeCluster();
-  return { cluster, admission: new TenantAdmission(cache, cluster.writer()) };
+  return { cluster, informers, admission: new TenantAdmission(cache, cluster.writer()) };
 }
 
 const tenant = (name: string, spec: Partial<Tenant['spec']>): Tenant =>
@@ -83,5 +83,39 @@ describe('TenantAdmission', () => {
     await admission.ensureBindings(gas, () => undefined);
     await admission.reconcilePolicies();
     expect(cluster.writes).toEqual([]);
+  });
+
+  it('removes a policy once the last tenant that needed it stops needing it, and only then', async () => {
+    const oil = tenant('oil', { containerRegistries: { allowed: ['ghcr.io/oil'] } });
+    const gas = tenant('gas', { containerRegistries: { allowed: ['ghcr.io/gas'] } });
+    const { cluster, informers, admission } = world([oil, gas]);
+    const policy = { ...restrictionsPolicy(), metadata: { ...restrictionsPolicy().metadata, uid: 'p1', resourceVersion: '7' } };
+    informers.restrictionsPolicy.set(RESTRICTIONS_POLICY_NAME, policy);
+    informers.tenants.set('oil', tenant('oil', {}));
+    await admission.reconcilePolicies();
+    expect(cluster.writes).toEqual([]);
+    informers.tenants.remove('gas');
+    await admission.reconcilePolicies();
+    expect(cluster.writes).toEqual([`delete ValidatingAdmissionPolicy/${RESTRICTIONS_POLICY_NAME}`]);
+  });
+
+  it('repairs a policy edited after an earlier pass found it as wanted', async () => {
+    const oil = tenant('oil', { containerRegistries: { allowed: ['ghcr.io/oil'] } });
+    const { cluster, informers, admission } = world([oil]);
+    const want = restrictionsPolicy();
+    informers.restrictionsPolicy.set(RESTRICTIONS_POLICY_NAME, { ...want, metadata: { ...want.metadata, resourceVersion: '7' } });
+    await admission.reconcilePolicies();
+    await admission.reconcilePolicies();
+    expect(cluster.writes).toEqual([]);
+    informers.restrictionsPolicy.set(RESTRICTIONS_POLICY_NAME, { ...want, metadata: { ...want.metadata, resourceVersion: '8' }, spec: { ...want.spec, failurePolicy: 'Ignore' } } as KubeObject);
+    await admission.reconcilePolicies();
+    expect(cluster.writes).toEqual([`update ValidatingAdmissionPolicy/${RESTRICTIONS_POLICY_NAME}`]);
+  });
+
+  it('names the tenants a policy event concerns: those that bind either policy', () => {
+    const { informers, admission } = world([tenant('oil', { containerRegistries: { allowed: ['ghcr.io/oil'] } }), tenant('gas', {})]);
+    expect(admission.tenantsConcerned('policy', restrictionsPolicy())).toEqual(['oil']);
+    informers.tenants.set('gas', tenant('gas', { storageClasses: { allowed: ['std'], default: 'std' } }));
+    expect(admission.tenantsConcerned('policy', restrictionsPolicy()).sort()).toEqual(['gas', 'oil']);
   });
 });

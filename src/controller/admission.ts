@@ -3,9 +3,10 @@ import type { SharedInformer } from '../cache/informer';
 import { PADDOCK, type ClassField, type KubeObject, type Tenant, type TenantStatus } from '../kube/types';
 import { mergeObject, needsUpdate, objectRef, type ManagedObject } from '../tenancy';
 import {
-  DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, defaultsPolicy, desiredBindings, needsDefaults, needsRestrictions, restrictionsPolicy, type AdmissionObject,
+  DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, defaultsPolicy, desiredBindings, restrictionsPolicy, type AdmissionObject,
 } from '../tenancy/admission-policies';
 import { CLASS_FIELDS, allowedClassNames } from '../tenancy/allowed';
+import { PolicyNeeds } from './policy-needs';
 import type { Writer } from './writer';
 
 /** What the admission step did, for the tenant's Events. */
@@ -22,11 +23,20 @@ const noop: AdmissionNote = () => undefined;
 export class TenantAdmission {
   /** Policy passes run one at a time: two workers must not race to create or repair the same policy. */
   #policies: Promise<void> = Promise.resolve();
+  /** Which Tenants need which policy: a policy pass asks in O(1), however many Tenants there are. */
+  readonly #needs: PolicyNeeds;
+  /** The policies as Paddock writes them, the same in every pass (the Tenant is their parameter). */
+  readonly #restrictionsPolicy = restrictionsPolicy();
+  readonly #defaultsPolicy = defaultsPolicy();
+  /** Cached policy objects found as wanted: a cached object never changes, so each is compared once. */
+  readonly #policiesInSync = new WeakSet<KubeObject>();
 
   constructor(
     readonly cache: PaddockCache,
     readonly writer: Writer,
-  ) {}
+  ) {
+    this.#needs = new PolicyNeeds(cache.tenants);
+  }
 
   /** The class names `tenant` may use, per kind it restricts (an unrestricted kind is left out). */
   allowed(tenant: Tenant): TenantStatus['allowed'] {
@@ -82,28 +92,38 @@ export class TenantAdmission {
   }
 
   async #reconcilePolicies(): Promise<void> {
-    const tenants = this.cache.tenants.store.list();
     const steps: [boolean, SharedInformer<KubeObject>, AdmissionObject][] = [
-      [tenants.some(needsRestrictions), this.cache.restrictionsPolicy, restrictionsPolicy()],
-      [tenants.some(needsDefaults), this.cache.defaultsPolicy, defaultsPolicy()],
+      [this.#needs.restrictions.size > 0, this.cache.restrictionsPolicy, this.#restrictionsPolicy],
+      [this.#needs.defaults.size > 0, this.cache.defaultsPolicy, this.#defaultsPolicy],
     ];
     for (const [needed, informer, want] of steps) {
-      if (needed) await this.#ensure(informer, want, noop);
+      if (needed) await this.#ensurePolicyObject(informer, want);
       else for (const live of informer.store.list()) await this.writer.delete({ ...live, kind: want.kind });
     }
   }
 
   /** Creates or repairs the policy `name` (one a binding about to be written names). */
   async #ensurePolicy(name: string): Promise<void> {
-    if (name === RESTRICTIONS_POLICY_NAME) return this.#ensure(this.cache.restrictionsPolicy, restrictionsPolicy(), noop);
-    if (name === DEFAULTS_POLICY_NAME) return this.#ensure(this.cache.defaultsPolicy, defaultsPolicy(), noop);
+    if (name === RESTRICTIONS_POLICY_NAME) return this.#ensurePolicyObject(this.cache.restrictionsPolicy, this.#restrictionsPolicy);
+    if (name === DEFAULTS_POLICY_NAME) return this.#ensurePolicyObject(this.cache.defaultsPolicy, this.#defaultsPolicy);
     throw new Error(`not a policy of Paddock's: ${name}`);
+  }
+
+  /** `#ensure` for a policy, skipped when the cached object was already found as wanted. */
+  async #ensurePolicyObject(informer: SharedInformer<KubeObject>, want: AdmissionObject): Promise<void> {
+    const live = informer.store.get(want.metadata.name);
+    if (live && this.#policiesInSync.has(live)) return;
+    await this.#ensure(informer, want, noop);
+    // Remembered only once it needed nothing: a repaired one comes back as a new object, compared again.
+    if (live && informer.store.get(want.metadata.name) === live && !needsUpdate({ ...live, kind: want.kind } as ManagedObject, want as unknown as ManagedObject)) {
+      this.#policiesInSync.add(live);
+    }
   }
 
   /** The tenants whose admission objects an event on `obj` (a policy or binding) may concern. */
   tenantsConcerned(kind: 'policy' | 'binding', obj: KubeObject): string[] {
     if (kind === 'binding') return [obj.metadata.labels?.[PADDOCK.tenantLabel]].filter((t): t is string => !!t);
-    return this.cache.tenants.store.list().filter((t) => needsRestrictions(t) || needsDefaults(t)).map((t) => t.metadata.name);
+    return this.#needs.binding;
   }
 
   async #ensure(informer: SharedInformer<KubeObject>, want: AdmissionObject, note: AdmissionNote): Promise<void> {
