@@ -10,6 +10,7 @@ import { heapOf, metricSum, type HeapSample } from './proc';
 
 const REPO = resolve(__dirname, '..');
 const PROBE = join(REPO, 'bench', 'probe', 'heap-probe.cjs');
+const CPU_PROBE = join(REPO, 'bench', 'probe', 'cpu-probe.cjs');
 
 /** The user kube-apiserver knows Paddock as (its ServiceAccount). */
 export const PADDOCK_USER = 'system:serviceaccount:paddock-system:paddock';
@@ -95,7 +96,7 @@ export class BenchCluster {
       name,
       extraArgs: ['--leader-elect=false', '--log-level=info', `--qps=${flags.qps}`, `--burst=${flags.burst}`,
         `--workers=${flags.workers}`, `--resync-period=${flags.resyncPeriod}`],
-      env: { NODE_OPTIONS: `--expose-gc --require=${PROBE}`, PADDOCK_BENCH_HEAP_FILE: this.heapFile },
+      env: { NODE_OPTIONS: `--expose-gc --require=${PROBE} --require=${CPU_PROBE}`, PADDOCK_BENCH_HEAP_FILE: this.heapFile },
       // Listing a 10k-namespace cluster takes seconds alone, minutes on a machine others load too.
       readyTimeoutMs: readyTimeoutMs ?? 10 * 60_000,
     });
@@ -129,6 +130,14 @@ export class BenchCluster {
   /** Paddock's heap after a full GC (min of a few samples). */
   heap(): Promise<HeapSample> {
     return heapOf(this.paddock!.pid, this.heapFile);
+  }
+
+  /**
+   * Starts, or stops and writes, a CPU profile of Paddock with its GC pauses and event-loop delay, when
+   * PADDOCK_BENCH_PROFILE_DIR names a directory (see probe/cpu-probe.cjs); otherwise does nothing.
+   */
+  toggleProfile(): void {
+    if (process.env.PADDOCK_BENCH_PROFILE_DIR && this.paddock) process.kill(this.paddock.pid, 'SIGWINCH');
   }
 
   /** Creates Tenants through kube-apiserver (AlreadyExists is fine). */
@@ -209,6 +218,7 @@ export class BenchCluster {
       closeSync(fd);
     }
     const byResource: Record<string, number> = {};
+    const objects: string[] = [];
     let total = 0;
     let first = Infinity;
     let last = -Infinity;
@@ -222,17 +232,23 @@ export class BenchCluster {
       const key = `${e.verb} ${resource}${e.objectRef?.subresource ? '/' + e.objectRef.subresource : ''}`;
       byResource[key] = (byResource[key] ?? 0) + 1;
       total++;
+      if (objects.length < 20) {
+        const ref = e.objectRef;
+        objects.push(`${e.requestReceivedTimestamp} ${key} ${ref?.namespace ? ref.namespace + '/' : ''}${ref?.name ?? ''} → ${e.responseStatus?.code ?? '?'}`);
+      }
       const at = Date.parse(e.requestReceivedTimestamp);
       first = Math.min(first, at);
       last = Math.max(last, at);
     }
-    return { total, byResource, firstMs: first, lastMs: last };
+    return { total, byResource, objects, firstMs: first, lastMs: last };
   }
 }
 
 export interface AuditWrites {
   total: number;
   byResource: Record<string, number>;
+  /** The first 20 writes: time, verb, resource, namespace/name and response code. */
+  objects: string[];
   /** Epoch ms of the first and last counted write (±Infinity when none). */
   firstMs: number;
   lastMs: number;
@@ -242,7 +258,8 @@ interface AuditEvent {
   stage: string;
   verb: string;
   user: { username: string };
-  objectRef?: { resource?: string; subresource?: string };
+  objectRef?: { resource?: string; subresource?: string; namespace?: string; name?: string };
+  responseStatus?: { code?: number };
   requestReceivedTimestamp: string;
 }
 

@@ -30,6 +30,8 @@ export interface WatchPhaseResult {
   unexpected: number;
   /** Paddock's writes to kube-apiserver during the phase (audit log; must be 0: label changes are not drift). */
   paddockWrites: number;
+  /** Those writes by verb and resource (only when there were any). */
+  paddockWritesByResource?: Record<string, number>;
   /** From just before the PATCH is sent to the event's arrival at a watcher that should see it. */
   delivery: LatencySummary;
   /** Latency of the PATCH requests themselves. */
@@ -170,6 +172,7 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     const openMs = performance.now() - opening;
     const audit = cluster.auditOffset();
     const sampler = new RssSampler({ paddock: cluster.paddock!.pid, kubeApiserver: cluster.state.pids.apiserver });
+    cluster.toggleProfile();
     await sleep(1000);
 
     const writes: number[] = [];
@@ -193,10 +196,18 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     const deadline = performance.now() + 10_000;
     while (latencies.length < expected && performance.now() < deadline) await sleep(100);
     const rss = sampler.stop();
+    cluster.toggleProfile();
     for (const o of open) o.req.destroy();
+    const paddockWrites = cluster.paddockWrites(audit);
+    if (paddockWrites.total > 0) {
+      cluster.log(`  ${phase.target}: ${paddockWrites.total} Paddock writes during the phase: ${JSON.stringify(paddockWrites.byResource)}`);
+      for (const o of paddockWrites.objects) cluster.log(`    ${o}`);
+    }
     results.push({
       target: phase.target, role: phase.role, watchers: slots.length, openMs: round(openMs), changes: total, expected,
-      delivered: latencies.length, unexpected, paddockWrites: cluster.paddockWrites(audit).total, delivery: summarize(latencies), write: summarize(writes),
+      delivered: latencies.length, unexpected, paddockWrites: paddockWrites.total,
+      ...(paddockWrites.total > 0 ? { paddockWritesByResource: paddockWrites.byResource } : {}),
+      delivery: summarize(latencies), write: summarize(writes),
       rssPeakMiB: { paddock: round(rss.paddock.peakMiB), kubeApiserver: round(rss.kubeApiserver.peakMiB) },
       rssMeanMiB: { paddock: round(rss.paddock.meanMiB), kubeApiserver: round(rss.kubeApiserver.meanMiB) },
     });

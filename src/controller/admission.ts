@@ -3,13 +3,17 @@ import type { SharedInformer } from '../cache/informer';
 import { PADDOCK, type ClassField, type KubeObject, type Tenant, type TenantStatus } from '../kube/types';
 import { mergeObject, needsUpdate, objectRef, type ManagedObject } from '../tenancy';
 import {
-  defaultsPolicy, desiredBindings, needsDefaults, needsRestrictions, restrictionsPolicy, type AdmissionObject,
+  DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, defaultsPolicy, desiredBindings, restrictionsPolicy, type AdmissionObject,
 } from '../tenancy/admission-policies';
 import { CLASS_FIELDS, allowedClassNames } from '../tenancy/allowed';
+import { PolicyNeeds } from './policy-needs';
 import type { Writer } from './writer';
 
 /** What the admission step did, for the tenant's Events. */
 export type AdmissionNote = (reason: 'Created' | 'Repaired' | 'Deleted', message: string) => void;
+
+/** Policies serve every tenant: their writes are not one tenant's Events. */
+const noop: AdmissionNote = () => undefined;
 
 /**
  * Keeps kube-apiserver's enforcement of what tenants may use in place (SPEC §9): the two cluster-scoped
@@ -19,11 +23,20 @@ export type AdmissionNote = (reason: 'Created' | 'Repaired' | 'Deleted', message
 export class TenantAdmission {
   /** Policy passes run one at a time: two workers must not race to create or repair the same policy. */
   #policies: Promise<void> = Promise.resolve();
+  /** Which Tenants need which policy: a policy pass asks in O(1), however many Tenants there are. */
+  readonly #needs: PolicyNeeds;
+  /** The policies as Paddock writes them, the same in every pass (the Tenant is their parameter). */
+  readonly #restrictionsPolicy = restrictionsPolicy();
+  readonly #defaultsPolicy = defaultsPolicy();
+  /** Cached policy objects found as wanted: a cached object never changes, so each is compared once. */
+  readonly #policiesInSync = new WeakSet<KubeObject>();
 
   constructor(
     readonly cache: PaddockCache,
     readonly writer: Writer,
-  ) {}
+  ) {
+    this.#needs = new PolicyNeeds(cache.tenants);
+  }
 
   /** The class names `tenant` may use, per kind it restricts (an unrestricted kind is left out). */
   allowed(tenant: Tenant): TenantStatus['allowed'] {
@@ -34,10 +47,18 @@ export class TenantAdmission {
     return out;
   }
 
-  /** Creates, repairs or deletes the bindings of `tenant` so that they are exactly those it needs. */
+  /**
+   * Creates, repairs or deletes the bindings of `tenant` so that they are exactly those it needs. The
+   * policy a binding names is ensured before the binding: kube-apiserver refuses a binding with a
+   * paramRef from a user that may not get every resource (Paddock) while its policy does not exist — it
+   * reads the policy's paramKind to check the binder's permissions.
+   */
   async ensureBindings(tenant: Tenant, note: AdmissionNote): Promise<void> {
     const wanted = desiredBindings(tenant);
-    for (const want of wanted) await this.#ensure(this.#bindingInformer(want.kind!), want, note);
+    for (const want of wanted) {
+      await this.#serially(() => this.#ensurePolicy(String(want.spec.policyName)));
+      await this.#ensure(this.#bindingInformer(want.kind!), want, note);
+    }
     for (const [kind, informer] of this.#bindingInformers()) {
       for (const live of informer.store.byIndex(INDEX.tenant, tenant.metadata.name)) {
         if (!wanted.some((w) => w.kind === kind && w.metadata.name === live.metadata.name)) {
@@ -60,28 +81,49 @@ export class TenantAdmission {
    * deleted still counts until it is gone: its bindings stay until its finalizer removes them.
    */
   reconcilePolicies(): Promise<void> {
-    const run = this.#policies.then(() => this.#reconcilePolicies());
+    return this.#serially(() => this.#reconcilePolicies());
+  }
+
+  /** Runs `pass` after every policy pass before it has finished: policy writes never race each other. */
+  #serially(pass: () => Promise<void>): Promise<void> {
+    const run = this.#policies.then(pass);
     this.#policies = run.catch(() => undefined);
     return run;
   }
 
   async #reconcilePolicies(): Promise<void> {
-    const tenants = this.cache.tenants.store.list();
-    const noop: AdmissionNote = () => undefined;
     const steps: [boolean, SharedInformer<KubeObject>, AdmissionObject][] = [
-      [tenants.some(needsRestrictions), this.cache.restrictionsPolicy, restrictionsPolicy()],
-      [tenants.some(needsDefaults), this.cache.defaultsPolicy, defaultsPolicy()],
+      [this.#needs.restrictions.size > 0, this.cache.restrictionsPolicy, this.#restrictionsPolicy],
+      [this.#needs.defaults.size > 0, this.cache.defaultsPolicy, this.#defaultsPolicy],
     ];
     for (const [needed, informer, want] of steps) {
-      if (needed) await this.#ensure(informer, want, noop);
+      if (needed) await this.#ensurePolicyObject(informer, want);
       else for (const live of informer.store.list()) await this.writer.delete({ ...live, kind: want.kind });
+    }
+  }
+
+  /** Creates or repairs the policy `name` (one a binding about to be written names). */
+  async #ensurePolicy(name: string): Promise<void> {
+    if (name === RESTRICTIONS_POLICY_NAME) return this.#ensurePolicyObject(this.cache.restrictionsPolicy, this.#restrictionsPolicy);
+    if (name === DEFAULTS_POLICY_NAME) return this.#ensurePolicyObject(this.cache.defaultsPolicy, this.#defaultsPolicy);
+    throw new Error(`not a policy of Paddock's: ${name}`);
+  }
+
+  /** `#ensure` for a policy, skipped when the cached object was already found as wanted. */
+  async #ensurePolicyObject(informer: SharedInformer<KubeObject>, want: AdmissionObject): Promise<void> {
+    const live = informer.store.get(want.metadata.name);
+    if (live && this.#policiesInSync.has(live)) return;
+    await this.#ensure(informer, want, noop);
+    // Remembered only once it needed nothing: a repaired one comes back as a new object, compared again.
+    if (live && informer.store.get(want.metadata.name) === live && !needsUpdate({ ...live, kind: want.kind } as ManagedObject, want as unknown as ManagedObject)) {
+      this.#policiesInSync.add(live);
     }
   }
 
   /** The tenants whose admission objects an event on `obj` (a policy or binding) may concern. */
   tenantsConcerned(kind: 'policy' | 'binding', obj: KubeObject): string[] {
     if (kind === 'binding') return [obj.metadata.labels?.[PADDOCK.tenantLabel]].filter((t): t is string => !!t);
-    return this.cache.tenants.store.list().filter((t) => needsRestrictions(t) || needsDefaults(t)).map((t) => t.metadata.name);
+    return this.#needs.binding;
   }
 
   async #ensure(informer: SharedInformer<KubeObject>, want: AdmissionObject, note: AdmissionNote): Promise<void> {

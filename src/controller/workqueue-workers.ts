@@ -1,6 +1,13 @@
 import { jsonLogger, type Logger } from '../kube/log';
 import { reconcileDuration, reconcileTotal } from '../metrics/workqueue';
+import { EventLoopSlice } from './event-loop-slice';
 import type { WorkQueue } from './workqueue';
+
+/**
+ * How long the workers may run in one turn of the event loop before they let it turn (see
+ * EventLoopSlice): the most a backlog of reconciles adds to a watch event's or a request's wait.
+ */
+const SLICE_MS = 5;
 
 /** What a reconcile asks for when it succeeds: `requeueAfter` re-checks the key later (ms). */
 export interface ReconcileResult {
@@ -27,14 +34,18 @@ export interface RunWorkersOptions {
 /**
  * Runs `n` workers that take keys from `queue` and reconcile them, controller-runtime style: success →
  * `forget` (and `addAfter` when requeueAfter is set); error → `addRateLimited`; TerminalError → `forget`.
- * The queue guarantees one key is never reconciled twice at once. Resolves once the queue is shut down
- * and every worker has finished its current key.
+ * The queue guarantees one key is never reconciled twice at once. Between keys the workers share time
+ * slices of the event loop, so reconciles that need no I/O never hold it for more than a slice. Resolves
+ * once the queue is shut down and every worker has finished its current key.
  */
 export async function runWorkers<K>(queue: WorkQueue<K>, n: number, reconcile: Reconcile<K>, opts: RunWorkersOptions = {}): Promise<void> {
   const controller = opts.name ?? queue.name;
   const log = opts.logger ?? jsonLogger('controller');
+  const slice = new EventLoopSlice(SLICE_MS);
   const worker = async (): Promise<void> => {
     for (let key = await queue.get(); key !== undefined; key = await queue.get()) {
+      const pause = slice.pass();
+      if (pause) await pause;
       const started = performance.now();
       let result: string;
       try {
