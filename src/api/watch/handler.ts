@@ -128,8 +128,9 @@ export class WatchHub<T extends KubeObject = KubeObject> {
     // Until it is live, a watch that ends has delivered nothing: a resuming client that allows bookmarks is
     // told it is still where it was, so that it resumes from there (on another replica) rather than taking
     // an empty watch for a failure and relisting.
-    const standstill = resumes && opts.allowWatchBookmarks && view.log.locate(rv) !== 'invalid'
-      ? () => watcher.writeRaw(hub.#bookmark(req, rv, false)) : () => {};
+    const standstill = (): void => {
+      if (resumes && opts.allowWatchBookmarks && view.log.locate(rv) !== 'invalid') watcher.writeRaw(hub.#bookmark(req, rv, false));
+    };
     this.#open.set(watcher, standstill);
     if (this.#closed) {
       standstill();
