@@ -1,9 +1,14 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { killGroup, startDetached, waitFor } from '../test/controlplane/processes';
 import type { BenchCluster } from './cluster';
 import { TENANT_LABEL, TNS } from './cluster';
 import { ACCEPT_JSON, ACCEPT_TABLE, pool, type Client } from './http';
 import { ALICE_TENANT, type BenchConfig } from './scenarios';
 import { round, summarize, type LatencySummary } from './stats';
+
+const FLOOR_SERVER = resolve(__dirname, 'floor-server.mjs');
 
 /** One thing measured: a request a client makes, against Paddock or against the baseline. */
 export interface Target {
@@ -110,6 +115,31 @@ export async function adminList(cluster: BenchCluster, config: BenchConfig, size
     { name: 'kube-apiserver namespaces, Table', role: 'baseline', client: admin, path: '/api/v1/namespaces', accept: ACCEPT_TABLE, expectRows: allAndSystem },
     { name: 'kube-apiserver namespaces, JSON', role: 'baseline', client: admin, path: '/api/v1/namespaces', accept: ACCEPT_JSON, expectRows: allAndSystem },
   ];
-  const o = config.adminList;
-  return { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2 }) };
+  const floor = await startFloorServer(cluster);
+  try {
+    // The same number of bytes as Paddock's Table, from a server that only moves them.
+    const bytes = (await direct.get(TNS, ACCEPT_TABLE)).body.length;
+    targets.push({ name: 'transfer floor: the Table\'s bytes from a static server', role: 'baseline', client: floor.client, path: `/?bytes=${bytes}`, accept: ACCEPT_JSON, expectRows: () => true });
+    const o = config.adminList;
+    return { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2 }) };
+  } finally {
+    await floor.stop();
+  }
+}
+
+/** Starts bench/floor-server.mjs with Paddock's serving certificate; its client is the admin's. */
+async function startFloorServer(cluster: BenchCluster): Promise<{ client: Client; stop(): Promise<void> }> {
+  const { dir, pki } = cluster.state;
+  const portFile = join(dir, 'floor-server.port');
+  rmSync(portFile, { force: true });
+  const pid = startDetached(process.execPath, [FLOOR_SERVER, pki.paddockServing.cert, pki.paddockServing.key, portFile], join(dir, 'logs', 'floor-server.log'));
+  await waitFor('the floor server', async () => existsSync(portFile) && readFileSync(portFile, 'utf8') !== '', 10_000, 50);
+  const client = cluster.client(`https://127.0.0.1:${readFileSync(portFile, 'utf8')}`, pki.users.admin);
+  return {
+    client,
+    async stop() {
+      client.close();
+      await killGroup(pid);
+    },
+  };
 }
