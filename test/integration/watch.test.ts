@@ -83,7 +83,7 @@ describe('ownership changes reach open watches', () => {
     const w = await DirectWatch.open(portOf('paddock-a'), 'sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true', controlPlane().pki.users.alice);
     try {
       await w.waitFor('the end of the initial events', (ev) => ev.some((e) => e.type === 'BOOKMARK'));
-      expect(w.names().filter((n) => n.startsWith(gas))).toEqual([]);
+      expect(w.names('ADDED').filter((n) => n.startsWith(gas))).toEqual([]);
       await applyObject(tenant(gas, [...GAS_DEVS, ...ALICE], ['x', 'y']));
       await w.waitFor('ADDED x and y', (ev) => ['x', 'y'].every((s) => ev.some((e) => e.type === 'ADDED' && e.object.metadata.name === `${gas}-${s}`)));
       await applyObject(tenant(gas, GAS_DEVS, ['x', 'y']));
@@ -223,9 +223,16 @@ describe('resourceVersions', () => {
     });
   });
 
+  /** Tenants deleted by the tests, whose namespaces must be gone before the suite ends. */
+  const deleted: string[] = [];
+
   afterAll(async () => {
     await stopPaddock(extra);
     await kubectl('admin', ['delete', 'tenant', name, '--wait=false']);
+    // Hundreds of namespaces take a while to go: later suites that list everything must find a still cluster.
+    for (const t of deleted) {
+      await waitFor(`the rows of ${t} gone`, async () => (await kubectlJson('admin', ['get', 'tns', '--field-selector', `spec.tenant=${t}`])).items.length === 0, 170_000, 1000);
+    }
   });
 
   async function listRv(port: number): Promise<string> {
@@ -350,6 +357,7 @@ describe('resourceVersions', () => {
       slow.close();
       fast.close();
       await kubectl('admin', ['delete', 'tenant', big, '--wait=false']);
+      deleted.push(big);
     }
   });
 });
