@@ -31,7 +31,12 @@ export function viewerKeys(viewer: Viewer): ReadonlySet<string> {
   return keys;
 }
 
-/** Whether `viewer` is among those who may see a row state with `audience` (recorded with the state). */
+/**
+ * Whether `viewer` is among those who may see a row state with `audience` (recorded with the state): the
+ * owner-key rule. True exactly when the viewer sees all or one of its keys (`viewerKeys`) is in the
+ * audience — the watch hub routes the changes of a view whose `admits` is this function by those keys
+ * alone (watch/routing.ts), so this rule must stay that.
+ */
 export function admits(viewer: Viewer, audience: Audience): boolean {
   if (viewer.seesAll) return true;
   for (const key of viewerKeys(viewer)) if (audience.has(key)) return true;

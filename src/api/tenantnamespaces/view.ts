@@ -133,10 +133,11 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     return current !== undefined && this.admits(viewer, current.audience);
   }
 
-  /** Whether `viewer` is among those who may see a row state with `audience` (recorded with the state). */
-  admits(viewer: Viewer, audience: Audience): boolean {
-    return admits(viewer, audience);
-  }
+  /**
+   * Whether `viewer` is among those who may see a row state with `audience` (recorded with the state):
+   * the owner-key rule itself, by which the watch hub routes this view's changes (watch/routing.ts).
+   */
+  readonly admits: (viewer: Viewer, audience: Audience) => boolean = admits;
 
   /** The rows `viewer` sees, ordered by name. */
   visibleRows(viewer: Viewer): TenantNamespace[] {

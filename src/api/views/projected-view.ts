@@ -83,9 +83,11 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     return current !== undefined && this.admits(viewer, current.audience);
   }
 
-  admits(viewer: Viewer, audience: Audience): boolean {
-    return admits(viewer, audience);
-  }
+  /**
+   * Whether `viewer` is among those who may see a row state with `audience` (recorded with the state):
+   * the owner-key rule itself, by which the watch hub routes this view's changes (watch/routing.ts).
+   */
+  readonly admits: (viewer: Viewer, audience: Audience) => boolean = admits;
 
   visibleRows(viewer: Viewer): T[] {
     const out: T[] = [];

@@ -10,6 +10,7 @@ import { objectJson, objectTableJson, partialObjectMetadataJson } from '../servi
 import { selectRows } from '../serving/list';
 import type { ServedResource, TableConvertor, Viewer } from '../serving/resource';
 import { Change, type Audience, type ChangeType } from './changelog';
+import { routesOf, type Routes } from './routing';
 import { Watcher, type WatchSink } from './watcher';
 
 /** The annotation on the bookmark that ends the initial events of a `sendInitialEvents` watch. */
@@ -79,8 +80,12 @@ export class WatchHub<T extends KubeObject = KubeObject> {
   readonly #open = new Map<Watcher<T>, () => void>();
   /** Set by closeAll: the server is going away and starts no more watches. */
   #closed = false;
+  /** Hands each live change to the open watches that may see a state of it (see routing.ts). */
+  readonly #routes: Routes<T>;
 
-  constructor(readonly resource: ServedResource<T>, readonly options: WatchHubOptions) {}
+  constructor(readonly resource: ServedResource<T>, readonly options: WatchHubOptions) {
+    this.#routes = routesOf(resource.view);
+  }
 
   get size(): number {
     return this.#open.size;
@@ -181,7 +186,7 @@ export class WatchHub<T extends KubeObject = KubeObject> {
     }
 
     function live(): void {
-      const unsubscribe = view.subscribe((c) => watcher.deliver(c));
+      const unsubscribe = hub.#routes.add(viewer, watcher);
       if (opts.allowWatchBookmarks) hub.#open.set(watcher, () => watcher.writeRaw(hub.#bookmark(req, view.log.resourceVersion, false)));
 
       const timers: NodeJS.Timeout[] = [];
