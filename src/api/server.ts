@@ -271,10 +271,15 @@ export class ApiServer {
         verb = options.watch ? 'watch' : 'list';
         if (options.watch) return await this.#watch(resource, hub, req, res, options);
         // A resourceVersion (or a continue token) another replica issued and this one has not reached yet:
-        // wait for it (outside the in-flight bound, so waiting holds no slot), as kube-apiserver waits for a
-        // revision its watch cache has not seen — then 504, or 410 for the token, if it never comes.
+        // wait for it, as kube-apiserver waits for a revision its watch cache has not seen — then 504, or 410
+        // for the token, if it never comes. Only a caller allowed to list waits, and waiting holds no
+        // in-flight slot (the view bounds how many wait at once).
         const awaited = options.resourceVersion || (options.continueToken && resourceVersionOfContinue(options.continueToken));
-        if (awaited) await resource.view.log.whenReached(awaited, RESOURCE_VERSION_WAIT_MS);
+        if (awaited && resource.view.log.locate(awaited) === 'ahead') {
+          checkTargetFits(this.#negotiate(req, false).negotiated, 'list');
+          await this.#authorize(resource, req.user!, 'list');
+          await resource.view.log.whenReached(awaited, RESOURCE_VERSION_WAIT_MS);
+        }
         await this.#bounded(async () => {
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
           checkTargetFits(negotiated, 'list');

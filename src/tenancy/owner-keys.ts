@@ -9,6 +9,8 @@ export function ownerKey(owner: Pick<TenantOwner, 'kind' | 'name' | 'namespace'>
   return owner.kind === 'ServiceAccount' ? `ServiceAccount:${owner.namespace ?? ''}/${owner.name}` : `${owner.kind}:${owner.name}`;
 }
 
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
 /** The keys of frozen owner lists (the cache's, shared by the versions of a Tenant whose owners did not change). */
 const keysOfOwners = new WeakMap<readonly TenantOwner[], readonly string[]>();
 
@@ -18,7 +20,8 @@ const keysOfOwners = new WeakMap<readonly TenantOwner[], readonly string[]>();
  */
 export function ownerKeysOfTenant(tenant: Tenant): readonly string[] {
   const owners = tenant.spec?.owners;
-  if (!owners || !Object.isFrozen(owners)) return [...new Set((owners ?? []).map(ownerKey))];
+  if (!owners) return NO_KEYS;
+  if (!Object.isFrozen(owners)) return [...new Set(owners.map(ownerKey))];
   let keys = keysOfOwners.get(owners);
   if (!keys) keysOfOwners.set(owners, (keys = Object.freeze([...new Set(owners.map(ownerKey))])));
   return keys;

@@ -134,7 +134,8 @@ export class WatchHub<T extends KubeObject = KubeObject> {
     // told it is still where it was, so that it resumes from there (on another replica) rather than taking
     // an empty watch for a failure and relisting.
     const standstill = (): void => {
-      if (resumes && opts.allowWatchBookmarks && view.log.locate(rv) !== 'invalid') watcher.writeRaw(hub.#bookmark(req, rv, false));
+      // Not to a WatchList request: without its initial events it has nothing to resume from.
+      if (resumes && opts.allowWatchBookmarks && opts.sendInitialEvents !== true && view.log.locate(rv) !== 'invalid') watcher.writeRaw(hub.#bookmark(req, rv, false));
     };
     this.#open.set(watcher, standstill);
     if (this.#closed) {

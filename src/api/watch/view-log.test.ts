@@ -3,6 +3,7 @@ import type { Viewer } from '../serving/resource';
 import { tenantWorld } from '../testing/tenant-world';
 import type { Change } from './changelog';
 import { ResourceVersionSigner } from './resource-version';
+import { MAX_RESOURCE_VERSION_WAITS } from './view-log';
 import { eventFor, type Sight } from './visibility';
 
 /**
@@ -148,6 +149,50 @@ describe('a resourceVersion from one replica, resumed on another', () => {
     const last = new Map(all.map((c) => [`${c.source}/${c.key}`, c]));
     for (const c of last.values()) if (c.obj) fresh.apply(c);
     expect(fresh.view.log.since(rv)).toBe('expired');
+  });
+});
+
+describe('waiting for a resourceVersion this replica has not reached', () => {
+  /** A replica 40 changes behind another, and a resourceVersion of the other. */
+  function behind() {
+    const all = changes(42, 60);
+    const a = replica();
+    const b = replica();
+    for (const c of all) a.apply(c);
+    for (const c of all.slice(0, 40)) b.apply(c);
+    return { rv: a.view.log.resourceVersion, b, rest: all.slice(40) };
+  }
+
+  it('resolves once the replica reaches it', async () => {
+    const { rv, b, rest } = behind();
+    let reached = false;
+    const waiting = b.view.log.whenReached(rv, 60_000).then(() => (reached = b.view.log.locate(rv) !== 'ahead'));
+    for (const c of rest) b.apply(c);
+    await waiting;
+    expect(reached).toBe(true);
+  });
+
+  it('reads and verifies the resourceVersion once per request, not at every event of the sources', async () => {
+    const { rv, b, rest } = behind();
+    const verify = jest.spyOn(b.view.log.signer, 'verify');
+    const waits = Array.from({ length: 50 }, () => b.view.log.whenReached(rv, 60_000));
+    const afterStart = verify.mock.calls.length;
+    for (const c of rest) b.apply(c);
+    await Promise.all(waits);
+    // Each event of a waited-for source costs each waiter lookups only; the last one places it for real.
+    expect(verify.mock.calls.length - afterStart).toBeLessThanOrEqual(waits.length);
+    verify.mockRestore();
+  });
+
+  it(`lets at most ${MAX_RESOURCE_VERSION_WAITS} requests wait at once; one more is answered at once`, async () => {
+    const { rv, b, rest } = behind();
+    let released = 0;
+    const waits = Array.from({ length: MAX_RESOURCE_VERSION_WAITS }, () => b.view.log.whenReached(rv, 60_000).then(() => released++));
+    await b.view.log.whenReached(rv, 60_000); // resolves with no event: no slot left to wait in
+    expect(released).toBe(0);
+    for (const c of rest) b.apply(c);
+    await Promise.all(waits);
+    expect(released).toBe(MAX_RESOURCE_VERSION_WAITS);
   });
 });
 

@@ -32,6 +32,13 @@ export const REPLAY_BUDGET = 20_000;
 export const RESOURCE_VERSION_WAIT_MS = 3000;
 
 /**
+ * The most requests (lists and watches together) that wait for a resourceVersion at once: beyond it a
+ * request is answered at once, as if the wait had run out (504 "Too large resource version", retried by
+ * clients). Waiting holds no in-flight slot, so this bounds what a flood of them can cost.
+ */
+export const MAX_RESOURCE_VERSION_WAITS = 1000;
+
+/**
  * Where a client's resourceVersion stands on this replica: the positions of the sources, and — for the
  * resourceVersion of a change — which of the rows the last change of source `step` touched the client
  * already has (those named up to `row`, in name order; the others it has as they were before it).
@@ -57,6 +64,9 @@ const MARKED = /^([^~]*)(?:~(\d)~(.*))?$/s;
  * and after it; subscribers get each live change synchronously inside `append`.
  */
 export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
+  /** Requests waiting in whenReached. */
+  #waits = 0;
+
   constructor(
     readonly sources: readonly SourceHistory<KubeObject>[],
     readonly join: RowJoin<T>,
@@ -101,6 +111,25 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
    * kind of resourceVersion); 'invalid' when it is not a resourceVersion at all.
    */
   locate(rv: string): Located {
+    const read = this.#read(rv);
+    if (typeof read === 'string') return read;
+    const { client, step } = read;
+    let ahead = false;
+    const positions: number[] = [];
+    for (const [i, source] of this.sources.entries()) {
+      const seq = source.locate(client[i].fingerprint, client[i].rev);
+      if (seq !== undefined) positions.push(seq);
+      else if (client[i].rev > source.rev) ahead = true;
+      else return 'expired';
+    }
+    if (ahead) return 'ahead';
+    // A change's mark needs the state before that source's change as well.
+    if (step && !this.sources[step.source].retains(positions[step.source] - 1)) return 'expired';
+    return { positions, client, step };
+  }
+
+  /** What a client's resourceVersion says, once its signature is checked; or why it says nothing here. */
+  #read(rv: string): { client: SourcePosition[]; step?: { source: number; row: string } } | 'invalid' | 'expired' {
     if (/^\d{1,19}$/.test(rv)) return 'expired'; // kube-apiserver's, or an earlier version's
     const dot = rv.lastIndexOf('.');
     // `<positions>` or `<positions>~<source>~<row>`, then `.<mac>`.
@@ -111,18 +140,7 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
     if (step && step.source >= this.sources.length) return 'invalid';
     // Another view's, or not one a replica signed (positions stitched from several moments): never replayed.
     if (parsed === 'foreign' || this.signer.verify(rv) === undefined) return 'expired';
-    let ahead = false;
-    const positions: number[] = [];
-    for (const [i, source] of this.sources.entries()) {
-      const seq = source.locate(parsed[i].fingerprint, parsed[i].rev);
-      if (seq !== undefined) positions.push(seq);
-      else if (parsed[i].rev > source.rev) ahead = true;
-      else return 'expired';
-    }
-    if (ahead) return 'ahead';
-    // A change's mark needs the state before that source's change as well.
-    if (step && !this.sources[step.source].retains(positions[step.source] - 1)) return 'expired';
-    return { positions, client: parsed, step };
+    return { client: parsed, step };
   }
 
   /** The changes after `rv`, in order, or why there are none to give. */
@@ -138,17 +156,32 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
     return this.join.rowAt(name, this.sources.map((s, i) => s.at(located.positions[i])));
   }
 
-  /** Resolves once `rv` is no longer ahead of this replica, or after `timeoutMs`. */
+  /**
+   * Resolves once `rv` is no longer ahead of this replica, or after `timeoutMs` — at once when it is not
+   * ahead, or when MAX_RESOURCE_VERSION_WAITS requests already wait (the caller then answers as for a
+   * resourceVersion never reached). A waiting request costs each event of a source it waits for a lookup
+   * or two: the resourceVersion is read and verified once.
+   */
   whenReached(rv: string, timeoutMs: number): Promise<void> {
-    if (this.locate(rv) !== 'ahead') return Promise.resolve();
+    const read = this.#read(rv);
+    if (this.#waits >= MAX_RESOURCE_VERSION_WAITS || typeof read === 'string' || this.locate(rv) !== 'ahead') return Promise.resolve();
+    const { client } = read;
+    // A source is reached once it holds the client's state, or has passed the revision the client had.
+    const reached = (i: number) => this.sources[i].rev >= client[i].rev || this.sources[i].locate(client[i].fingerprint, client[i].rev) !== undefined;
+    const behind = this.sources.map((_, i) => i).filter((i) => !reached(i));
+    this.#waits++;
     return new Promise((resolve) => {
+      let settled = false;
       const done = (): void => {
+        if (settled) return;
+        settled = true;
+        this.#waits--;
         clearTimeout(timer);
         for (const off of offs) off();
         resolve();
       };
       const timer = setTimeout(done, timeoutMs);
-      const offs = this.sources.map((s) => s.onAdvance(() => this.locate(rv) !== 'ahead' && done()));
+      const offs = behind.map((i) => this.sources[i].onAdvance(() => behind.every(reached) && done()));
     });
   }
 
