@@ -88,13 +88,17 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
     }
   }
 
-  /** Inserts or replaces the object under its key. */
+  /**
+   * Inserts or replaces the object under its key. A replaced object's index entries are touched only
+   * where its index values changed, so the key string an index holds stays the one it was first given
+   * (one copy of each key, not one per version).
+   */
   upsert(obj: T): Delta<T> {
     const key = objectKey(obj);
     const old = this.#items.get(key);
-    if (old) this.#unindex(key, old);
     this.#items.set(key, obj);
-    this.#indexObject(key, obj);
+    if (old) this.#reindex(key, old, obj);
+    else this.#indexObject(key, obj);
     return old ? { type: 'update', old, obj } : { type: 'add', obj };
   }
 
@@ -143,6 +147,17 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
     }
   }
 
+  #reindex(key: string, old: T, obj: T): void {
+    for (const [name, fn] of this.#indexers) {
+      const before = fn(old);
+      const after = fn(obj);
+      if (sameValues(before, after)) continue;
+      const index = this.#indices.get(name)!;
+      for (const v of before) removeFrom(index, v, key);
+      for (const v of after) addTo(index, v, key);
+    }
+  }
+
   #unindex(key: string, obj: T): void {
     for (const [name, fn] of this.#indexers) {
       const index = this.#indices.get(name)!;
@@ -152,6 +167,10 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
 }
 
 type Keys = string | Set<string>;
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  return a === b || (a.length === b.length && a.every((v, i) => v === b[i]));
+}
 
 function addTo(index: Map<string, Keys>, value: string, key: string): void {
   const keys = index.get(value);
