@@ -59,13 +59,21 @@ export class Interner {
 
 const shared = new Interner();
 
+/**
+ * The one instance of a namespace's name the cache already holds (the cached Namespace's), or the given
+ * string when there is none: every guardrail in a namespace refers to that instance instead of a copy.
+ */
+export type NamespaceNames = (namespace: string) => string;
+
+const ownName: NamespaceNames = (namespace) => namespace;
+
 /** The metadata fields kept on a guardrail: identity, version, deletion, labels and owners. */
-function metadataOf(obj: KubeObject, pool: Interner): KubeObject['metadata'] {
+function metadataOf(obj: KubeObject, pool: Interner, names: NamespaceNames): KubeObject['metadata'] {
   const m = obj.metadata;
   // One literal with every field, so that they are stored inside the object (no separate property array).
   const out: KubeObject['metadata'] = {
     name: pool.string(m.name),
-    namespace: m.namespace,
+    namespace: m.namespace === undefined ? undefined : names(m.namespace),
     uid: m.uid,
     resourceVersion: m.resourceVersion,
     labels: pool.value(m.labels),
@@ -85,13 +93,14 @@ type Content = KubeObject & { spec?: unknown; status?: { hard?: unknown; used?: 
  * `used` (the TenantNamespace quota column). Dropped: annotations, finalizers, generation,
  * creationTimestamp and the rest of status. Labels, ownerReferences and content are shared between
  * equal objects (every guardrail of a tenant carries the same labels and controller reference; a
- * tenant's quota spec repeats in each of its namespaces). Fields absent from the source are undefined.
+ * tenant's quota spec repeats in each of its namespaces), and the namespace's name is the instance
+ * `names` gives. Fields absent from the source are undefined.
  */
-export function guardrailSummary<T extends KubeObject>(obj: T, pool: Interner = shared): T {
+export function guardrailSummary<T extends KubeObject>(obj: T, pool: Interner = shared, names: NamespaceNames = ownName): T {
   const o = obj as Content;
   const apiVersion = pool.string(o.apiVersion);
   const kind = pool.string(o.kind);
-  const metadata = metadataOf(o, pool);
+  const metadata = metadataOf(o, pool, names);
   if (o.roleRef !== undefined || o.subjects !== undefined) {
     return { apiVersion, kind, metadata, roleRef: pool.value(o.roleRef), subjects: pool.value(o.subjects) } as KubeObject as T;
   }
