@@ -65,6 +65,8 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
   readonly #byTenant = new Map<string, Set<string>>();
   readonly #names = new SortedNames();
   readonly #now: Sources;
+  /** Every row in name order, made on first use after a change (see `all`); undefined once a row changes. */
+  #all: readonly TenantNamespace[] | undefined;
 
   constructor(readonly cache: PaddockCache, window: number, signer: ResourceVersionSigner) {
     const sources = [cache.namespaces, cache.tenants, cache.resourceQuotas].map((informer) => historyOf<KubeObject>(informer as never, window));
@@ -99,9 +101,12 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     return this.#rows.get(name)?.object;
   }
 
-  /** Every row, ordered by name. */
-  all(): TenantNamespace[] {
-    return this.#names.all.map((n) => this.#rows.get(n)!.object);
+  /**
+   * Every row, ordered by name: one frozen array shared by every caller until a row changes (a list's
+   * paging snapshot keeps this array, not a copy of it).
+   */
+  all(): readonly TenantNamespace[] {
+    return (this.#all ??= Object.freeze(this.#names.all.map((n) => this.#rows.get(n)!.object)));
   }
 
   /**
@@ -139,7 +144,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
   }
 
   /** The rows `viewer` sees, ordered by name. */
-  visibleRows(viewer: Viewer): TenantNamespace[] {
+  visibleRows(viewer: Viewer): readonly TenantNamespace[] {
     const tenants = this.visibleTenants(viewer);
     if (!tenants) return this.all();
     const names: string[] = [];
@@ -177,6 +182,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     if (before && before.object.spec.tenant !== tenantName) this.#unindex(name, before.object.spec.tenant);
     const row: Row = Object.freeze({ ...computed, object: withResourceVersion(computed.object, this.log.versionOf(source, name)) });
     this.#rows.set(name, row);
+    this.#all = undefined;
     if (!before) this.#names.insert(name);
     this.#index(name, tenantName);
     this.log.append(source, before, row);
@@ -197,6 +203,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
 
   #remove(name: string, before: Row, source: number): void {
     this.#rows.delete(name);
+    this.#all = undefined;
     this.#unindex(name, before.object.spec.tenant);
     this.#names.remove(name);
     this.log.append(source, before, undefined);

@@ -27,7 +27,7 @@ const viewer = (name: string, groups: string[] = [], seesAll = false): Viewer =>
 const alice = viewer('alice');
 const bob = viewer('bob', ['gas-devs']);
 const carol = viewer('carol');
-const names = (rows: KubeObject[]) => rows.map((r) => r.metadata.name);
+const names = (rows: readonly KubeObject[]) => rows.map((r) => r.metadata.name);
 const ALICE = [{ kind: 'User' as const, name: 'alice' }];
 
 describe('class views: the union over the caller\'s tenants', () => {
