@@ -134,22 +134,31 @@ function paddockAnnotations(annotations: Record<string, string> | undefined, poo
  */
 export function namespaceSummary(ns: Namespace, pool: Interner = shared): Namespace {
   const m = ns.metadata;
-  const metadata: Namespace['metadata'] = { name: m.name };
-  if (m.uid !== undefined) metadata.uid = m.uid;
-  if (m.resourceVersion !== undefined) metadata.resourceVersion = m.resourceVersion;
-  if (m.creationTimestamp !== undefined) metadata.creationTimestamp = m.creationTimestamp;
-  if (m.deletionTimestamp !== undefined) metadata.deletionTimestamp = m.deletionTimestamp;
-  if (m.labels !== undefined) {
-    // Values shared where they repeat: the tenant, the Pod Security level; the name label is the name.
-    const labels: Record<string, string> = {};
-    for (const [k, v] of Object.entries(m.labels)) labels[k] = v === m.name ? m.name : pool.string(v);
-    metadata.labels = labels;
-  }
-  const annotations = paddockAnnotations(m.annotations, pool);
-  if (annotations) metadata.annotations = annotations;
-  const out: Namespace = { metadata };
-  if (ns.apiVersion !== undefined) out.apiVersion = pool.string(ns.apiVersion);
-  if (ns.kind !== undefined) out.kind = pool.string(ns.kind);
-  if (ns.status?.phase !== undefined) out.status = pool.value({ phase: ns.status.phase });
+  // Literals with every field (absent ones undefined), so that fields are stored inside the objects.
+  const metadata: Namespace['metadata'] = {
+    name: m.name,
+    uid: m.uid,
+    resourceVersion: m.resourceVersion,
+    creationTimestamp: m.creationTimestamp,
+    deletionTimestamp: m.deletionTimestamp,
+    labels: m.labels === undefined ? undefined : sharedLabels(m.labels, m.name, pool),
+    annotations: paddockAnnotations(m.annotations, pool),
+  };
+  return {
+    metadata,
+    apiVersion: pool.string(ns.apiVersion),
+    kind: pool.string(ns.kind),
+    status: ns.status?.phase === undefined ? undefined : pool.value({ phase: ns.status.phase }),
+  };
+}
+
+/**
+ * A namespace's labels with their values shared where they repeat (the tenant, the Pod Security level;
+ * the name label is the name). A copy of the object as parsed keeps its compact layout (a map of a few
+ * keys built one key at a time spills past four into a separate property array).
+ */
+function sharedLabels(labels: Record<string, string>, name: string, pool: Interner): Record<string, string> {
+  const out = { ...labels };
+  for (const [k, v] of Object.entries(out)) out[k] = v === name ? name : pool.string(v);
   return out;
 }
