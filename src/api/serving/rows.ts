@@ -16,6 +16,18 @@ export function withResourceVersion<T extends KubeObject>(row: T, resourceVersio
   return Object.freeze({ ...row, metadata: Object.freeze({ ...row.metadata, resourceVersion }) }) as T;
 }
 
+/**
+ * The audience made of one list of owner keys: one set per list, shared by every row (of every view)
+ * whose audience is exactly those keys. Lists of a Tenant's owner keys are made once per owner list
+ * (see tenancy/owner-keys.ts), so the rows of a tenant, in all views, share one set.
+ */
+const audiencesOfKeys = new WeakMap<readonly string[], Audience>();
+export function audienceOfKeys(keys: readonly string[]): Audience {
+  let audience = audiencesOfKeys.get(keys);
+  if (!audience) audiencesOfKeys.set(keys, (audience = Object.freeze(new Set(keys))));
+  return audience;
+}
+
 export function sameAudience(a: Audience, b: Audience): boolean {
   if (a === b) return true;
   if (a.size !== b.size) return false;

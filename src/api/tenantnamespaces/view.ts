@@ -6,7 +6,7 @@ import { PADDOCK, type KubeObject, type Namespace, type ResourceQuota, type Tena
 import { claimsOf, isProvisioned } from '../../tenancy/claims';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
-import { admits, fingerprintOf, sameAudience, viewerKeys, withResourceVersion } from '../serving/rows';
+import { admits, audienceOfKeys, fingerprintOf, sameAudience, viewerKeys, withResourceVersion } from '../serving/rows';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
 import type { ResourceVersionSigner } from '../watch/resource-version';
@@ -32,17 +32,9 @@ const QUOTAS = 2;
 
 const NOBODY: Audience = Object.freeze(new Set<string>());
 
-/**
- * Who may see the rows of `tenant` (besides callers that see all): its owners, one set per list of owner
- * keys (shared by the versions of a Tenant whose owners did not change).
- */
-const audienceOfKeys = new WeakMap<readonly string[], Audience>();
+/** Who may see the rows of `tenant` (besides callers that see all): its owners. */
 function audienceOf(tenant: Tenant | undefined): Audience {
-  if (!tenant) return NOBODY;
-  const keys = ownerKeysOfTenant(tenant);
-  let audience = audienceOfKeys.get(keys);
-  if (!audience) audienceOfKeys.set(keys, (audience = new Set(keys)));
-  return audience;
+  return tenant ? audienceOfKeys(ownerKeysOfTenant(tenant)) : NOBODY;
 }
 
 /**

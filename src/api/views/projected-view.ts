@@ -3,7 +3,7 @@ import type { SharedInformer } from '../../cache/informer';
 import type { KubeObject, Tenant } from '../../kube/types';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
-import { admits, fingerprintOf, sameAudience, withResourceVersion } from '../serving/rows';
+import { admits, audienceOfKeys, fingerprintOf, sameAudience, withResourceVersion } from '../serving/rows';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
 import type { ResourceVersionSigner } from '../watch/resource-version';
@@ -209,6 +209,19 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     return seen.keys;
   }
 
+  /**
+   * Who may see the row `name` now: the owner keys of the tenants that may use it. With one such tenant,
+   * the set shared by every row of that tenant's owner keys (see audienceOfKeys); otherwise a set of its own.
+   */
+  #audience(name: string): Audience {
+    const users = this.#users.get(name);
+    if (users?.size === 1) {
+      const keys = this.#tenants.get(users.values().next().value!)?.keys;
+      if (keys) return audienceOfKeys(keys);
+    }
+    return new Set(this.#keyCounts.get(name)?.keys() ?? []);
+  }
+
   /** Logs the row of `name` as `obj` projects it (undefined: gone), if its content or audience changed. */
   #write(name: string, obj: KubeObject | undefined, source: number): void {
     const before = this.#rows.get(name);
@@ -221,7 +234,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     }
     const projected = this.projection.project(obj);
     const fingerprint = fingerprintOf(projected);
-    const audience: Audience = new Set(this.#keyCounts.get(name)?.keys() ?? []);
+    const audience = this.#audience(name);
     if (before && before.fingerprint === fingerprint && sameAudience(before.audience, audience)) return;
     const row: Row<T> = Object.freeze({ object: withResourceVersion(projected, this.log.versionOf(source, name)), fingerprint, audience });
     this.#rows.set(name, row);
