@@ -1,4 +1,5 @@
 import type { KubeObject } from '../kube/types';
+import { addKey as addTo, keysIn, removeKey as removeFrom, type KeySet as Keys } from './key-sets';
 import { objectKey } from './keys';
 
 /** Computes the index values of an object (e.g. its owner names); an object may have any number of them. */
@@ -32,7 +33,7 @@ export interface ObjectCache<T> {
 export class Store<T extends KubeObject> implements ObjectCache<T> {
   readonly #items = new Map<string, T>();
   readonly #indexers = new Map<string, IndexFunc<T>>();
-  /** Index name → value → the keys with that value: one key as a string, several as a Set (most hold one). */
+  /** Index name → value → the keys with that value (see key-sets.ts: most hold one key, or a few). */
   readonly #indices = new Map<string, Map<string, Keys>>();
 
   constructor(indexers: Indexers<T> = {}) {
@@ -55,17 +56,14 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
   /** The objects whose indexer `indexName` returned `indexValue`. Throws for an unknown index. */
   byIndex(indexName: string, indexValue: string): T[] {
     const keys = this.#index(indexName).get(indexValue);
-    if (keys === undefined) return [];
-    if (typeof keys === 'string') return [this.#items.get(keys)!];
     const out: T[] = [];
-    for (const k of keys) out.push(this.#items.get(k)!);
+    for (const k of keysIn(keys)) out.push(this.#items.get(k)!);
     return out;
   }
 
   /** The keys of the objects whose indexer `indexName` returned `indexValue`. */
   indexKeys(indexName: string, indexValue: string): string[] {
-    const keys = this.#index(indexName).get(indexValue);
-    return keys === undefined ? [] : typeof keys === 'string' ? [keys] : [...keys];
+    return [...keysIn(this.#index(indexName).get(indexValue))];
   }
 
   /** Every value the index `indexName` currently holds. */
@@ -166,28 +164,6 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
   }
 }
 
-type Keys = string | Set<string>;
-
 function sameValues(a: readonly string[], b: readonly string[]): boolean {
   return a === b || (a.length === b.length && a.every((v, i) => v === b[i]));
-}
-
-function addTo(index: Map<string, Keys>, value: string, key: string): void {
-  const keys = index.get(value);
-  if (keys === undefined) index.set(value, key);
-  else if (typeof keys === 'string') {
-    if (keys !== key) index.set(value, new Set([keys, key]));
-  } else keys.add(key);
-}
-
-function removeFrom(index: Map<string, Keys>, value: string, key: string): void {
-  const keys = index.get(value);
-  if (keys === undefined) return;
-  if (typeof keys === 'string') {
-    if (keys === key) index.delete(value);
-    return;
-  }
-  keys.delete(key);
-  if (keys.size === 1) index.set(value, keys.values().next().value!);
-  else if (keys.size === 0) index.delete(value);
 }

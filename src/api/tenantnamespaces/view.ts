@@ -1,4 +1,5 @@
 import { historyOf, type HistoryEntry } from '../../cache/history';
+import { addKey, keysIn, removeKey, type KeySet } from '../../cache/key-sets';
 import { splitKey } from '../../cache/keys';
 import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
 import { NAMESPACE_INDEX } from '../../cache/store';
@@ -54,7 +55,8 @@ function audienceOf(tenant: Tenant | undefined): Audience {
 export class TenantNamespaceView implements RowView<TenantNamespace> {
   readonly log: ViewLog<TenantNamespace>;
   readonly #rows = new Map<string, Row>();
-  readonly #byTenant = new Map<string, Set<string>>();
+  /** Tenant → the names of its rows (see key-sets.ts). */
+  readonly #byTenant = new Map<string, KeySet>();
   readonly #names = new SortedNames();
   readonly #now: Sources;
   /** Every row in name order, made on first use after a change (see `all`); undefined once a row changes. */
@@ -76,7 +78,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     // A Tenant change can add or remove rows (its claims decide which namespaces are its) and changes
     // what every row of it shows.
     const byTenant = (t: Tenant, old?: Tenant) => {
-      const names = new Set([...(this.#byTenant.get(t.metadata.name) ?? []), ...claimsOf(t).map((c) => c.name), ...(old ? claimsOf(old).map((c) => c.name) : [])]);
+      const names = new Set([...keysIn(this.#byTenant.get(t.metadata.name)), ...claimsOf(t).map((c) => c.name), ...(old ? claimsOf(old).map((c) => c.name) : [])]);
       // In name order, as a replay sends them (see ViewLog.versionOf).
       for (const name of [...names].sort()) this.#refresh(name, TENANTS);
     };
@@ -140,7 +142,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     const tenants = this.visibleTenants(viewer);
     if (!tenants) return this.all();
     const names: string[] = [];
-    for (const t of tenants) for (const n of this.#byTenant.get(t) ?? []) names.push(n);
+    for (const t of tenants) for (const n of keysIn(this.#byTenant.get(t))) names.push(n);
     names.sort();
     return names.map((n) => this.#rows.get(n)!.object);
   }
@@ -154,7 +156,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
 
   /** The rows of one tenant (e.g. for `spec.tenant=oil`), ordered by name. */
   rowsOfTenant(tenant: string): TenantNamespace[] {
-    return [...(this.#byTenant.get(tenant) ?? [])].sort().map((n) => this.#rows.get(n)!.object);
+    return [...keysIn(this.#byTenant.get(tenant))].sort().map((n) => this.#rows.get(n)!.object);
   }
 
   subscribe(listener: (change: Change<TenantNamespace>) => void): () => void {
@@ -202,15 +204,11 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
   }
 
   #index(name: string, tenant: string): void {
-    let set = this.#byTenant.get(tenant);
-    if (!set) this.#byTenant.set(tenant, (set = new Set()));
-    set.add(name);
+    addKey(this.#byTenant, tenant, name);
   }
 
   #unindex(name: string, tenant: string): void {
-    const set = this.#byTenant.get(tenant);
-    set?.delete(name);
-    if (set?.size === 0) this.#byTenant.delete(tenant);
+    removeKey(this.#byTenant, tenant, name);
   }
 }
 
