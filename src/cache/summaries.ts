@@ -8,6 +8,7 @@
  * guardrail it reads it live, re-checks the drift on what it read and merges into that, so fields the
  * cache drops are never lost (see controller/reconciler.ts).
  */
+import { hash } from 'node:crypto';
 import type { KubeObject, Namespace } from '../kube/types';
 import { CLAIM_TOKEN_ANNOTATION } from '../tenancy/claims';
 import { decodeManagedKeys } from '../tenancy/namespace';
@@ -16,13 +17,14 @@ import { deepFreeze } from './transform';
 
 /**
  * A pool of frozen values shared by every object that holds an equal one (by JSON text). Entries are held
- * weakly: a value no cached object refers to any more is collected and its entry removed.
+ * weakly: a value no cached object refers to any more is collected and its entry removed. The pool is
+ * keyed by a 32-bit hash of the JSON text, not the text itself (a value's text is made again to confirm
+ * a match), so an entry costs its weak reference and no copy of the text.
  */
 export class Interner {
-  readonly #values = new Map<string, WeakRef<object>>();
-  readonly #registry = new FinalizationRegistry<string>((key) => {
-    if (this.#values.get(key)?.deref() === undefined) this.#values.delete(key);
-  });
+  /** Hash of the JSON text → the values with that hash (almost always one). */
+  readonly #values = new Map<number, WeakRef<object> | WeakRef<object>[]>();
+  readonly #registry = new FinalizationRegistry<number>((hash) => this.#prune(hash));
   readonly #strings = new Map<string, string>();
 
   constructor(readonly maxStrings = 4096) {}
@@ -30,13 +32,26 @@ export class Interner {
   /** `value` frozen, or an equal value already in the pool. Primitives and undefined pass through. */
   value<T>(value: T): T {
     if (typeof value !== 'object' || value === null) return value;
-    const key = JSON.stringify(value);
-    const hit = this.#values.get(key)?.deref();
-    if (hit !== undefined) return hit as T;
+    const text = JSON.stringify(value);
+    const key = hash('sha1', text, 'buffer').readInt32BE(0);
+    const held = this.#values.get(key);
+    for (const ref of held === undefined ? [] : Array.isArray(held) ? held : [held]) {
+      const hit = ref.deref();
+      if (hit !== undefined && JSON.stringify(hit) === text) return hit as T;
+    }
     const frozen = deepFreeze(value) as T & object;
-    this.#values.set(key, new WeakRef(frozen));
+    const ref = new WeakRef(frozen);
+    this.#values.set(key, held === undefined ? ref : Array.isArray(held) ? [...held, ref] : [held, ref]);
     this.#registry.register(frozen, key);
     return frozen;
+  }
+
+  /** Drops the collected values of `key`. */
+  #prune(key: number): void {
+    const held = this.#values.get(key);
+    const live = (held === undefined ? [] : Array.isArray(held) ? held : [held]).filter((ref) => ref.deref() !== undefined);
+    if (live.length === 0) this.#values.delete(key);
+    else this.#values.set(key, live.length === 1 ? live[0] : live);
   }
 
   /**
