@@ -46,3 +46,13 @@ export function removeKey(index: Map<string, KeySet>, value: string, key: string
 export function keysIn(keys: KeySet | undefined): Iterable<string> {
   return keys === undefined ? [] : typeof keys === 'string' ? [keys] : keys;
 }
+
+/** Whether an entry holds `key`. */
+export function hasKey(keys: KeySet | undefined, key: string): boolean {
+  return keys === undefined ? false : typeof keys === 'string' ? keys === key : Array.isArray(keys) ? keys.includes(key) : keys.has(key);
+}
+
+/** How many keys an entry holds. */
+export function countKeys(keys: KeySet | undefined): number {
+  return keys === undefined ? 0 : typeof keys === 'string' ? 1 : Array.isArray(keys) ? keys.length : keys.size;
+}
