@@ -1,15 +1,11 @@
 /**
- * What every row view shares: how a row's served content is fingerprinted and stamped, and how a
+ * What every row view shares: how a row is stamped and who shares its audience, and how a
  * caller is judged against the audience recorded with a row state.
  */
-import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../kube/types';
 import { subjectKeysOfUser } from '../../tenancy/owner-keys';
 import type { Audience } from '../watch/changelog';
 import type { Viewer } from './resource';
-
-/** A hash of a row's JSON (without its resourceVersion): whether a recomputation changed it. */
-export const fingerprintOf = (object: unknown): string => createHash('sha1').update(JSON.stringify(object)).digest('base64');
 
 /** `row`, frozen, with metadata.resourceVersion set. */
 export function withResourceVersion<T extends KubeObject>(row: T, resourceVersion: string): T {

@@ -7,7 +7,8 @@ import { PADDOCK, type KubeObject, type Namespace, type ResourceQuota, type Tena
 import { claimsOf, isProvisioned } from '../../tenancy/claims';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
-import { admits, audienceOfKeys, fingerprintOf, sameAudience, viewerKeys, withResourceVersion } from '../serving/rows';
+import { admits, audienceOfKeys, sameAudience, viewerKeys, withResourceVersion } from '../serving/rows';
+import { sameContent } from '../serving/same-content';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
 import type { ResourceVersionSigner } from '../watch/resource-version';
@@ -112,7 +113,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     if (!row) return false;
     if (row.object.metadata.resourceVersion === rv) return true;
     const then = this.log.rowAt(rv, name);
-    return typeof then === 'object' && then.fingerprint === row.fingerprint && sameAudience(then.audience, row.audience);
+    return typeof then === 'object' && sameContent(then.object, row.object) && sameAudience(then.audience, row.audience);
   }
 
   /** The tenants whose rows `viewer` sees; undefined means all of them. */
@@ -171,7 +172,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
       if (before) this.#remove(name, before, source);
       return;
     }
-    if (before && before.fingerprint === computed.fingerprint && sameAudience(before.audience, computed.audience)) return;
+    if (before && sameContent(before.object, computed.object) && sameAudience(before.audience, computed.audience)) return;
     const tenantName = computed.object.spec.tenant;
     if (before && before.object.spec.tenant !== tenantName) this.#unindex(name, before.object.spec.tenant);
     const row: Row = Object.freeze({ ...computed, object: withResourceVersion(computed.object, this.log.versionOf(source, name)) });
@@ -222,7 +223,7 @@ function joinRow(name: string, sources: Sources): Row | undefined {
   const tenant = tenantName ? sources.tenant(tenantName) : undefined;
   if (!ns || !tenantName || !isProvisioned(tenant, ns)) return undefined;
   const object = toTenantNamespace({ namespace: ns, tenant, quotas: sources.quotasIn(name), guardrails: guardrailsOf(tenant, ns), resourceVersion: '' });
-  return { object, fingerprint: fingerprintOf(object), audience: audienceOf(tenant) };
+  return { object, audience: audienceOf(tenant) };
 }
 
 /**

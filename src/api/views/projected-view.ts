@@ -4,7 +4,8 @@ import type { SharedInformer } from '../../cache/informer';
 import type { KubeObject, Tenant } from '../../kube/types';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
-import { admits, audienceOfKeys, fingerprintOf, sameAudience, withResourceVersion } from '../serving/rows';
+import { admits, audienceOfKeys, sameAudience, withResourceVersion } from '../serving/rows';
+import { sameContent } from '../serving/same-content';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
 import type { ResourceVersionSigner } from '../watch/resource-version';
@@ -172,7 +173,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
         const obj = at[0].get(name);
         if (!obj) return undefined;
         const object = projection.project(obj);
-        return { object, fingerprint: fingerprintOf(object), audience: this.#audienceAt(name, obj, at[tenantsAt] as SourceAt<Tenant>) };
+        return { object, audience: this.#audienceAt(name, obj, at[tenantsAt] as SourceAt<Tenant>) };
       },
       affected: (source, entry, at) => {
         if (source !== tenantsAt) return [entry.key];
@@ -247,10 +248,9 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
       return;
     }
     const projected = this.projection.project(obj);
-    const fingerprint = fingerprintOf(projected);
     const audience = this.#audience(name);
-    if (before && before.fingerprint === fingerprint && sameAudience(before.audience, audience)) return;
-    const row: Row<T> = Object.freeze({ object: withResourceVersion(projected, this.log.versionOf(source, name)), fingerprint, audience });
+    if (before && sameContent(before.object, projected) && sameAudience(before.audience, audience)) return;
+    const row: Row<T> = Object.freeze({ object: withResourceVersion(projected, this.log.versionOf(source, name)), audience });
     this.#rows.set(name, row);
     if (!before) this.#names.insert(name);
     this.log.append(source, before, row);
