@@ -1,6 +1,6 @@
 /**
- * What every row view shares: how a row is stamped and who shares its audience, and how a
- * caller is judged against the audience recorded with a row state.
+ * What every row view shares: how a row is stamped with its resourceVersion, the audience sets rows
+ * share, and how a caller is judged against the audience recorded with a row state.
  */
 import type { KubeObject } from '../../kube/types';
 import { subjectKeysOfUser } from '../../tenancy/owner-keys';
