@@ -38,6 +38,20 @@ describe('SourceHistory', () => {
     expect(at.list().map((o) => o.metadata.name)).toEqual(['x']);
   });
 
+  it('tells apart two states whose fingerprints share their high half', () => {
+    const inf = new FakeInformer<KubeObject>();
+    const h = new SourceHistory(inf, 10);
+    // x at these two resourceVersions hashes to the same first 32 bits (ddff17fb), not the same last.
+    inf.set('x', obj('x', 102582));
+    const first = h.position;
+    inf.set('x', obj('x', 110594));
+    expect(h.fingerprint.slice(0, 8)).toBe(first.fingerprint.slice(0, 8));
+    expect(h.fingerprint).not.toBe(first.fingerprint);
+    expect(h.locate(first.fingerprint)).toBe(1);
+    expect(h.locate(h.fingerprint)).toBe(2);
+    expect(h.locate(`${first.fingerprint.slice(0, 8)}00000000`)).toBeUndefined();
+  });
+
   it('places a state that recurs by the revision the client had reached there', () => {
     const inf = new FakeInformer<KubeObject>();
     const h = new SourceHistory(inf, 10);

@@ -31,8 +31,6 @@ export interface SourcePosition {
   readonly fingerprint: string;
 }
 
-const EMPTY = '0000000000000000';
-
 /**
  * The recent history of one cached collection, recorded from its informer's events, so that any
  * replica can tell what changed since a state a client saw — even one this replica never passed
@@ -55,18 +53,24 @@ const EMPTY = '0000000000000000';
  *   is ahead of this replica, not lost;
  * - at most `capacity` entries and about `maxBytes` of replaced objects are kept; older positions are
  *   forgotten (a client there gets 410 Expired and relists).
+ *
+ * Storage: the retained changes are kept as columns (see {@link Ring}), one slot per change and no object
+ * per change; a change's key is its object's, its sequence number its slot's. {@link HistoryEntry}
+ * objects are made only when asked for (a replay).
  */
 export class SourceHistory<T extends KubeObject> {
-  readonly #ring: (HistoryEntry<T> | undefined)[];
+  readonly #ring: Ring<T>;
   /**
-   * Per fingerprint, the retained positions whose state has it, oldest first: one position as a number
-   * (most fingerprints name one position), several as an array.
+   * The retained positions by the high half of their state's fingerprint (a small integer), oldest
+   * first: one position as a number (most fingerprints name one position), several as an array. Two
+   * fingerprints may share a high half: readers compare the low half too.
    */
-  readonly #positions = new Map<string, number | number[]>();
+  readonly #positions = new Map<number, number | number[]>();
   readonly #waiters = new Set<() => void>();
   #head = 0;
   #floor = 0;
-  #floorFingerprint = EMPTY;
+  #floorHi = 0;
+  #floorLo = 0;
   #floorRev = 0;
   #hi = 0;
   #lo = 0;
@@ -75,20 +79,20 @@ export class SourceHistory<T extends KubeObject> {
 
   constructor(readonly source: HistorySource<T>, readonly capacity: number, readonly maxBytes = Infinity) {
     if (capacity < 1) throw new RangeError('capacity must be at least 1');
-    this.#ring = new Array(capacity);
-    this.#positions.set(EMPTY, 0);
+    this.#ring = new Ring(capacity);
+    this.#positions.set(0, 0);
     source.addEventHandler({
-      add: (obj) => this.#record(objectKey(obj), undefined, obj, revisionOf(obj)),
-      update: (old, obj) => this.#record(objectKey(obj), old, obj, revisionOf(obj)),
+      add: (obj) => this.#record(obj, undefined, obj, revisionOf(obj)),
+      update: (old, obj) => this.#record(obj, old, obj, revisionOf(obj)),
       // A watch's DELETED carries the deletion's revision; a relist's does not (the list's comes next).
-      delete: (obj, info) => this.#record(objectKey(info.cached), info.cached, undefined, info.finalStateUnknown ? this.#rev : revisionOf(obj)),
+      delete: (obj, info) => this.#record(info.cached, info.cached, undefined, info.finalStateUnknown ? this.#rev : revisionOf(obj)),
       progress: (rv) => this.#advance(Number(rv)),
     });
   }
 
   /** The fingerprint of the collection now. */
   get fingerprint(): string {
-    return this.#head === this.#floor ? this.#floorFingerprint : this.#at(this.#head)!.fingerprint;
+    return this.#fingerprintAt(this.#head);
   }
 
   get position(): SourcePosition {
@@ -110,16 +114,20 @@ export class SourceHistory<T extends KubeObject> {
    * Without a match by revision, the latest with that fingerprint; undefined when none is retained.
    */
   locate(fp: string, rev = Infinity): number | undefined {
-    const held = this.#positions.get(fp);
+    if (!FINGERPRINT.test(fp)) return undefined;
+    const hi = parseInt(fp.slice(0, 8), 16) | 0;
+    const lo = parseInt(fp.slice(8), 16) | 0;
+    const held = this.#positions.get(hi);
     if (held === undefined) return undefined;
-    const positions = typeof held === 'number' ? [held] : held;
+    const positions = (typeof held === 'number' ? [held] : held).filter((seq) => this.#loAt(seq) === lo);
+    if (positions.length === 0) return undefined;
     for (let k = positions.length - 1; k >= 0; k--) if (this.#since(positions[k]) <= rev) return positions[k];
     return positions[positions.length - 1];
   }
 
   /** The revision from which retained position `seq` held: that of the change that made it. */
   #since(seq: number): number {
-    return seq === this.#floor ? this.#floorRev : this.#at(seq)!.rev;
+    return seq === this.#floor ? this.#floorRev : this.#ring.rev(seq);
   }
 
   /** Whether position `seq` is retained. */
@@ -131,7 +139,7 @@ export class SourceHistory<T extends KubeObject> {
   entriesAfter(seq: number): HistoryEntry<T>[] {
     if (seq < this.#floor) throw new RangeError(`position ${seq} is no longer retained`);
     const out: HistoryEntry<T>[] = [];
-    for (let s = seq + 1; s <= this.#head; s++) out.push(this.#at(s)!);
+    for (let s = seq + 1; s <= this.#head; s++) out.push(this.#entry(s));
     return out;
   }
 
@@ -146,38 +154,54 @@ export class SourceHistory<T extends KubeObject> {
     return () => this.#waiters.delete(listener);
   }
 
-  #at(seq: number): HistoryEntry<T> | undefined {
-    return this.#ring[seq % this.capacity];
+  /** The change that made retained position `seq` (> floor), as an object. */
+  #entry(seq: number): HistoryEntry<T> {
+    const before = this.#ring.before(seq);
+    const after = this.#ring.after(seq);
+    return Object.freeze({ seq, rev: this.#ring.rev(seq), key: objectKey((after ?? before)!), before, after, fingerprint: this.#fingerprintAt(seq) });
   }
 
-  #record(key: string, before: T | undefined, after: T | undefined, rev: number): void {
+  #fingerprintAt(seq: number): string {
+    return seq === this.#floor ? format(this.#floorHi, this.#floorLo) : format(this.#ring.hi(seq), this.#ring.lo(seq));
+  }
+
+  #loAt(seq: number): number {
+    return seq === this.#floor ? this.#floorLo : this.#ring.lo(seq);
+  }
+
+  /** Records that the object `obj` (the state before or after) went from `before` to `after`. */
+  #record(obj: T, before: T | undefined, after: T | undefined, rev: number): void {
+    const key = objectKey(obj);
     if (before) this.#toggle(key, before);
     if (after) this.#toggle(key, after);
     const seq = ++this.#head;
     if (seq - this.#floor > this.capacity) this.#evict();
-    const entry: HistoryEntry<T> = Object.freeze({ seq, rev: Math.max(rev, this.#rev), key, before, after, fingerprint: this.#current() });
-    this.#ring[seq % this.capacity] = entry;
-    const positions = this.#positions.get(entry.fingerprint);
-    if (positions === undefined) this.#positions.set(entry.fingerprint, seq);
-    else if (typeof positions === 'number') this.#positions.set(entry.fingerprint, [positions, seq]);
+    const entryRev = Math.max(rev, this.#rev);
+    this.#ring.put(seq, entryRev, this.#hi | 0, this.#lo | 0, before, after);
+    const hi = this.#hi | 0;
+    const positions = this.#positions.get(hi);
+    if (positions === undefined) this.#positions.set(hi, seq);
+    else if (typeof positions === 'number') this.#positions.set(hi, [positions, seq]);
     else positions.push(seq);
     this.#bytes += sizeOf(before);
     while (this.#bytes > this.maxBytes && this.#floor < this.#head - 1) this.#evict();
-    this.#advance(entry.rev);
+    this.#advance(entryRev);
   }
 
   /** Forgets the oldest retained position; the state after the oldest change becomes the floor. */
   #evict(): void {
-    const positions = this.#positions.get(this.#floorFingerprint);
-    if (positions === this.#floor) this.#positions.delete(this.#floorFingerprint);
+    // The floor is the oldest retained position: when its fingerprint's list holds it, it is the first.
+    const positions = this.#positions.get(this.#floorHi);
+    if (positions === this.#floor) this.#positions.delete(this.#floorHi);
     else if (typeof positions === 'object' && positions[0] === this.#floor) {
       positions.shift();
-      if (positions.length === 1) this.#positions.set(this.#floorFingerprint, positions[0]);
+      if (positions.length === 1) this.#positions.set(this.#floorHi, positions[0]);
     }
-    const oldest = this.#at(++this.#floor)!;
-    this.#floorFingerprint = oldest.fingerprint;
-    this.#floorRev = oldest.rev;
-    this.#bytes -= sizeOf(oldest.before);
+    const oldest = ++this.#floor;
+    this.#floorHi = this.#ring.hi(oldest);
+    this.#floorLo = this.#ring.lo(oldest);
+    this.#floorRev = this.#ring.rev(oldest);
+    this.#bytes -= sizeOf(this.#ring.before(oldest));
   }
 
   #advance(rev: number): void {
@@ -190,10 +214,43 @@ export class SourceHistory<T extends KubeObject> {
     this.#hi = (this.#hi ^ h.readUInt32BE(0)) >>> 0;
     this.#lo = (this.#lo ^ h.readUInt32BE(4)) >>> 0;
   }
+}
 
-  #current(): string {
-    return this.#hi.toString(16).padStart(8, '0') + this.#lo.toString(16).padStart(8, '0');
+const FINGERPRINT = /^[0-9a-f]{16}$/;
+
+/** A fingerprint's text from its halves (each a 32-bit integer, signed or not). */
+function format(hi: number, lo: number): string {
+  return (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * The retained changes of a history, one slot per change (slot `(seq - 1) % capacity`), in five columns:
+ * revision, the fingerprint's halves (as signed 32-bit integers, stored unboxed), the object before
+ * and after. The columns grow with use up to `capacity` slots, then are reused in turn.
+ */
+class Ring<T> {
+  readonly #revs: number[] = [];
+  readonly #his: number[] = [];
+  readonly #los: number[] = [];
+  readonly #befores: (T | undefined)[] = [];
+  readonly #afters: (T | undefined)[] = [];
+
+  constructor(readonly capacity: number) {}
+
+  put(seq: number, rev: number, hi: number, lo: number, before: T | undefined, after: T | undefined): void {
+    const slot = (seq - 1) % this.capacity;
+    this.#revs[slot] = rev;
+    this.#his[slot] = hi;
+    this.#los[slot] = lo;
+    this.#befores[slot] = before;
+    this.#afters[slot] = after;
   }
+
+  rev(seq: number): number { return this.#revs[(seq - 1) % this.capacity]; }
+  hi(seq: number): number { return this.#his[(seq - 1) % this.capacity]; }
+  lo(seq: number): number { return this.#los[(seq - 1) % this.capacity]; }
+  before(seq: number): T | undefined { return this.#befores[(seq - 1) % this.capacity]; }
+  after(seq: number): T | undefined { return this.#afters[(seq - 1) % this.capacity]; }
 }
 
 /**

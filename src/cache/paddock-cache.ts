@@ -31,7 +31,8 @@ const tenantLabelOf = (o: KubeObject): readonly string[] => {
  * - all Tenants, indexed by owner subject and by declared namespace name;
  * - all Namespaces (a namespace that is not Paddock's must be seen to be refused), indexed by tenant;
  * - the guardrails Paddock manages (label `app.kubernetes.io/managed-by=paddock`), indexed by namespace
- *   and by tenant.
+ *   (the reconciler reads a namespace's guardrails; nothing reads them by tenant, so there is no such
+ *   index: it would cost a set of keys per tenant in each of the four stores).
  */
 export class PaddockCache {
   readonly tenants: SharedInformer<Tenant>;
@@ -64,7 +65,9 @@ export class PaddockCache {
     });
     // Namespaces and guardrails, one or more per tenant namespace, are cached as summaries (see summaries.ts).
     this.namespaces = factory.informerFor<Namespace>(RESOURCES.namespaces, { indexers: { [INDEX.tenant]: tenantLabelOf }, transform: namespaceSummary });
-    const guardrail = { labelSelector: MANAGED, indexers: { [INDEX.namespace]: namespaceIndexFunc, [INDEX.tenant]: tenantLabelOf }, transform: guardrailSummary };
+    // A guardrail's namespace name is the cached Namespace's string (one copy per namespace, not one per object).
+    const names = (namespace: string): string => this.namespaces.store.get(namespace)?.metadata.name ?? namespace;
+    const guardrail = { labelSelector: MANAGED, indexers: { [INDEX.namespace]: namespaceIndexFunc }, transform: <T extends KubeObject>(o: T) => guardrailSummary(o, undefined, names) };
     this.resourceQuotas = factory.informerFor<ResourceQuota>(RESOURCES.resourceQuotas, guardrail);
     this.limitRanges = factory.informerFor<LimitRange>(RESOURCES.limitRanges, guardrail);
     this.networkPolicies = factory.informerFor<NetworkPolicy>(RESOURCES.networkPolicies, guardrail);

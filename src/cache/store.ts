@@ -1,4 +1,5 @@
 import type { KubeObject } from '../kube/types';
+import { addKey as addTo, keysIn, removeKey as removeFrom, type KeySet as Keys } from './key-sets';
 import { objectKey } from './keys';
 
 /** Computes the index values of an object (e.g. its owner names); an object may have any number of them. */
@@ -32,7 +33,7 @@ export interface ObjectCache<T> {
 export class Store<T extends KubeObject> implements ObjectCache<T> {
   readonly #items = new Map<string, T>();
   readonly #indexers = new Map<string, IndexFunc<T>>();
-  /** Index name → value → the keys with that value: one key as a string, several as a Set (most hold one). */
+  /** Index name → value → the keys with that value (see key-sets.ts: most hold one key, or a few). */
   readonly #indices = new Map<string, Map<string, Keys>>();
 
   constructor(indexers: Indexers<T> = {}) {
@@ -55,17 +56,14 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
   /** The objects whose indexer `indexName` returned `indexValue`. Throws for an unknown index. */
   byIndex(indexName: string, indexValue: string): T[] {
     const keys = this.#index(indexName).get(indexValue);
-    if (keys === undefined) return [];
-    if (typeof keys === 'string') return [this.#items.get(keys)!];
     const out: T[] = [];
-    for (const k of keys) out.push(this.#items.get(k)!);
+    for (const k of keysIn(keys)) out.push(this.#items.get(k)!);
     return out;
   }
 
   /** The keys of the objects whose indexer `indexName` returned `indexValue`. */
   indexKeys(indexName: string, indexValue: string): string[] {
-    const keys = this.#index(indexName).get(indexValue);
-    return keys === undefined ? [] : typeof keys === 'string' ? [keys] : [...keys];
+    return [...keysIn(this.#index(indexName).get(indexValue))];
   }
 
   /** Every value the index `indexName` currently holds. */
@@ -88,13 +86,17 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
     }
   }
 
-  /** Inserts or replaces the object under its key. */
+  /**
+   * Inserts or replaces the object under its key. A replaced object's index entries are touched only
+   * where its index values changed, so the key string an index holds stays the one it was first given
+   * (one copy of each key, not one per version).
+   */
   upsert(obj: T): Delta<T> {
     const key = objectKey(obj);
     const old = this.#items.get(key);
-    if (old) this.#unindex(key, old);
     this.#items.set(key, obj);
-    this.#indexObject(key, obj);
+    if (old) this.#reindex(key, old, obj);
+    else this.#indexObject(key, obj);
     return old ? { type: 'update', old, obj } : { type: 'add', obj };
   }
 
@@ -143,6 +145,17 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
     }
   }
 
+  #reindex(key: string, old: T, obj: T): void {
+    for (const [name, fn] of this.#indexers) {
+      const before = fn(old);
+      const after = fn(obj);
+      if (sameValues(before, after)) continue;
+      const index = this.#indices.get(name)!;
+      for (const v of before) removeFrom(index, v, key);
+      for (const v of after) addTo(index, v, key);
+    }
+  }
+
   #unindex(key: string, obj: T): void {
     for (const [name, fn] of this.#indexers) {
       const index = this.#indices.get(name)!;
@@ -151,24 +164,6 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
   }
 }
 
-type Keys = string | Set<string>;
-
-function addTo(index: Map<string, Keys>, value: string, key: string): void {
-  const keys = index.get(value);
-  if (keys === undefined) index.set(value, key);
-  else if (typeof keys === 'string') {
-    if (keys !== key) index.set(value, new Set([keys, key]));
-  } else keys.add(key);
-}
-
-function removeFrom(index: Map<string, Keys>, value: string, key: string): void {
-  const keys = index.get(value);
-  if (keys === undefined) return;
-  if (typeof keys === 'string') {
-    if (keys === key) index.delete(value);
-    return;
-  }
-  keys.delete(key);
-  if (keys.size === 1) index.set(value, keys.values().next().value!);
-  else if (keys.size === 0) index.delete(value);
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  return a === b || (a.length === b.length && a.every((v, i) => v === b[i]));
 }

@@ -8,6 +8,7 @@
  * guardrail it reads it live, re-checks the drift on what it read and merges into that, so fields the
  * cache drops are never lost (see controller/reconciler.ts).
  */
+import { hash } from 'node:crypto';
 import type { KubeObject, Namespace } from '../kube/types';
 import { CLAIM_TOKEN_ANNOTATION } from '../tenancy/claims';
 import { decodeManagedKeys } from '../tenancy/namespace';
@@ -16,13 +17,14 @@ import { deepFreeze } from './transform';
 
 /**
  * A pool of frozen values shared by every object that holds an equal one (by JSON text). Entries are held
- * weakly: a value no cached object refers to any more is collected and its entry removed.
+ * weakly: a value no cached object refers to any more is collected and its entry removed. The pool is
+ * keyed by a 32-bit hash of the JSON text, not the text itself (a value's text is made again to confirm
+ * a match), so an entry costs its weak reference and no copy of the text.
  */
 export class Interner {
-  readonly #values = new Map<string, WeakRef<object>>();
-  readonly #registry = new FinalizationRegistry<string>((key) => {
-    if (this.#values.get(key)?.deref() === undefined) this.#values.delete(key);
-  });
+  /** Hash of the JSON text → the values with that hash (almost always one). */
+  readonly #values = new Map<number, WeakRef<object> | WeakRef<object>[]>();
+  readonly #registry = new FinalizationRegistry<number>((hash) => this.#prune(hash));
   readonly #strings = new Map<string, string>();
 
   constructor(readonly maxStrings = 4096) {}
@@ -30,13 +32,26 @@ export class Interner {
   /** `value` frozen, or an equal value already in the pool. Primitives and undefined pass through. */
   value<T>(value: T): T {
     if (typeof value !== 'object' || value === null) return value;
-    const key = JSON.stringify(value);
-    const hit = this.#values.get(key)?.deref();
-    if (hit !== undefined) return hit as T;
+    const text = JSON.stringify(value);
+    const key = hash('sha1', text, 'buffer').readInt32BE(0);
+    const held = this.#values.get(key);
+    for (const ref of held === undefined ? [] : Array.isArray(held) ? held : [held]) {
+      const hit = ref.deref();
+      if (hit !== undefined && JSON.stringify(hit) === text) return hit as T;
+    }
     const frozen = deepFreeze(value) as T & object;
-    this.#values.set(key, new WeakRef(frozen));
+    const ref = new WeakRef(frozen);
+    this.#values.set(key, held === undefined ? ref : Array.isArray(held) ? [...held, ref] : [held, ref]);
     this.#registry.register(frozen, key);
     return frozen;
+  }
+
+  /** Drops the collected values of `key`. */
+  #prune(key: number): void {
+    const held = this.#values.get(key);
+    const live = (held === undefined ? [] : Array.isArray(held) ? held : [held]).filter((ref) => ref.deref() !== undefined);
+    if (live.length === 0) this.#values.delete(key);
+    else this.#values.set(key, live.length === 1 ? live[0] : live);
   }
 
   /**
@@ -59,13 +74,21 @@ export class Interner {
 
 const shared = new Interner();
 
+/**
+ * The one instance of a namespace's name the cache already holds (the cached Namespace's), or the given
+ * string when there is none: every guardrail in a namespace refers to that instance instead of a copy.
+ */
+export type NamespaceNames = (namespace: string) => string;
+
+const ownName: NamespaceNames = (namespace) => namespace;
+
 /** The metadata fields kept on a guardrail: identity, version, deletion, labels and owners. */
-function metadataOf(obj: KubeObject, pool: Interner): KubeObject['metadata'] {
+function metadataOf(obj: KubeObject, pool: Interner, names: NamespaceNames): KubeObject['metadata'] {
   const m = obj.metadata;
   // One literal with every field, so that they are stored inside the object (no separate property array).
   const out: KubeObject['metadata'] = {
     name: pool.string(m.name),
-    namespace: m.namespace,
+    namespace: m.namespace === undefined ? undefined : names(m.namespace),
     uid: m.uid,
     resourceVersion: m.resourceVersion,
     labels: pool.value(m.labels),
@@ -85,13 +108,14 @@ type Content = KubeObject & { spec?: unknown; status?: { hard?: unknown; used?: 
  * `used` (the TenantNamespace quota column). Dropped: annotations, finalizers, generation,
  * creationTimestamp and the rest of status. Labels, ownerReferences and content are shared between
  * equal objects (every guardrail of a tenant carries the same labels and controller reference; a
- * tenant's quota spec repeats in each of its namespaces). Fields absent from the source are undefined.
+ * tenant's quota spec repeats in each of its namespaces), and the namespace's name is the instance
+ * `names` gives. Fields absent from the source are undefined.
  */
-export function guardrailSummary<T extends KubeObject>(obj: T, pool: Interner = shared): T {
+export function guardrailSummary<T extends KubeObject>(obj: T, pool: Interner = shared, names: NamespaceNames = ownName): T {
   const o = obj as Content;
   const apiVersion = pool.string(o.apiVersion);
   const kind = pool.string(o.kind);
-  const metadata = metadataOf(o, pool);
+  const metadata = metadataOf(o, pool, names);
   if (o.roleRef !== undefined || o.subjects !== undefined) {
     return { apiVersion, kind, metadata, roleRef: pool.value(o.roleRef), subjects: pool.value(o.subjects) } as KubeObject as T;
   }
@@ -125,22 +149,31 @@ function paddockAnnotations(annotations: Record<string, string> | undefined, poo
  */
 export function namespaceSummary(ns: Namespace, pool: Interner = shared): Namespace {
   const m = ns.metadata;
-  const metadata: Namespace['metadata'] = { name: m.name };
-  if (m.uid !== undefined) metadata.uid = m.uid;
-  if (m.resourceVersion !== undefined) metadata.resourceVersion = m.resourceVersion;
-  if (m.creationTimestamp !== undefined) metadata.creationTimestamp = m.creationTimestamp;
-  if (m.deletionTimestamp !== undefined) metadata.deletionTimestamp = m.deletionTimestamp;
-  if (m.labels !== undefined) {
-    // Values shared where they repeat: the tenant, the Pod Security level; the name label is the name.
-    const labels: Record<string, string> = {};
-    for (const [k, v] of Object.entries(m.labels)) labels[k] = v === m.name ? m.name : pool.string(v);
-    metadata.labels = labels;
-  }
-  const annotations = paddockAnnotations(m.annotations, pool);
-  if (annotations) metadata.annotations = annotations;
-  const out: Namespace = { metadata };
-  if (ns.apiVersion !== undefined) out.apiVersion = pool.string(ns.apiVersion);
-  if (ns.kind !== undefined) out.kind = pool.string(ns.kind);
-  if (ns.status?.phase !== undefined) out.status = pool.value({ phase: ns.status.phase });
+  // Literals with every field (absent ones undefined), so that fields are stored inside the objects.
+  const metadata: Namespace['metadata'] = {
+    name: m.name,
+    uid: m.uid,
+    resourceVersion: m.resourceVersion,
+    creationTimestamp: m.creationTimestamp,
+    deletionTimestamp: m.deletionTimestamp,
+    labels: m.labels === undefined ? undefined : sharedLabels(m.labels, m.name, pool),
+    annotations: paddockAnnotations(m.annotations, pool),
+  };
+  return {
+    metadata,
+    apiVersion: pool.string(ns.apiVersion),
+    kind: pool.string(ns.kind),
+    status: ns.status?.phase === undefined ? undefined : pool.value({ phase: ns.status.phase }),
+  };
+}
+
+/**
+ * A namespace's labels with their values shared where they repeat (the tenant, the Pod Security level;
+ * the name label is the name). A copy of the object as parsed keeps its compact layout (a map of a few
+ * keys built one key at a time spills past four into a separate property array).
+ */
+function sharedLabels(labels: Record<string, string>, name: string, pool: Interner): Record<string, string> {
+  const out = { ...labels };
+  for (const [k, v] of Object.entries(out)) out[k] = v === name ? name : pool.string(v);
   return out;
 }

@@ -65,10 +65,10 @@ function continueFrom(
 }
 
 /** The rows `viewer` may see that match the request's selectors, ordered by name, before paging. */
-export function selectRows<T extends KubeObject>(resource: ServedResource<T>, viewer: Viewer, opts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>): T[] {
+export function selectRows<T extends KubeObject>(resource: ServedResource<T>, viewer: Viewer, opts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>): readonly T[] {
   const { view } = resource;
   const byName = opts.fieldSelector?.requiredValue('metadata.name');
-  let rows: T[] | undefined;
+  let rows: readonly T[] | undefined;
   if (byName !== undefined) {
     const row = view.get(byName);
     rows = row && view.canSee(viewer, row) ? [row] : [];

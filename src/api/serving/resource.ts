@@ -40,13 +40,13 @@ export interface RowView<T extends KubeObject> {
   canSee(viewer: Viewer, row: T): boolean;
   /** Whether `viewer` is among those who may see a row state with `audience`. */
   admits(viewer: Viewer, audience: Audience): boolean;
-  /** The rows `viewer` sees, ordered by name. */
-  visibleRows(viewer: Viewer): T[];
+  /** The rows `viewer` sees, ordered by name (may be an array the view shares: never modified). */
+  visibleRows(viewer: Viewer): readonly T[];
   /**
    * The rows `viewer` sees whose field `field` has `value`, when the view can find them without scanning
    * (an index); undefined to let the caller filter.
    */
-  visibleRowsWhere?(viewer: Viewer, field: string, value: string): T[] | undefined;
+  visibleRowsWhere?(viewer: Viewer, field: string, value: string): readonly T[] | undefined;
   subscribe(listener: (change: Change<T>) => void): () => void;
 }
 

@@ -1,19 +1,27 @@
 /**
- * What every row view shares: how a row's served content is fingerprinted and stamped, and how a
- * caller is judged against the audience recorded with a row state.
+ * What every row view shares: how a row is stamped with its resourceVersion, the audience sets rows
+ * share, and how a caller is judged against the audience recorded with a row state.
  */
-import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../kube/types';
 import { subjectKeysOfUser } from '../../tenancy/owner-keys';
 import type { Audience } from '../watch/changelog';
 import type { Viewer } from './resource';
 
-/** A hash of a row's JSON (without its resourceVersion): whether a recomputation changed it. */
-export const fingerprintOf = (object: unknown): string => createHash('sha1').update(JSON.stringify(object)).digest('base64');
-
 /** `row`, frozen, with metadata.resourceVersion set. */
 export function withResourceVersion<T extends KubeObject>(row: T, resourceVersion: string): T {
   return Object.freeze({ ...row, metadata: Object.freeze({ ...row.metadata, resourceVersion }) }) as T;
+}
+
+/**
+ * The audience made of one list of owner keys: one set per list, shared by every row (of every view)
+ * whose audience is exactly those keys. Lists of a Tenant's owner keys are made once per owner list
+ * (see tenancy/owner-keys.ts), so the rows of a tenant, in all views, share one set.
+ */
+const audiencesOfKeys = new WeakMap<readonly string[], Audience>();
+export function audienceOfKeys(keys: readonly string[]): Audience {
+  let audience = audiencesOfKeys.get(keys);
+  if (!audience) audiencesOfKeys.set(keys, (audience = Object.freeze(new Set(keys))));
+  return audience;
 }
 
 export function sameAudience(a: Audience, b: Audience): boolean {

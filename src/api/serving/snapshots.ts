@@ -9,8 +9,9 @@ interface Snapshot {
 
 /**
  * Recent list results kept so that `continue` pages come from the same snapshot as the first page, as
- * kube-apiserver serves them from one etcd revision. Rows are immutable and shared with the view, so a
- * snapshot costs one array of references. Bounded by count and age, and per caller: a caller past
+ * kube-apiserver serves them from one etcd revision. Rows are immutable and shared with the view, and an
+ * unfiltered list keeps the view's own array of rows (shared until a row changes), so a snapshot costs
+ * at most one array of references. Bounded by count and age, and per caller: a caller past
  * `maxPerOwner` loses its own oldest snapshot, never another caller's, so one caller paging in a loop
  * cannot push everyone else's pages out. A page whose snapshot is gone falls back to the view's change
  * log (see list.ts).

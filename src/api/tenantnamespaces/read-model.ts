@@ -63,22 +63,26 @@ export function toTenantNamespace(sources: TenantNamespaceSources): TenantNamesp
   const meta = namespace.metadata;
   const tenantName = meta.labels?.[PADDOCK.tenantLabel] ?? tenant?.metadata.name ?? '';
 
-  const metadata: TenantNamespace['metadata'] = { name: meta.name };
-  if (meta.uid) metadata.uid = meta.uid;
-  metadata.resourceVersion = sources.resourceVersion ?? deriveResourceVersion([namespace, tenant, ...quotas]);
-  if (meta.creationTimestamp) metadata.creationTimestamp = meta.creationTimestamp;
-  if (meta.deletionTimestamp) metadata.deletionTimestamp = meta.deletionTimestamp;
-  if (meta.labels && Object.keys(meta.labels).length > 0) metadata.labels = frozenOrCopy(meta.labels);
+  // Objects are made as literals with every field (an absent one undefined, which no encoding writes),
+  // so that their fields are stored inside them, and so are those of the stamped copies made from them.
+  const metadata: TenantNamespace['metadata'] = {
+    name: meta.name,
+    uid: meta.uid || undefined,
+    resourceVersion: sources.resourceVersion ?? deriveResourceVersion([namespace, tenant, ...quotas]),
+    creationTimestamp: meta.creationTimestamp || undefined,
+    deletionTimestamp: meta.deletionTimestamp || undefined,
+    labels: meta.labels && Object.keys(meta.labels).length > 0 ? frozenOrCopy(meta.labels) : undefined,
+  };
 
+  const quota = mergeQuotas(quotas);
+  const nodeSelector = tenant?.spec.nodeSelector;
   const status: NonNullable<TenantNamespace['status']> = {
     phase: namespace.status?.phase ?? (meta.deletionTimestamp ? 'Terminating' : 'Active'),
     owners: sharedPart(ownersOf(tenant)),
+    quota: quota ? sharedPart(quota) : undefined,
+    nodeSelector: nodeSelector && Object.keys(nodeSelector).length ? frozenOrCopy(nodeSelector) : undefined,
+    conditions: sharedPart([guardrailsCondition(tenantName, tenant, guardrails)]),
   };
-  const quota = mergeQuotas(quotas);
-  if (quota) status.quota = sharedPart(quota);
-  const nodeSelector = tenant?.spec.nodeSelector;
-  if (nodeSelector && Object.keys(nodeSelector).length) status.nodeSelector = frozenOrCopy(nodeSelector);
-  status.conditions = sharedPart([guardrailsCondition(tenantName, tenant, guardrails)]);
 
   return {
     kind: TENANT_NAMESPACES.kind,

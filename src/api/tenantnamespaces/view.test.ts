@@ -31,7 +31,7 @@ const alice: Viewer = { name: 'alice', groups: ['system:authenticated'], seesAll
 const bob: Viewer = { name: 'bob', groups: ['gas-devs', 'system:authenticated'], seesAll: false };
 const admin: Viewer = { name: 'admin', groups: ['system:masters'], seesAll: true };
 const opts = (o: Partial<ListOptions> = {}): ListOptions => ({ limit: 0, watch: false, allowWatchBookmarks: false, ...o });
-const names = (rows: { metadata: { name: string } }[]) => rows.map((r) => r.metadata.name);
+const names = (rows: readonly { metadata: { name: string } }[]) => rows.map((r) => r.metadata.name);
 
 function world() {
   const w = setup();
@@ -58,6 +58,16 @@ describe('TenantNamespaceView', () => {
   it('has one row per labelled namespace, ordered by name', () => {
     const { view } = world();
     expect(names(view.all())).toEqual(['gas-a', 'oil-a', 'oil-b', 'oil-c']);
+  });
+
+  it('shares one array of every row until a row changes (a paging snapshot keeps no copy)', () => {
+    const { view, ns } = world();
+    const before = view.all();
+    expect(view.all()).toBe(before);
+    expect(Object.isFrozen(before)).toBe(true);
+    ns('oil-d', 'oil');
+    expect(names(view.all())).toEqual(['gas-a', 'oil-a', 'oil-b', 'oil-c', 'oil-d']);
+    expect(names(before)).toEqual(['gas-a', 'oil-a', 'oil-b', 'oil-c']);
   });
 
   it('shows each caller the rows of the tenants it owns, by user or group', () => {

@@ -1,4 +1,5 @@
 import { historyOf, type HistoryEntry } from '../../cache/history';
+import { addKey, keysIn, removeKey, type KeySet } from '../../cache/key-sets';
 import { splitKey } from '../../cache/keys';
 import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
 import { NAMESPACE_INDEX } from '../../cache/store';
@@ -6,7 +7,8 @@ import { PADDOCK, type KubeObject, type Namespace, type ResourceQuota, type Tena
 import { claimsOf, isProvisioned } from '../../tenancy/claims';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
-import { admits, fingerprintOf, sameAudience, viewerKeys, withResourceVersion } from '../serving/rows';
+import { admits, audienceOfKeys, sameAudience, viewerKeys, withResourceVersion } from '../serving/rows';
+import { sameContent } from '../serving/same-content';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
 import type { ResourceVersionSigner } from '../watch/resource-version';
@@ -32,17 +34,9 @@ const QUOTAS = 2;
 
 const NOBODY: Audience = Object.freeze(new Set<string>());
 
-/**
- * Who may see the rows of `tenant` (besides callers that see all): its owners, one set per list of owner
- * keys (shared by the versions of a Tenant whose owners did not change).
- */
-const audienceOfKeys = new WeakMap<readonly string[], Audience>();
+/** Who may see the rows of `tenant` (besides callers that see all): its owners. */
 function audienceOf(tenant: Tenant | undefined): Audience {
-  if (!tenant) return NOBODY;
-  const keys = ownerKeysOfTenant(tenant);
-  let audience = audienceOfKeys.get(keys);
-  if (!audience) audienceOfKeys.set(keys, (audience = new Set(keys)));
-  return audience;
+  return tenant ? audienceOfKeys(ownerKeysOfTenant(tenant)) : NOBODY;
 }
 
 /**
@@ -62,9 +56,12 @@ function audienceOf(tenant: Tenant | undefined): Audience {
 export class TenantNamespaceView implements RowView<TenantNamespace> {
   readonly log: ViewLog<TenantNamespace>;
   readonly #rows = new Map<string, Row>();
-  readonly #byTenant = new Map<string, Set<string>>();
+  /** Tenant → the names of its rows (see key-sets.ts). */
+  readonly #byTenant = new Map<string, KeySet>();
   readonly #names = new SortedNames();
   readonly #now: Sources;
+  /** Every row in name order, made on first use after a change (see `all`); undefined once a row changes. */
+  #all: readonly TenantNamespace[] | undefined;
 
   constructor(readonly cache: PaddockCache, window: number, signer: ResourceVersionSigner) {
     const sources = [cache.namespaces, cache.tenants, cache.resourceQuotas].map((informer) => historyOf<KubeObject>(informer as never, window));
@@ -82,7 +79,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     // A Tenant change can add or remove rows (its claims decide which namespaces are its) and changes
     // what every row of it shows.
     const byTenant = (t: Tenant, old?: Tenant) => {
-      const names = new Set([...(this.#byTenant.get(t.metadata.name) ?? []), ...claimsOf(t).map((c) => c.name), ...(old ? claimsOf(old).map((c) => c.name) : [])]);
+      const names = new Set([...keysIn(this.#byTenant.get(t.metadata.name)), ...claimsOf(t).map((c) => c.name), ...(old ? claimsOf(old).map((c) => c.name) : [])]);
       // In name order, as a replay sends them (see ViewLog.versionOf).
       for (const name of [...names].sort()) this.#refresh(name, TENANTS);
     };
@@ -99,9 +96,12 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     return this.#rows.get(name)?.object;
   }
 
-  /** Every row, ordered by name. */
-  all(): TenantNamespace[] {
-    return this.#names.all.map((n) => this.#rows.get(n)!.object);
+  /**
+   * Every row, ordered by name: one frozen array shared by every caller until a row changes (a list's
+   * paging snapshot keeps this array, not a copy of it).
+   */
+  all(): readonly TenantNamespace[] {
+    return (this.#all ??= Object.freeze(this.#names.all.map((n) => this.#rows.get(n)!.object)));
   }
 
   /**
@@ -113,7 +113,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     if (!row) return false;
     if (row.object.metadata.resourceVersion === rv) return true;
     const then = this.log.rowAt(rv, name);
-    return typeof then === 'object' && then.fingerprint === row.fingerprint && sameAudience(then.audience, row.audience);
+    return typeof then === 'object' && sameContent(then.object, row.object) && sameAudience(then.audience, row.audience);
   }
 
   /** The tenants whose rows `viewer` sees; undefined means all of them. */
@@ -140,11 +140,11 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
   readonly admits: (viewer: Viewer, audience: Audience) => boolean = admits;
 
   /** The rows `viewer` sees, ordered by name. */
-  visibleRows(viewer: Viewer): TenantNamespace[] {
+  visibleRows(viewer: Viewer): readonly TenantNamespace[] {
     const tenants = this.visibleTenants(viewer);
     if (!tenants) return this.all();
     const names: string[] = [];
-    for (const t of tenants) for (const n of this.#byTenant.get(t) ?? []) names.push(n);
+    for (const t of tenants) for (const n of keysIn(this.#byTenant.get(t))) names.push(n);
     names.sort();
     return names.map((n) => this.#rows.get(n)!.object);
   }
@@ -158,7 +158,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
 
   /** The rows of one tenant (e.g. for `spec.tenant=oil`), ordered by name. */
   rowsOfTenant(tenant: string): TenantNamespace[] {
-    return [...(this.#byTenant.get(tenant) ?? [])].sort().map((n) => this.#rows.get(n)!.object);
+    return [...keysIn(this.#byTenant.get(tenant))].sort().map((n) => this.#rows.get(n)!.object);
   }
 
   subscribe(listener: (change: Change<TenantNamespace>) => void): () => void {
@@ -173,11 +173,12 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
       if (before) this.#remove(name, before, source);
       return;
     }
-    if (before && before.fingerprint === computed.fingerprint && sameAudience(before.audience, computed.audience)) return;
+    if (before && sameContent(before.object, computed.object) && sameAudience(before.audience, computed.audience)) return;
     const tenantName = computed.object.spec.tenant;
     if (before && before.object.spec.tenant !== tenantName) this.#unindex(name, before.object.spec.tenant);
     const row: Row = Object.freeze({ ...computed, object: withResourceVersion(computed.object, this.log.versionOf(source, name)) });
     this.#rows.set(name, row);
+    this.#all = undefined;
     if (!before) this.#names.insert(name);
     this.#index(name, tenantName);
     this.log.append(source, before, row);
@@ -198,21 +199,18 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
 
   #remove(name: string, before: Row, source: number): void {
     this.#rows.delete(name);
+    this.#all = undefined;
     this.#unindex(name, before.object.spec.tenant);
     this.#names.remove(name);
     this.log.append(source, before, undefined);
   }
 
   #index(name: string, tenant: string): void {
-    let set = this.#byTenant.get(tenant);
-    if (!set) this.#byTenant.set(tenant, (set = new Set()));
-    set.add(name);
+    addKey(this.#byTenant, tenant, name);
   }
 
   #unindex(name: string, tenant: string): void {
-    const set = this.#byTenant.get(tenant);
-    set?.delete(name);
-    if (set?.size === 0) this.#byTenant.delete(tenant);
+    removeKey(this.#byTenant, tenant, name);
   }
 }
 
@@ -226,7 +224,7 @@ function joinRow(name: string, sources: Sources): Row | undefined {
   const tenant = tenantName ? sources.tenant(tenantName) : undefined;
   if (!ns || !tenantName || !isProvisioned(tenant, ns)) return undefined;
   const object = toTenantNamespace({ namespace: ns, tenant, quotas: sources.quotasIn(name), guardrails: guardrailsOf(tenant, ns), resourceVersion: '' });
-  return { object, fingerprint: fingerprintOf(object), audience: audienceOf(tenant) };
+  return { object, audience: audienceOf(tenant) };
 }
 
 /**

@@ -27,7 +27,7 @@ const viewer = (name: string, groups: string[] = [], seesAll = false): Viewer =>
 const alice = viewer('alice');
 const bob = viewer('bob', ['gas-devs']);
 const carol = viewer('carol');
-const names = (rows: KubeObject[]) => rows.map((r) => r.metadata.name);
+const names = (rows: readonly KubeObject[]) => rows.map((r) => r.metadata.name);
 const ALICE = [{ kind: 'User' as const, name: 'alice' }];
 
 describe('class views: the union over the caller\'s tenants', () => {
@@ -73,6 +73,30 @@ describe('class views: the union over the caller\'s tenants', () => {
     const t = w.tenants.items.get('oil')!;
     w.tenants.set('oil', { ...t, status: { ...t.status, size: 7 } });
     expect(changes.length).toBe(before);
+  });
+
+  it('keeps the audience exact as a class goes from one tenant to several and back', () => {
+    const w = world();
+    w.sc('standard');
+    w.tenant('oil', ALICE, { storageClasses: { allowed: ['standard'] } });
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SIGNER);
+    const who = [alice, bob, viewer('dave')];
+    const audience = () => who.filter((v) => r.view.canSee(v, r.view.get('standard')!)).map((v) => v.name);
+    expect(audience()).toEqual(['alice']);
+    w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }, ...ALICE], { storageClasses: { allowed: ['standard'] } });
+    expect(audience()).toEqual(['alice', 'bob']);
+    w.tenant('water', [{ kind: 'User', name: 'dave' }], { storageClasses: { allowed: ['standard'] } });
+    expect(audience()).toEqual(['alice', 'bob', 'dave']);
+    w.tenants.remove('gas');
+    expect(audience()).toEqual(['alice', 'dave']);
+    w.tenant('oil', ALICE, { storageClasses: { allowed: [] } });
+    expect(audience()).toEqual(['dave']);
+    w.tenant('water', [{ kind: 'User', name: 'alice' }], { storageClasses: { allowed: ['standard'] } });
+    expect(audience()).toEqual(['alice']);
+    w.tenants.remove('water');
+    expect(audience()).toEqual([]);
+    w.tenant('oil', ALICE, { storageClasses: { allowed: ['standard'] } });
+    expect(audience()).toEqual(['alice']);
   });
 
   it('a DELETED carries the last state the watcher could see', () => {

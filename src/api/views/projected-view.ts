@@ -1,9 +1,11 @@
 import { historyOf, type SourceAt } from '../../cache/history';
+import { addKey, countKeys, hasKey, keysIn, removeKey, type KeySet } from '../../cache/key-sets';
 import type { SharedInformer } from '../../cache/informer';
 import type { KubeObject, Tenant } from '../../kube/types';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
-import { admits, fingerprintOf, sameAudience, withResourceVersion } from '../serving/rows';
+import { admits, audienceOfKeys, sameAudience, withResourceVersion } from '../serving/rows';
+import { sameContent } from '../serving/same-content';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
 import type { ResourceVersionSigner } from '../watch/resource-version';
@@ -24,6 +26,8 @@ export interface Projection<T extends KubeObject> {
 /** A row as served (stamped with the resourceVersion of its last change), with who may see it. Immutable. */
 type Row<T> = ComputedRow<T>;
 
+const NOBODY: Audience = Object.freeze(new Set<string>());
+
 
 /**
  * A view projected from one source kind: one row per source object, seen by the owners of every tenant
@@ -40,8 +44,12 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
   readonly log: ViewLog<T>;
   readonly #rows = new Map<string, Row<T>>();
   readonly #names = new SortedNames();
-  /** Per source object: the tenants that may use it, and per owner key how many of them hold it. */
-  readonly #users = new Map<string, Set<string>>();
+  /** Per source object: the tenants that may use it (see key-sets.ts; absent: none). */
+  readonly #users = new Map<string, KeySet>();
+  /**
+   * Per source object that two or more tenants may use: per owner key, how many of them hold it. With
+   * one tenant (every OwnedTenant row) the counts are that tenant's keys, each once, and are not kept.
+   */
   readonly #keyCounts = new Map<string, Map<string, number>>();
   /** Per tenant, what was last seen of it: its owner keys and what `mayUse` reads. */
   readonly #tenants = new Map<string, { keys: readonly string[]; relevant: string }>();
@@ -108,21 +116,18 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     // to date first: its new content must never be logged with its old audience.
     if ((this.projection.source as unknown) === this.tenants) this.#refreshTenant(name);
     const obj = this.projection.source.store.get(name);
+    this.#users.delete(name);
+    this.#keyCounts.delete(name);
     if (!obj) {
-      this.#users.delete(name);
-      this.#keyCounts.delete(name);
       this.#write(name, undefined, 0);
       return;
     }
-    const users = new Set<string>();
-    const counts = new Map<string, number>();
     for (const t of this.tenants.store.list()) {
       if (!this.projection.mayUse(t, obj)) continue;
-      users.add(t.metadata.name);
-      for (const k of this.#keysOf(t)) counts.set(k, (counts.get(k) ?? 0) + 1);
+      this.#keysOf(t);
+      addKey(this.#users, name, t.metadata.name);
     }
-    this.#users.set(name, users);
-    this.#keyCounts.set(name, counts);
+    if (countKeys(this.#users.get(name)) >= 2) this.#keyCounts.set(name, this.#countsOf(name));
     this.#write(name, obj, 0);
   }
 
@@ -137,21 +142,22 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     else this.#tenants.delete(tenantName);
     for (const name of this.#names.all.slice()) {
       const obj = this.projection.source.store.get(name);
-      const users = this.#users.get(name);
-      const counts = this.#keyCounts.get(name);
-      if (!obj || !users || !counts) continue;
-      const was = users.has(tenantName);
+      if (!obj) continue;
+      const was = hasKey(this.#users.get(name), tenantName);
       const is = tenant !== undefined && this.projection.mayUse(tenant, obj);
       if (!was && !is) continue;
+      const counts = this.#keyCounts.get(name);
       let changed = false;
-      if (was) {
-        users.delete(tenantName);
-        for (const k of before?.keys ?? []) changed = decrement(counts, k) || changed;
-      }
-      if (is) {
-        users.add(tenantName);
-        for (const k of keys) changed = increment(counts, k) || changed;
-      }
+      // Two or more users before: a key comes or goes when its count passes zero.
+      if (counts && was) for (const k of before?.keys ?? []) changed = decrement(counts, k) || changed;
+      if (counts && is) for (const k of keys) changed = increment(counts, k) || changed;
+      if (was) removeKey(this.#users, name, tenantName);
+      if (is) addKey(this.#users, name, tenantName);
+      const users = countKeys(this.#users.get(name));
+      if (users < 2) this.#keyCounts.delete(name);
+      else if (!counts) this.#keyCounts.set(name, this.#countsOf(name));
+      // One user or none before: its audience is compared with the one now.
+      if (!counts) changed = !sameAudience(this.#rows.get(name)?.audience ?? NOBODY, this.#audience(name));
       // Rows are visited in name order, as a replay sends them (see ViewLog.versionOf).
       if (changed) this.#write(name, obj, this.#tenantsAt);
     }
@@ -169,7 +175,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
         const obj = at[0].get(name);
         if (!obj) return undefined;
         const object = projection.project(obj);
-        return { object, fingerprint: fingerprintOf(object), audience: this.#audienceAt(name, obj, at[tenantsAt] as SourceAt<Tenant>) };
+        return { object, audience: this.#audienceAt(name, obj, at[tenantsAt] as SourceAt<Tenant>) };
       },
       affected: (source, entry, at) => {
         if (source !== tenantsAt) return [entry.key];
@@ -190,25 +196,47 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
    * few Tenants that differ there; otherwise every Tenant there is asked.
    */
   #audienceAt(name: string, obj: KubeObject, tenants: SourceAt<Tenant>): Audience {
-    const users = this.#users.get(name);
-    const counts = this.#keyCounts.get(name);
-    if (obj !== this.projection.source.store.get(name) || !users || !counts) {
+    if (obj !== this.projection.source.store.get(name)) {
       const keys = new Set<string>();
       for (const t of tenants.list()) if (this.projection.mayUse(t, obj)) for (const k of ownerKeysOfTenant(t)) keys.add(k);
       return keys;
     }
-    const adjusted = new Map(counts);
+    const users = this.#users.get(name);
+    const adjusted = this.#countsOf(name);
     for (const [tenantName, then] of tenants.overlay) {
-      if (users.has(tenantName)) for (const k of this.#tenants.get(tenantName)?.keys ?? []) decrement(adjusted, k);
+      if (hasKey(users, tenantName)) for (const k of this.#tenants.get(tenantName)?.keys ?? []) decrement(adjusted, k);
       if (then && this.projection.mayUse(then, obj)) for (const k of ownerKeysOfTenant(then)) increment(adjusted, k);
     }
     return new Set(adjusted.keys());
+  }
+
+  /** A new map of the counts of owner keys among the tenants that may use `name` now. */
+  #countsOf(name: string): Map<string, number> {
+    const kept = this.#keyCounts.get(name);
+    if (kept) return new Map(kept);
+    const counts = new Map<string, number>();
+    for (const user of keysIn(this.#users.get(name))) for (const k of this.#tenants.get(user)?.keys ?? []) increment(counts, k);
+    return counts;
   }
 
   #keysOf(t: Tenant): readonly string[] {
     let seen = this.#tenants.get(t.metadata.name);
     if (!seen) this.#tenants.set(t.metadata.name, (seen = { keys: ownerKeysOfTenant(t), relevant: JSON.stringify(this.projection.relevant(t)) }));
     return seen.keys;
+  }
+
+  /**
+   * Who may see the row `name` now: the owner keys of the tenants that may use it. With one such tenant,
+   * the set shared by every row of that tenant's owner keys (see audienceOfKeys); otherwise a set of its own.
+   */
+  #audience(name: string): Audience {
+    const users = this.#users.get(name);
+    if (users === undefined) return NOBODY;
+    if (typeof users === 'string') {
+      const keys = this.#tenants.get(users)?.keys;
+      return keys ? audienceOfKeys(keys) : NOBODY;
+    }
+    return new Set(this.#keyCounts.get(name)?.keys() ?? []);
   }
 
   /** Logs the row of `name` as `obj` projects it (undefined: gone), if its content or audience changed. */
@@ -222,10 +250,9 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
       return;
     }
     const projected = this.projection.project(obj);
-    const fingerprint = fingerprintOf(projected);
-    const audience: Audience = new Set(this.#keyCounts.get(name)?.keys() ?? []);
-    if (before && before.fingerprint === fingerprint && sameAudience(before.audience, audience)) return;
-    const row: Row<T> = Object.freeze({ object: withResourceVersion(projected, this.log.versionOf(source, name)), fingerprint, audience });
+    const audience = this.#audience(name);
+    if (before && sameContent(before.object, projected) && sameAudience(before.audience, audience)) return;
+    const row: Row<T> = Object.freeze({ object: withResourceVersion(projected, this.log.versionOf(source, name)), audience });
     this.#rows.set(name, row);
     if (!before) this.#names.insert(name);
     this.log.append(source, before, row);

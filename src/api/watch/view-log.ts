@@ -1,14 +1,16 @@
 import type { HistoryEntry, SourceAt, SourceHistory, SourcePosition } from '../../cache/history';
 import type { KubeObject } from '../../kube/types';
 import { sameAudience } from '../serving/rows';
+import { sameContent } from '../serving/same-content';
 import { Change, ChangeFeed, type Restamp, type RowState } from './changelog';
 import { formatResourceVersion, parseResourceVersion, type ResourceVersionSigner } from './resource-version';
 
-/** A row as a view computes it from its sources: its content (not yet stamped) and who may see it. */
-export interface ComputedRow<T> extends RowState<T> {
-  /** A hash of the row's JSON without its resourceVersion: whether two computations differ. */
-  readonly fingerprint: string;
-}
+/**
+ * A row as a view computes it from its sources: its content (not yet stamped) and who may see it. Two
+ * computations differ when their content does (sameContent: their JSON apart from the resourceVersion)
+ * or their audience does.
+ */
+export type ComputedRow<T> = RowState<T>;
 
 /** The sources of a view, each read at one position. */
 export type SourcesAt = readonly SourceAt<KubeObject>[];
@@ -208,7 +210,7 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
         const b = before[k];
         const a = this.join.rowAt(name, at);
         if (!a && !b) return;
-        if (a && b && a.fingerprint === b.fingerprint && sameAudience(a.audience, b.audience)) return;
+        if (a && b && sameContent(a.object as KubeObject, b.object as KubeObject) && sameAudience(a.audience, b.audience)) return;
         const rv = this.#versionOf(positionsAfter, i, name);
         const after = a && { object: this.restamp(a.object, rv), audience: a.audience };
         changes.push(new Change(rv, b, after, this.restamp));
