@@ -45,7 +45,13 @@ export const MAX_RESOURCE_VERSION_WAITS = 1000;
  * resourceVersion of a change — which of the rows the last change of source `step` touched the client
  * already has (those named up to `row`, in name order; the others it has as they were before it).
  */
-export type Located = { positions: number[]; client: SourcePosition[]; step?: { source: number; row: string } } | 'invalid' | 'expired' | 'ahead';
+export type Located = (Read & { positions: number[] }) | 'invalid' | 'expired' | 'ahead';
+
+/** A client's resourceVersion as read: each source's position, and the mark of a change's resourceVersion. */
+interface Read {
+  client: SourcePosition[];
+  step?: { source: number; row: string };
+}
 
 /** Separates a change's row mark (`~<source>~<row>`) from the positions in its resourceVersion. */
 const MARK = '~';
@@ -114,8 +120,11 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
    */
   locate(rv: string): Located {
     const read = this.#read(rv);
-    if (typeof read === 'string') return read;
-    const { client, step } = read;
+    return typeof read === 'string' ? read : this.#place(read);
+  }
+
+  /** Where a resourceVersion already read stands here (see locate). */
+  #place({ client, step }: Read): Located {
     let ahead = false;
     const positions: number[] = [];
     for (const [i, source] of this.sources.entries()) {
@@ -131,7 +140,7 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
   }
 
   /** What a client's resourceVersion says, once its signature is checked; or why it says nothing here. */
-  #read(rv: string): { client: SourcePosition[]; step?: { source: number; row: string } } | 'invalid' | 'expired' {
+  #read(rv: string): Read | 'invalid' | 'expired' {
     if (/^\d{1,19}$/.test(rv)) return 'expired'; // kube-apiserver's, or an earlier version's
     const dot = rv.lastIndexOf('.');
     // `<positions>` or `<positions>~<source>~<row>`, then `.<mac>`.
@@ -166,7 +175,7 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
    */
   whenReached(rv: string, timeoutMs: number): Promise<void> {
     const read = this.#read(rv);
-    if (this.#waits >= MAX_RESOURCE_VERSION_WAITS || typeof read === 'string' || this.locate(rv) !== 'ahead') return Promise.resolve();
+    if (this.#waits >= MAX_RESOURCE_VERSION_WAITS || typeof read === 'string' || this.#place(read) !== 'ahead') return Promise.resolve();
     const { client } = read;
     // A source is reached once it holds the client's state, or has passed the revision the client had.
     const reached = (i: number) => this.sources[i].rev >= client[i].rev || this.sources[i].locate(client[i].fingerprint, client[i].rev) !== undefined;
