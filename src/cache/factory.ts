@@ -12,6 +12,12 @@ export interface InformerRequest<T extends KubeObject> extends ListWatchScope {
   indexers?: Indexers<T>;
   /** Only honoured by the request that creates the informer; a different transform later throws. */
   transform?: Transform<T>;
+  /**
+   * An informer whose cache this one's transform reads (e.g. to share strings with it): this one lists
+   * only once that one has synced, so that its first objects find what they look for. Only honoured by
+   * the request that creates the informer.
+   */
+  listsAfter?: Pick<SharedInformer<KubeObject>, 'waitForSync'>;
 }
 
 export interface SharedInformerFactoryOptions {
@@ -30,6 +36,7 @@ export class SharedInformerFactory {
   readonly #opts: SharedInformerFactoryOptions;
   readonly #log: Logger;
   readonly #informers = new Map<string, SharedInformer<KubeObject>>();
+  readonly #listsAfter = new Map<SharedInformer<KubeObject>, Pick<SharedInformer<KubeObject>, 'waitForSync'>>();
   readonly #runs: Promise<void>[] = [];
   #signal: AbortSignal | undefined;
 
@@ -58,7 +65,8 @@ export class SharedInformerFactory {
       logger: this.#log,
     });
     this.#informers.set(key, informer as unknown as SharedInformer<KubeObject>);
-    if (this.#signal) this.#runs.push(informer.run(this.#signal));
+    if (request.listsAfter) this.#listsAfter.set(informer as unknown as SharedInformer<KubeObject>, request.listsAfter);
+    if (this.#signal) this.#runs.push(this.#run(informer as unknown as SharedInformer<KubeObject>, this.#signal));
     return informer;
   }
 
@@ -69,7 +77,13 @@ export class SharedInformerFactory {
   start(signal: AbortSignal): void {
     if (this.#signal) return;
     this.#signal = signal;
-    for (const informer of this.#informers.values()) this.#runs.push(informer.run(signal));
+    for (const informer of this.#informers.values()) this.#runs.push(this.#run(informer, signal));
+  }
+
+  async #run(informer: SharedInformer<KubeObject>, signal: AbortSignal): Promise<void> {
+    const first = this.#listsAfter.get(informer);
+    if (first && !(await first.waitForSync(signal))) return;
+    await informer.run(signal);
   }
 
   /** True once every informer created so far has synced. */

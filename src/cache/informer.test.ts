@@ -127,6 +127,16 @@ describe('SharedInformer with a fake list/watch', () => {
     expect(w.opts.timeoutSeconds).toBeLessThanOrEqual(600);
   });
 
+  it('stops when stopped between its list and its watch: no watch is left open', async () => {
+    const lw = new FakeListWatch(() => list([ns('a', '5')], '10'));
+    const inf = new SharedInformer('ns', lw, { reflector: fast, logger: silentLogger });
+    const running = inf.run(ac.signal);
+    expect(await inf.waitForSync()).toBe(true);
+    ac.abort();
+    await running;
+    expect(lw.watches.every((w) => w.aborted)).toBe(true);
+  });
+
   it('applies events, strips managedFields, freezes objects and advances the resourceVersion on bookmarks', async () => {
     const lw = new FakeListWatch(() => list([ns('a', '5')], '10'));
     const inf = new SharedInformer('ns', lw, { reflector: fast, logger: silentLogger });

@@ -5,7 +5,7 @@ import { ownerKeysOfTenant } from '../tenancy/owner-keys';
 import type { SharedInformerFactory } from './factory';
 import type { SharedInformer } from './informer';
 import { NAMESPACE_INDEX, namespaceIndexFunc } from './store';
-import { guardrailSummary, namespaceSummary } from './summaries';
+import { guardrailSummary, namespaceSummary, tenantSummary } from './summaries';
 
 /** Index names of the Paddock cache. */
 export const INDEX = {
@@ -57,17 +57,27 @@ export class PaddockCache {
   readonly defaultsBindings: SharedInformer<KubeObject>;
 
   constructor(readonly factory: SharedInformerFactory) {
+    // Namespaces and guardrails, one or more per tenant namespace, are cached as summaries (see summaries.ts).
+    this.namespaces = factory.informerFor<Namespace>(RESOURCES.namespaces, { indexers: { [INDEX.tenant]: tenantLabelOf }, transform: namespaceSummary });
+    // Tenants are cached whole, sharing their namespaces' names and uids with the Namespaces cache
+    // (summaries.ts): listed once the Namespaces are.
     this.tenants = factory.informerFor<Tenant>(RESOURCES.tenants, {
+      transform: (t) => tenantSummary(t, undefined, (name) => this.namespaces.store.get(name)),
+      listsAfter: this.namespaces,
       indexers: {
         [INDEX.owner]: (t) => ownerKeysOfTenant(t),
         [INDEX.declared]: (t) => (t.spec?.namespaces ?? []).map((n) => `${t.metadata.name}-${n}`),
       },
     });
-    // Namespaces and guardrails, one or more per tenant namespace, are cached as summaries (see summaries.ts).
-    this.namespaces = factory.informerFor<Namespace>(RESOURCES.namespaces, { indexers: { [INDEX.tenant]: tenantLabelOf }, transform: namespaceSummary });
-    // A guardrail's namespace name is the cached Namespace's string (one copy per namespace, not one per object).
+    // A guardrail's namespace name is the cached Namespace's string (one copy per namespace, not one per
+    // object, and the key its store groups it under): listed once the Namespaces are.
     const names = (namespace: string): string => this.namespaces.store.get(namespace)?.metadata.name ?? namespace;
-    const guardrail = { labelSelector: MANAGED, indexers: { [INDEX.namespace]: namespaceIndexFunc }, transform: <T extends KubeObject>(o: T) => guardrailSummary(o, undefined, names) };
+    const guardrail = {
+      labelSelector: MANAGED,
+      indexers: { [INDEX.namespace]: namespaceIndexFunc },
+      transform: <T extends KubeObject>(o: T) => guardrailSummary(o, undefined, names),
+      listsAfter: this.namespaces,
+    };
     this.resourceQuotas = factory.informerFor<ResourceQuota>(RESOURCES.resourceQuotas, guardrail);
     this.limitRanges = factory.informerFor<LimitRange>(RESOURCES.limitRanges, guardrail);
     this.networkPolicies = factory.informerFor<NetworkPolicy>(RESOURCES.networkPolicies, guardrail);

@@ -136,6 +136,8 @@ export class Reflector<T extends KubeObject> {
 
   /** One watch from the current resourceVersion; always ends by throwing (WatchEnded, or the failure). */
   async #watch(signal: AbortSignal): Promise<never> {
+    // A stop that came while the list was being applied: an 'abort' listener added now would never fire.
+    signal.throwIfAborted();
     const timeoutSeconds = Math.floor((this.#minWatchTimeoutMs * (1 + Math.random())) / 1000);
     const stop = new AbortController();
     const onAbort = (): void => stop.abort();

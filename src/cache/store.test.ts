@@ -1,4 +1,5 @@
 import type { KubeObject } from '../kube/types';
+import { seededRandom } from '../testing/seeded-random';
 import { NAMESPACE_INDEX, namespaceIndexFunc, Store } from './store';
 
 const obj = (name: string, rv: string, labels: Record<string, string> = {}, namespace?: string): KubeObject =>
@@ -72,5 +73,43 @@ describe('Store', () => {
     s.delete('d');
     expect(s.byIndex('tenant', 'oil')).toEqual([]);
     expect(s.indexValues('tenant')).toEqual(['gas']);
+  });
+});
+
+describe('Store, against a plain Map of keys', () => {
+  const byColour = (o: KubeObject): string[] => (o.metadata.labels?.colour ? [o.metadata.labels.colour] : []);
+
+  // Namespaces of 0..12 objects: groups pass through one object, an array and a Map, and back.
+  it.each([1, 2, 3, 4, 5])('agrees on gets, lists and both indexes through random upserts and deletes (seed %i)', (seed) => {
+    const rnd = seededRandom(seed);
+    const store = new Store<KubeObject>({ colour: byColour, [NAMESPACE_INDEX]: namespaceIndexFunc });
+    const model = new Map<string, KubeObject>();
+    const namespaces = ['', 'a', 'b'];
+    for (let step = 0; step < 3000; step++) {
+      const namespace = rnd.pick(namespaces) || undefined;
+      const name = `o${rnd.int(12)}`;
+      const key = namespace ? `${namespace}/${name}` : name;
+      if (rnd.chance(0.35)) {
+        expect(store.delete(key)).toBe(model.get(key));
+        model.delete(key);
+      } else {
+        const o = obj(name, String(step), { colour: rnd.pick(['red', 'blue']) }, namespace);
+        const delta = store.upsert(o);
+        expect(delta.type === 'update' ? delta.old : undefined).toBe(model.get(key));
+        model.set(key, o);
+      }
+      expect(store.size).toBe(model.size);
+      expect(store.get(key)).toBe(model.get(key));
+    }
+    const all = [...model.values()];
+    expect(store.keys().sort()).toEqual([...model.keys()].sort());
+    for (const [key, o] of model) expect(store.get(key)).toBe(o);
+    for (const ns of namespaces) {
+      expect(new Set(store.byIndex(NAMESPACE_INDEX, ns))).toEqual(new Set(all.filter((o) => (o.metadata.namespace ?? '') === ns)));
+    }
+    for (const colour of ['red', 'blue']) {
+      expect(new Set(store.byIndex('colour', colour))).toEqual(new Set(all.filter((o) => o.metadata.labels?.colour === colour)));
+    }
+    expect(store.indexValues(NAMESPACE_INDEX).sort()).toEqual([...new Set(all.map((o) => o.metadata.namespace ?? ''))].sort());
   });
 });

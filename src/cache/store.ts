@@ -1,6 +1,7 @@
 import type { KubeObject } from '../kube/types';
 import { addKey as addTo, keysIn, removeKey as removeFrom, type KeySet as Keys } from './key-sets';
 import { objectKey } from './keys';
+import { groupDelete, groupGet, groupSet, groupValues, type ObjectGroup } from './object-groups';
 
 /** Computes the index values of an object (e.g. its owner names); an object may have any number of them. */
 export type IndexFunc<T> = (obj: T) => readonly string[];
@@ -25,13 +26,19 @@ export interface ObjectCache<T> {
 }
 
 /**
- * A Map of objects keyed by `namespace/name` (`name` when cluster-scoped) with named indexes. Every index is
- * a Map from index value to the set of keys, so `byIndex` costs O(result), not O(store). Invariant: for every
- * stored object and every indexer, the object's key is in exactly the sets of the values the indexer
- * returns for it. The store does not copy or freeze: callers store read-only objects.
+ * The objects of a collection, looked up by key — `namespace/name`, or `name` when cluster-scoped — with
+ * named indexes. Namespaced objects are grouped by namespace (see object-groups.ts), and the group is
+ * the namespace index: no key string is kept per object, and {@link NAMESPACE_INDEX} costs nothing. Every
+ * other index is a Map from index value to the set of keys, so `byIndex` costs O(result), not O(store).
+ *
+ * Invariant: for every stored object and every other indexer, the object's key is in exactly the sets of
+ * the values the indexer returns for it. The store does not copy or freeze: callers store read-only objects.
+ * Objects are listed cluster-scoped first, then by namespace, each in insertion order.
  */
 export class Store<T extends KubeObject> implements ObjectCache<T> {
-  readonly #items = new Map<string, T>();
+  readonly #clusterScoped = new Map<string, T>();
+  readonly #namespaced = new Map<string, ObjectGroup<T>>();
+  #size = 0;
   readonly #indexers = new Map<string, IndexFunc<T>>();
   /** Index name → value → the keys with that value (see key-sets.ts: most hold one key, or a few). */
   readonly #indices = new Map<string, Map<string, Keys>>();
@@ -40,34 +47,42 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
     this.addIndexers(indexers);
   }
 
-  get size(): number { return this.#items.size; }
+  get size(): number { return this.#size; }
 
-  get(key: string): T | undefined { return this.#items.get(key); }
+  get(key: string): T | undefined {
+    const slash = key.indexOf('/');
+    return slash < 0 ? this.#clusterScoped.get(key) : groupGet(this.#namespaced.get(key.slice(0, slash)), key.slice(slash + 1));
+  }
 
-  has(key: string): boolean { return this.#items.has(key); }
+  has(key: string): boolean { return this.get(key) !== undefined; }
 
-  /** All objects, in insertion order. */
-  list(): T[] { return [...this.#items.values()]; }
+  list(): T[] { return [...this.values()]; }
 
-  keys(): string[] { return [...this.#items.keys()]; }
+  keys(): string[] { return this.list().map(objectKey); }
 
-  values(): IterableIterator<T> { return this.#items.values(); }
+  *values(): IterableIterator<T> {
+    yield* this.#clusterScoped.values();
+    for (const group of this.#namespaced.values()) yield* groupValues(group);
+  }
 
   /** The objects whose indexer `indexName` returned `indexValue`. Throws for an unknown index. */
   byIndex(indexName: string, indexValue: string): T[] {
+    if (this.#isLayout(indexName)) return this.#inNamespace(indexValue);
     const keys = this.#index(indexName).get(indexValue);
     const out: T[] = [];
-    for (const k of keysIn(keys)) out.push(this.#items.get(k)!);
+    for (const k of keysIn(keys)) out.push(this.get(k)!);
     return out;
   }
 
   /** The keys of the objects whose indexer `indexName` returned `indexValue`. */
   indexKeys(indexName: string, indexValue: string): string[] {
+    if (this.#isLayout(indexName)) return this.#inNamespace(indexValue).map(objectKey);
     return [...keysIn(this.#index(indexName).get(indexValue))];
   }
 
   /** Every value the index `indexName` currently holds. */
   indexValues(indexName: string): string[] {
+    if (this.#isLayout(indexName)) return [...(this.#clusterScoped.size ? [''] : []), ...this.#namespaced.keys()];
     return [...this.#index(indexName).keys()];
   }
 
@@ -80,9 +95,10 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
       if (existing === fn) continue;
       if (existing) throw new Error(`index ${name} already exists`);
       this.#indexers.set(name, fn);
+      if (this.#isLayout(name)) continue;
       const index = new Map<string, Keys>();
       this.#indices.set(name, index);
-      for (const [key, obj] of this.#items) for (const v of fn(obj)) addTo(index, v, key);
+      for (const obj of this.values()) for (const v of fn(obj)) addTo(index, v, objectKey(obj));
     }
   }
 
@@ -92,20 +108,32 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
    * (one copy of each key, not one per version).
    */
   upsert(obj: T): Delta<T> {
-    const key = objectKey(obj);
-    const old = this.#items.get(key);
-    this.#items.set(key, obj);
-    if (old) this.#reindex(key, old, obj);
-    else this.#indexObject(key, obj);
+    const { namespace, name } = obj.metadata;
+    let old: T | undefined;
+    if (namespace) old = groupSet(this.#namespaced, namespace, obj);
+    else {
+      old = this.#clusterScoped.get(name);
+      this.#clusterScoped.set(name, obj);
+    }
+    if (old) this.#reindex(old, obj);
+    else {
+      this.#size++;
+      this.#indexObject(obj);
+    }
     return old ? { type: 'update', old, obj } : { type: 'add', obj };
   }
 
   /** Removes the object under `key`; returns what was stored. */
   delete(key: string): T | undefined {
-    const old = this.#items.get(key);
+    const slash = key.indexOf('/');
+    let old: T | undefined;
+    if (slash < 0) {
+      old = this.#clusterScoped.get(key);
+      this.#clusterScoped.delete(key);
+    } else old = groupDelete(this.#namespaced, key.slice(0, slash), key.slice(slash + 1));
     if (!old) return undefined;
-    this.#unindex(key, old);
-    this.#items.delete(key);
+    this.#size--;
+    this.#unindex(old);
     return old;
   }
 
@@ -120,16 +148,26 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
     for (const obj of objs) {
       const key = objectKey(obj);
       seen.add(key);
-      const old = this.#items.get(key);
+      const old = this.get(key);
       if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion && old.metadata.resourceVersion !== undefined) continue;
       deltas.push(this.upsert(obj));
     }
-    for (const [key, old] of this.#items) {
+    for (const old of this.list()) {
+      const key = objectKey(old);
       if (seen.has(key)) continue;
       this.delete(key);
       deltas.push({ type: 'delete', obj: old });
     }
     return deltas;
+  }
+
+  /** Whether `indexName` is the namespace index the grouping by namespace already is. */
+  #isLayout(indexName: string): boolean {
+    return this.#indexers.get(indexName) === namespaceIndexFunc;
+  }
+
+  #inNamespace(namespace: string): T[] {
+    return namespace === '' ? [...this.#clusterScoped.values()] : [...groupValues(this.#namespaced.get(namespace))];
   }
 
   #index(name: string): Map<string, Keys> {
@@ -138,28 +176,29 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
     return index;
   }
 
-  #indexObject(key: string, obj: T): void {
-    for (const [name, fn] of this.#indexers) {
-      const index = this.#indices.get(name)!;
-      for (const v of fn(obj)) addTo(index, v, key);
+  #indexObject(obj: T): void {
+    let key: string | undefined;
+    for (const [name, index] of this.#indices) {
+      for (const v of this.#indexers.get(name)!(obj)) addTo(index, v, (key ??= objectKey(obj)));
     }
   }
 
-  #reindex(key: string, old: T, obj: T): void {
-    for (const [name, fn] of this.#indexers) {
+  #reindex(old: T, obj: T): void {
+    for (const [name, index] of this.#indices) {
+      const fn = this.#indexers.get(name)!;
       const before = fn(old);
       const after = fn(obj);
       if (sameValues(before, after)) continue;
-      const index = this.#indices.get(name)!;
+      const key = objectKey(obj);
       for (const v of before) removeFrom(index, v, key);
       for (const v of after) addTo(index, v, key);
     }
   }
 
-  #unindex(key: string, obj: T): void {
-    for (const [name, fn] of this.#indexers) {
-      const index = this.#indices.get(name)!;
-      for (const v of fn(obj)) removeFrom(index, v, key);
+  #unindex(obj: T): void {
+    for (const [name, index] of this.#indices) {
+      const key = objectKey(obj);
+      for (const v of this.#indexers.get(name)!(obj)) removeFrom(index, v, key);
     }
   }
 }

@@ -1,5 +1,5 @@
-import type { Namespace, ResourceQuota, RoleBinding } from '../kube/types';
-import { guardrailSummary, Interner, namespaceSummary } from './summaries';
+import type { Namespace, ResourceQuota, RoleBinding, Tenant } from '../kube/types';
+import { guardrailSummary, Interner, namespaceSummary, tenantSummary } from './summaries';
 import { prepareForCache } from './transform';
 
 const owner = { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', name: 'oil', uid: 't-uid', controller: true, blockOwnerDeletion: true };
@@ -24,7 +24,7 @@ describe('guardrailSummary', () => {
     expect(JSON.parse(JSON.stringify(s))).toEqual({
       apiVersion: 'v1',
       kind: 'ResourceQuota',
-      metadata: { name: 'paddock-quota-0', namespace: 'oil-a', uid: 'oil-a-uid', resourceVersion: '7', labels, ownerReferences: [owner] },
+      metadata: { name: 'paddock-quota-0', namespace: 'oil-a', resourceVersion: '7', labels, ownerReferences: [owner] },
       spec: { hard: { cpu: '1', pods: '10' } },
       status: { hard: { cpu: '1', pods: '10' }, used: { cpu: '0', pods: '0' } },
     });
@@ -90,6 +90,49 @@ describe('namespaceSummary', () => {
     const s = namespaceSummary(n, new Interner());
     expect(s.metadata.deletionTimestamp).toBe('2026-01-02T00:00:00Z');
     expect(s.metadata.annotations).toBeUndefined();
+  });
+});
+
+describe('tenantSummary', () => {
+  const tenant = (name: string): Tenant => JSON.parse(JSON.stringify({
+    apiVersion: 'paddock.dev/v1alpha1',
+    kind: 'Tenant',
+    metadata: { name, uid: `${name}-uid`, resourceVersion: '9', finalizers: ['paddock.dev/cleanup'], annotations: { note: 'kept' } },
+    spec: {
+      owners: [{ kind: 'User', name: `${name}-owner` }],
+      namespaces: ['a', 'b'],
+      resourceQuotas: [{ hard: { pods: '10' } }],
+      limitRanges: [{ limits: [{ type: 'Container', default: { cpu: '500m' } }] }],
+      podSecurity: { enforce: 'baseline' },
+    },
+    status: {
+      phase: 'Active',
+      namespaces: [`${name}-a`, `${name}-b`],
+      claims: [
+        { name: `${name}-a`, origin: 'Declared', claimedAt: '2026-01-01T00:00:00Z', uid: `${name}-a-uid` },
+        { name: `${name}-b`, origin: 'SelfService', proof: 'p', claimedAt: '2026-01-01T00:00:00Z' },
+      ],
+      conditions: [{ type: 'Ready', status: 'True', reason: 'Reconciled' }],
+    },
+  })) as Tenant;
+  const cachedNamespace = (name: string): Namespace => ({ metadata: { name, uid: `${name}-uid` } });
+
+  it('keeps all of the Tenant, field for field and in the same order', () => {
+    const t = tenant('oil');
+    expect(JSON.stringify(tenantSummary(t, new Interner(), cachedNamespace))).toBe(JSON.stringify(t));
+    expect(JSON.stringify(tenantSummary(t, new Interner()))).toBe(JSON.stringify(t));
+    const bare = { ...t, status: undefined };
+    expect(JSON.stringify(tenantSummary(bare, new Interner()))).toBe(JSON.stringify(bare));
+  });
+
+  it('shares the template fields of equal offers between tenants, not their owners or namespaces', () => {
+    const pool = new Interner();
+    const [oil, gas] = [tenantSummary(tenant('oil'), pool), tenantSummary(tenant('gas'), pool)];
+    expect(gas.spec.resourceQuotas).toBe(oil.spec.resourceQuotas);
+    expect(gas.spec.limitRanges).toBe(oil.spec.limitRanges);
+    expect(gas.spec.podSecurity).toBe(oil.spec.podSecurity);
+    expect(gas.spec.namespaces).not.toBe(oil.spec.namespaces);
+    expect(gas.spec.owners).not.toBe(oil.spec.owners);
   });
 });
 

@@ -9,7 +9,7 @@
  * cache drops are never lost (see controller/reconciler.ts).
  */
 import { hash } from 'node:crypto';
-import type { KubeObject, Namespace } from '../kube/types';
+import type { KubeObject, Namespace, NamespaceClaim, Tenant, TenantSpec } from '../kube/types';
 import { CLAIM_TOKEN_ANNOTATION } from '../tenancy/claims';
 import { decodeManagedKeys } from '../tenancy/namespace';
 import { MANAGED_METADATA_ANNOTATION, PADDOCK_KEY_PREFIX } from '../tenancy/names';
@@ -82,14 +82,17 @@ export type NamespaceNames = (namespace: string) => string;
 
 const ownName: NamespaceNames = (namespace) => namespace;
 
-/** The metadata fields kept on a guardrail: identity, version, deletion, labels and owners. */
+/**
+ * The metadata fields kept on a guardrail: name, namespace, version, deletion, labels and owners. Not the
+ * uid: a guardrail is deleted on the condition that it is still at the cached resourceVersion (see
+ * controller/writer.ts), which is at least as strict.
+ */
 function metadataOf(obj: KubeObject, pool: Interner, names: NamespaceNames): KubeObject['metadata'] {
   const m = obj.metadata;
   // One literal with every field, so that they are stored inside the object (no separate property array).
   const out: KubeObject['metadata'] = {
     name: pool.string(m.name),
     namespace: m.namespace === undefined ? undefined : names(m.namespace),
-    uid: m.uid,
     resourceVersion: m.resourceVersion,
     labels: pool.value(m.labels),
     ownerReferences: pool.value(m.ownerReferences),
@@ -102,8 +105,8 @@ type Content = KubeObject & { spec?: unknown; status?: { hard?: unknown; used?: 
 
 /**
  * A guardrail (ResourceQuota, LimitRange, NetworkPolicy, RoleBinding) as drift detection and the views
- * read it: metadata identity (name, namespace, uid for delete preconditions, resourceVersion,
- * deletionTimestamp), labels and ownerReferences (compared), and the whole content — `spec`, or a
+ * read it: metadata identity (name, namespace, resourceVersion — also the delete precondition —
+ * and deletionTimestamp), labels and ownerReferences (compared), and the whole content — `spec`, or a
  * binding's `roleRef` and `subjects` — compared field by field. Of `status` only a quota's `hard` and
  * `used` (the TenantNamespace quota column). Dropped: annotations, finalizers, generation,
  * creationTimestamp and the rest of status. Labels, ownerReferences and content are shared between
@@ -127,6 +130,43 @@ export function guardrailSummary<T extends KubeObject>(obj: T, pool: Interner = 
   return { apiVersion, kind, metadata, spec } as KubeObject as T;
 }
 
+/** The spec fields of a Tenant that are usually the same for many tenants: a platform's standard offer. */
+const TEMPLATE_FIELDS = [
+  'namespaceMetadata', 'resourceQuotas', 'limitRanges', 'networkPolicies', 'nodeSelector', 'podSecurity',
+  'storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses', 'containerRegistries',
+] as const satisfies readonly (keyof TenantSpec)[];
+
+/**
+ * A Tenant as cached: all of it (its status and finalizer are written from the cached copy), with what
+ * repeats shared instead of copied — the template fields of its spec, equal between tenants given the
+ * same offer, and in its status each namespace's name and uid as the instances the cached Namespace
+ * holds, and equal claim times and origins once. `namespace` finds a cached Namespace by name; a claim
+ * whose namespace is not cached (yet) keeps its own strings.
+ */
+export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace: (name: string) => Namespace | undefined = () => undefined): Tenant {
+  const out: Tenant = { ...tenant };
+  if (tenant.spec) {
+    const templates = TEMPLATE_FIELDS.filter((f) => tenant.spec[f] !== undefined).map((f) => [f, pool.value(tenant.spec[f])]);
+    out.spec = { ...tenant.spec, ...Object.fromEntries(templates) };
+  }
+  const status = tenant.status;
+  if (!status) return out;
+  const nameOf = (name: string): string => namespace(name)?.metadata.name ?? name;
+  const times = new Map<string, string>();
+  // Fields are replaced in place (the copy keeps the source's key order) and never added.
+  const claim = (c: NamespaceClaim): NamespaceClaim => {
+    const copy = { ...c, name: nameOf(c.name), origin: pool.string(c.origin) };
+    const uid = namespace(c.name)?.metadata.uid;
+    if (c.uid !== undefined && c.uid === uid) copy.uid = uid;
+    if (c.claimedAt !== undefined) copy.claimedAt = times.get(c.claimedAt) ?? (times.set(c.claimedAt, c.claimedAt), c.claimedAt);
+    return copy;
+  };
+  out.status = { ...status };
+  if (status.namespaces) out.status.namespaces = status.namespaces.map(nameOf);
+  if (status.claims) out.status.claims = status.claims.map(claim);
+  return out;
+}
+
 /** Annotations of a namespace Paddock reads: its own (`paddock.dev/…`) and those it recorded as set by it. */
 function paddockAnnotations(annotations: Record<string, string> | undefined, pool: Interner): Record<string, string> | undefined {
   if (!annotations) return undefined;
@@ -137,7 +177,9 @@ function paddockAnnotations(annotations: Record<string, string> | undefined, poo
     if (key === MANAGED_METADATA_ANNOTATION) (out ??= {})[key] = pool.string(value);
     else if (key.startsWith(PADDOCK_KEY_PREFIX) || key === CLAIM_TOKEN_ANNOTATION || owned.has(key)) (out ??= {})[key] = value;
   }
-  return out;
+  // Only the bookkeeping, as on every namespace of the same shape once provisioned: one shared object.
+  const keys = out === undefined ? [] : Object.keys(out);
+  return keys.length === 1 && keys[0] === MANAGED_METADATA_ANNOTATION ? pool.value(out) : out;
 }
 
 /**

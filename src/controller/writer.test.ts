@@ -9,6 +9,7 @@ import { Writer } from './writer';
  */
 class FakeClient {
   sent: string[] = [];
+  readonly bodies: unknown[] = [];
   readonly #waiting: (() => void)[] = [];
   limited = false;
 
@@ -25,6 +26,7 @@ class FakeClient {
     }
     opts.beforeSend?.();
     this.sent.push(`${method} ${path}`);
+    this.bodies.push(opts.body);
     return opts.body;
   }
 
@@ -38,6 +40,16 @@ const ns = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Namespace',
 const flush = () => new Promise((r) => setImmediate(r));
 
 describe('Writer', () => {
+  it('deletes only the object it decided about: by uid, or by resourceVersion for a summary without one', async () => {
+    const client = new FakeClient();
+    const fence = new WriteFence();
+    fence.begin(performance.now(), 10_000);
+    const writer = new Writer(client as unknown as KubeClient, { fence });
+    await writer.delete({ ...ns('a'), metadata: { name: 'a', uid: 'u1', resourceVersion: '5' } });
+    await writer.delete({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'paddock-limits-0', namespace: 'a', resourceVersion: '7' } });
+    expect(client.bodies.map((b) => (b as { preconditions?: unknown }).preconditions)).toEqual([{ uid: 'u1' }, { resourceVersion: '7' }]);
+  });
+
   it('sends nothing while the fence is closed (before leading, or after the term ended)', async () => {
     const client = new FakeClient();
     const fence = new WriteFence();

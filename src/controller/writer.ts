@@ -99,14 +99,18 @@ export class Writer {
     return this.client.update<T>(pathOf(obj, 'status'), obj, opts);
   }
 
-  /** Deletes `obj` if it is still the object with its uid (a precondition); absent is fine. */
+  /**
+   * Deletes `obj` if it is still the object Paddock decided about — the one with its uid, or, for a cached
+   * summary that keeps no uid (a guardrail), the one at its resourceVersion; absent is fine. A failed
+   * precondition is a 409 Conflict: the caller retries from a newer cache.
+   */
   async delete(obj: KubeObject, propagationPolicy: 'Background' | 'Foreground' = 'Background'): Promise<void> {
     const opts = this.writeOptions();
     this.writes++;
     try {
       await this.client.delete(pathOf(obj), {
         ...opts,
-        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy, ...(obj.metadata.uid ? { preconditions: { uid: obj.metadata.uid } } : {}) },
+        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy, ...preconditionsOf(obj) },
       });
     } catch (err) {
       if (!isNotFound(err)) throw err;
@@ -131,4 +135,10 @@ export class Writer {
       throw err;
     }
   }
+}
+
+function preconditionsOf(obj: KubeObject): { preconditions?: { uid: string } | { resourceVersion: string } } {
+  const { uid, resourceVersion } = obj.metadata;
+  if (uid) return { preconditions: { uid } };
+  return resourceVersion ? { preconditions: { resourceVersion } } : {};
 }

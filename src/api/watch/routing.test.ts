@@ -3,6 +3,7 @@ import { FakeInformer } from '../../cache/testing/fake-informer';
 import type { KubeObject } from '../../kube/types';
 import type { Viewer } from '../serving/resource';
 import { admits } from '../serving/rows';
+import { seededRandom as random } from '../../testing/seeded-random';
 import { TEST_SIGNER, tenantWorld } from '../testing/tenant-world';
 import { viewResources } from '../views';
 import type { Audience, Change, RowState } from './changelog';
@@ -13,19 +14,6 @@ import { Watcher, type WatchSink } from './watcher';
 interface Row {
   metadata: { name: string };
   v: number;
-}
-
-/** A seeded generator (mulberry32): each seed is one reproducible history. */
-function random(seed: number) {
-  let a = seed;
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  return { next, int, pick: <X>(xs: readonly X[]): X => xs[int(xs.length)], chance: (p: number) => next() < p };
 }
 
 /** Records each event as `TYPE name v rv`; past `budget` writes it reports itself full, and its watch closes as too slow. */
