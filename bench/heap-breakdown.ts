@@ -153,7 +153,7 @@ function componentRoots(g: Graph): { name: string; roots: number[] }[] {
   add('row encodings', encodings);
   const informers = g.nodesNamed('object', 'SharedInformer').map((n) => ({ n, name: g.text(g.edge(n, 'name') ?? n).split(/[ .]/)[0], store: g.edge(n, '#store') }));
   informers.sort((a, b) => a.name.localeCompare(b.name));
-  for (const i of informers) if (i.store !== undefined) add(`store ${i.name}: objects`, [g.edge(i.store, '#items')]);
+  for (const i of informers) if (i.store !== undefined) add(`store ${i.name}: objects`, [g.edge(i.store, '#clusterScoped'), g.edge(i.store, '#namespaced')]);
   for (const i of informers) if (i.store !== undefined) add(`store ${i.name}: indexes`, [g.edge(i.store, '#indices')]);
   for (const v of g.nodesNamed('object', 'TenantNamespaceView')) {
     add('tenantnamespaces view: rows', [g.edge(v, '#rows')]);

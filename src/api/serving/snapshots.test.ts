@@ -35,4 +35,20 @@ describe('ListSnapshots', () => {
     expect(snapshots.get(fresh, 'a')).toBe(rows);
     expect(snapshots.get(fresh, 'b')).toBeUndefined();
   });
+
+  it('lets a snapshot go when it expires, without waiting for the next list', () => {
+    jest.useFakeTimers();
+    try {
+      const snapshots = new ListSnapshots(64, 1000);
+      snapshots.put('alice', rows);
+      jest.advanceTimersByTime(500);
+      snapshots.put('bob', rows);
+      jest.advanceTimersByTime(600);
+      expect(snapshots.size).toBe(1);
+      jest.advanceTimersByTime(600);
+      expect(snapshots.size).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

@@ -22,6 +22,8 @@ export class ListSnapshots {
   readonly #items = new Map<string, Snapshot>();
   /** Each owner's snapshot ids, oldest first. */
   readonly #byOwner = new Map<string, string[]>();
+  /** Wakes when the oldest snapshot expires, so that a snapshot is let go when it expires, lists or not. */
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(readonly maxSnapshots = 256, readonly ttlMs = 120_000, readonly now: () => number = Date.now, readonly maxPerOwner = 16) {}
 
@@ -37,6 +39,7 @@ export class ListSnapshots {
     const ids = this.#byOwner.get(owner) ?? [];
     ids.push(id);
     this.#byOwner.set(owner, ids);
+    this.#schedule();
     return id;
   }
 
@@ -67,5 +70,16 @@ export class ListSnapshots {
       if (s.expires > now) break; // insertion order is expiry order
       this.#delete(id);
     }
+  }
+
+  #schedule(): void {
+    if (this.#timer !== undefined) return;
+    const oldest = this.#items.values().next().value;
+    if (oldest === undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#expire();
+      this.#schedule();
+    }, Math.max(0, oldest.expires - this.now()) + 10).unref();
   }
 }
