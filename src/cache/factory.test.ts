@@ -20,7 +20,6 @@ class HeldLists implements ListWatchClient {
   }
 
   async *watch<T>(_path: string, _query?: unknown, signal?: AbortSignal): AsyncIterable<WatchEvent<T>> {
-    console.log('watch', _path, signal?.aborted);
     await new Promise<void>((resolve) => {
       if (signal?.aborted) resolve();
       signal?.addEventListener('abort', () => resolve(), { once: true });
@@ -59,7 +58,6 @@ describe('SharedInformerFactory', () => {
     client.release('/apis/paddock.dev/v1alpha1/tenants');
     expect(await tenants.waitForSync()).toBe(true);
     stop.abort();
-    for (const i of factory.informers()) void i.run(stop.signal).then(() => console.log('stopped', i.name));
     await factory.stopped();
   });
 });

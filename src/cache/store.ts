@@ -56,13 +56,21 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
 
   has(key: string): boolean { return this.get(key) !== undefined; }
 
-  list(): T[] { return [...this.values()]; }
+  /** A copy of the objects: the store may be changed while it is walked. */
+  list(): T[] {
+    const out = [...this.#clusterScoped.values()];
+    for (const group of this.#namespaced.values()) {
+      if (Array.isArray(group)) out.push(...group);
+      else for (const obj of groupValues(group)) out.push(obj);
+    }
+    return out;
+  }
 
   keys(): string[] { return this.list().map(objectKey); }
 
-  *values(): IterableIterator<T> {
-    yield* this.#clusterScoped.values();
-    for (const group of this.#namespaced.values()) yield* groupValues(group);
+  /** The objects, without a copy: the store must not be changed while they are iterated (use `list`). */
+  values(): IterableIterator<T> {
+    return this.#namespaced.size === 0 ? this.#clusterScoped.values() : this.list().values();
   }
 
   /** The objects whose indexer `indexName` returned `indexValue`. Throws for an unknown index. */

@@ -155,9 +155,9 @@ export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace
   const times = new Map<string, string>();
   // Fields are replaced in place (the copy keeps the source's key order) and never added.
   const claim = (c: NamespaceClaim): NamespaceClaim => {
-    const copy = { ...c, name: nameOf(c.name), origin: pool.string(c.origin) };
-    const uid = namespace(c.name)?.metadata.uid;
-    if (c.uid !== undefined && c.uid === uid) copy.uid = uid;
+    const cached = namespace(c.name)?.metadata;
+    const copy = { ...c, name: cached?.name ?? c.name, origin: pool.string(c.origin) };
+    if (c.uid !== undefined && c.uid === cached?.uid) copy.uid = cached.uid;
     if (c.claimedAt !== undefined) copy.claimedAt = times.get(c.claimedAt) ?? (times.set(c.claimedAt, c.claimedAt), c.claimedAt);
     return copy;
   };

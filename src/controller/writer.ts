@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { KubeClient, RequestOptions } from '../kube/client';
-import { isAlreadyExists, isNotFound } from '../kube/errors';
+import { isAlreadyExists, isConflict, isNotFound } from '../kube/errors';
 import { RESOURCES, resourcePath, type ResourceRef } from '../kube/resources';
 import type { KubeObject } from '../kube/types';
+import { jsonEqual } from '../tenancy/json';
 import type { WriteFence } from './write-fence';
 
 /** The kinds the reconciler writes, by `kind`. */
@@ -100,17 +101,33 @@ export class Writer {
   }
 
   /**
-   * Deletes `obj` if it is still the object Paddock decided about — the one with its uid, or, for a cached
-   * summary that keeps no uid (a guardrail), the one at its resourceVersion; absent is fine. A failed
-   * precondition is a 409 Conflict: the caller retries from a newer cache.
+   * Deletes `obj` if it is still the object Paddock decided about — the one with its uid; absent is fine.
+   * A cached summary that keeps no uid (a guardrail) is deleted on its resourceVersion instead, and when
+   * that has moved on (a quota's `status.used`, another writer's annotation) the object is read live: if
+   * its labels — what the decision to delete rests on — are still those Paddock saw, that object is
+   * deleted on its uid; otherwise the conflict is the caller's, to decide again from a newer cache.
    */
   async delete(obj: KubeObject, propagationPolicy: 'Background' | 'Foreground' = 'Background'): Promise<void> {
+    const { uid, resourceVersion } = obj.metadata;
+    if (uid || !resourceVersion) return this.#delete(obj, propagationPolicy, uid ? { uid } : undefined);
+    try {
+      await this.#delete(obj, propagationPolicy, { resourceVersion });
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+      const live = await this.get(obj);
+      if (!live) return;
+      if (!live.metadata.uid || !jsonEqual(live.metadata.labels ?? {}, obj.metadata.labels ?? {})) throw err;
+      await this.#delete(obj, propagationPolicy, { uid: live.metadata.uid });
+    }
+  }
+
+  async #delete(obj: KubeObject, propagationPolicy: 'Background' | 'Foreground', preconditions: { uid: string } | { resourceVersion: string } | undefined): Promise<void> {
     const opts = this.writeOptions();
     this.writes++;
     try {
       await this.client.delete(pathOf(obj), {
         ...opts,
-        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy, ...preconditionsOf(obj) },
+        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy, ...(preconditions ? { preconditions } : {}) },
       });
     } catch (err) {
       if (!isNotFound(err)) throw err;
@@ -135,10 +152,4 @@ export class Writer {
       throw err;
     }
   }
-}
-
-function preconditionsOf(obj: KubeObject): { preconditions?: { uid: string } | { resourceVersion: string } } {
-  const { uid, resourceVersion } = obj.metadata;
-  if (uid) return { preconditions: { uid } };
-  return resourceVersion ? { preconditions: { resourceVersion } } : {};
 }
