@@ -64,9 +64,10 @@ export class SharedInformerFactory {
       reflector: this.#opts.reflector,
       logger: this.#log,
     });
-    this.#informers.set(key, informer as unknown as SharedInformer<KubeObject>);
-    if (request.listsAfter) this.#listsAfter.set(informer as unknown as SharedInformer<KubeObject>, request.listsAfter);
-    if (this.#signal) this.#runs.push(this.#run(informer as unknown as SharedInformer<KubeObject>, this.#signal));
+    const stored = informer as unknown as SharedInformer<KubeObject>;
+    this.#informers.set(key, stored);
+    if (request.listsAfter) this.#listsAfter.set(stored, request.listsAfter);
+    if (this.#signal) this.#runs.push(this.#run(stored, this.#signal));
     return informer;
   }
 

@@ -68,7 +68,7 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
 
   keys(): string[] { return this.list().map(objectKey); }
 
-  /** The objects, without a copy: the store must not be changed while they are iterated (use `list`). */
+  /** The objects (a copy unless all are cluster-scoped): the store must not be changed while they are iterated. */
   values(): IterableIterator<T> {
     return this.#namespaced.size === 0 ? this.#clusterScoped.values() : this.list().values();
   }
@@ -204,9 +204,9 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
   }
 
   #unindex(obj: T): void {
+    let key: string | undefined;
     for (const [name, index] of this.#indices) {
-      const key = objectKey(obj);
-      for (const v of this.#indexers.get(name)!(obj)) removeFrom(index, v, key);
+      for (const v of this.#indexers.get(name)!(obj)) removeFrom(index, v, (key ??= objectKey(obj)));
     }
   }
 }

@@ -84,8 +84,8 @@ const ownName: NamespaceNames = (namespace) => namespace;
 
 /**
  * The metadata fields kept on a guardrail: name, namespace, version, deletion, labels and owners. Not the
- * uid: a guardrail is deleted on the condition that it is still at the cached resourceVersion (see
- * controller/writer.ts), which is at least as strict.
+ * uid: a guardrail is deleted on the condition that it is still at the cached resourceVersion, or, when
+ * only that moved on and not its labels, on the uid read live then (see controller/writer.ts).
  */
 function metadataOf(obj: KubeObject, pool: Interner, names: NamespaceNames): KubeObject['metadata'] {
   const m = obj.metadata;
