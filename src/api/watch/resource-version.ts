@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { SourcePosition } from '../../cache/history';
 
 /**
@@ -50,15 +50,22 @@ const KEY_REFRESH_MS = 10_000;
  * the previous key still verify; older ones are 410 Expired (the client relists once).
  */
 export class ResourceVersionSigner {
-  #keys: Buffer[] = [];
+  #keys: KeyObject[] = [];
   #source: Buffer | undefined;
   #readAt = -Infinity;
+  /** The last resourceVersion signed, and with which key: a list's repeats until a source changes. */
+  #last: { positions: string; key: KeyObject; signed: string } | undefined;
 
   constructor(readonly keySource: () => Buffer | string) {}
 
   /** `positions` followed by `.` and its MAC. */
   sign(positions: string): string {
-    return `${positions}.${this.#mac(this.#current()[0], positions)}`;
+    const key = this.#current()[0];
+    const last = this.#last;
+    if (last && last.positions === positions && last.key === key) return last.signed;
+    const signed = `${positions}.${this.#mac(key, positions)}`;
+    this.#last = { positions, key, signed };
+    return signed;
   }
 
   /** The positions of a signed resourceVersion, or undefined when it was not signed by a replica. */
@@ -75,12 +82,12 @@ export class ResourceVersionSigner {
     return undefined;
   }
 
-  #mac(key: Buffer, positions: string): string {
+  #mac(key: KeyObject, positions: string): string {
     return createHmac('sha256', key).update(positions).digest('base64url').slice(0, MAC_LENGTH);
   }
 
   /** The current key first, then the previous one. */
-  #current(): Buffer[] {
+  #current(): KeyObject[] {
     const now = Date.now();
     if (now - this.#readAt > KEY_REFRESH_MS) {
       this.#readAt = now;
@@ -88,7 +95,8 @@ export class ResourceVersionSigner {
       const source = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
       if (!this.#source || !source.equals(this.#source)) {
         this.#source = source;
-        const key = Buffer.from(hkdfSync('sha256', source, Buffer.alloc(0), 'paddock resourceVersion', 32));
+        // A KeyObject, made once: an HMAC keyed by a Buffer imports the key again on every call.
+        const key = createSecretKey(Buffer.from(hkdfSync('sha256', source, Buffer.alloc(0), 'paddock resourceVersion', 32)));
         this.#keys = [key, ...this.#keys].slice(0, 2);
       }
     }
