@@ -182,4 +182,27 @@ describe('list and get', () => {
     const rv = previous(w);
     expect(listRows(tenantNamespacesResource(view), alice, opts({ resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' })).metadata.resourceVersion).toBe(view.log.resourceVersion);
   });
+
+  it('stamps the rows made while its sources list with one resourceVersion once all have listed: a state they all have', async () => {
+    const { view, tenants, namespaces, quotas, tenant, ns } = setup();
+    tenant('oil', [{ kind: 'User', name: 'alice' }]);
+    for (const n of ['oil-a', 'oil-b', 'oil-c']) ns(n, 'oil');
+    const stamps = () => view.all().map((r) => r.metadata.resourceVersion);
+    expect(new Set(stamps()).size).toBe(3);
+    namespaces.markListed();
+    tenants.markListed();
+    await Promise.resolve();
+    expect(new Set(stamps()).size).toBe(3); // quotas have not listed yet
+    quotas.markListed();
+    await new Promise((resolve) => setImmediate(resolve));
+    const rv = view.log.resourceVersion;
+    expect(stamps()).toEqual([rv, rv, rv]);
+    // A state the rows really have: nothing changed since, and the delete precondition holds on it.
+    expect(view.log.since(rv)).toEqual([]);
+    expect(view.unchangedSince('oil-b', rv)).toBe(true);
+    // A later change is stamped as before: its own resourceVersion.
+    ns('oil-d', 'oil');
+    expect(view.get('oil-d')!.metadata.resourceVersion).not.toBe(rv);
+    expect(view.get('oil-a')!.metadata.resourceVersion).toBe(rv);
+  });
 });

@@ -7,7 +7,7 @@ import { PADDOCK, type KubeObject, type Namespace, type ResourceQuota, type Tena
 import { claimsOf, isProvisioned } from '../../tenancy/claims';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
-import { admits, audienceOfKeys, sameAudience, viewerKeys, withResourceVersion } from '../serving/rows';
+import { admits, audienceOfKeys, restampRows, sameAudience, viewerKeys, whenListed, withResourceVersion } from '../serving/rows';
 import { sameContent } from '../serving/same-content';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
@@ -86,6 +86,10 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     cache.tenants.addEventHandler({ add: (t) => byTenant(t), update: (old, t) => byTenant(t, old), delete: (t) => byTenant(t) });
     const byNamespace = (o: { metadata: { namespace?: string } }) => o.metadata.namespace && this.#refresh(o.metadata.namespace, QUOTAS);
     cache.resourceQuotas.addEventHandler({ add: byNamespace, update: (_old, q) => byNamespace(q), delete: byNamespace });
+    whenListed([cache.namespaces, cache.tenants, cache.resourceQuotas], () => {
+      restampRows(this.#rows, this.log.resourceVersion);
+      this.#all = undefined;
+    });
   }
 
   get size(): number {

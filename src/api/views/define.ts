@@ -26,6 +26,8 @@ export interface ViewDefinition {
   informer(cache: PaddockCache): SharedInformer<KubeObject>;
   mayUse(tenant: Tenant, obj: KubeObject): boolean;
   relevant(tenant: Tenant): unknown;
+  /** A source object may be used by the tenant of the same name alone (see Projection.sameNameOnly). */
+  sameNameOnly?: boolean;
   /** The source's fields served under the view's kind (everything but apiVersion, kind, metadata by default). */
   body?(obj: KubeObject): Record<string, unknown>;
   table: TableConvertor<KubeObject>;
@@ -68,7 +70,7 @@ function projector(def: ViewDefinition, names: ResourceNames) {
 /** Serves `def` from the shared cache: a projected view, read-only, filtered per caller. */
 export function viewResource(def: ViewDefinition, cache: PaddockCache, window: number, signer: ResourceVersionSigner): ServedResource<KubeObject> {
   const names = viewNames(def);
-  const view = new ProjectedView<KubeObject>({ source: def.informer(cache), mayUse: def.mayUse, relevant: def.relevant, project: projector(def, names) }, cache.tenants, window, signer);
+  const view = new ProjectedView<KubeObject>({ source: def.informer(cache), mayUse: def.mayUse, relevant: def.relevant, sameNameOnly: def.sameNameOnly, project: projector(def, names) }, cache.tenants, window, signer);
   const prefix = `${PADDOCK.apiGroup.split('.').reverse().join('.')}.${PADDOCK.apiVersion}`;
   const definitions = { kind: `${prefix}.${def.kind}`, list: `${prefix}.${def.kind}List` };
   return {

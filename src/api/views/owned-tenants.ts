@@ -16,6 +16,7 @@ export const OWNED_TENANTS: ViewDefinition = {
   source: { group: 'paddock.dev', resource: 'tenants', kind: 'Tenant', apiVersion: 'paddock.dev/v1alpha1' },
   informer: (c) => c.tenants as never,
   mayUse: (t: Tenant, o: KubeObject) => t.metadata.name === o.metadata.name,
+  sameNameOnly: true,
   relevant: () => null,
   body: (o) => {
     const { claims: _claims, ...status } = ((o as Obj).status ?? {}) as Record<string, unknown>;

@@ -4,7 +4,7 @@ import type { SharedInformer } from '../../cache/informer';
 import type { KubeObject, Tenant } from '../../kube/types';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
-import { admits, audienceOfKeys, sameAudience, withResourceVersion } from '../serving/rows';
+import { admits, audienceOfKeys, restampRows, sameAudience, whenListed, withResourceVersion } from '../serving/rows';
 import { sameContent } from '../serving/same-content';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
@@ -19,6 +19,12 @@ export interface Projection<T extends KubeObject> {
   mayUse(tenant: Tenant, obj: KubeObject): boolean;
   /** What of a Tenant `mayUse` reads: when it and the owners are unchanged, a Tenant event changes nothing. */
   relevant(tenant: Tenant): unknown;
+  /**
+   * True when a source object may be used by the tenant of the same name alone (ownedtenants: a Tenant
+   * by itself). A change then visits one tenant and one row; otherwise a changed source object asks every
+   * Tenant, and a changed Tenant visits every row (fine for classes and nodes: few beside the tenants).
+   */
+  readonly sameNameOnly?: boolean;
   /** The row served for `obj`: its metadata and body under the view's apiVersion and kind. */
   project(obj: KubeObject): T;
 }
@@ -76,6 +82,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
       update: (_old, t) => this.#refreshTenant(t.metadata.name),
       delete: (t) => this.#refreshTenant(t.metadata.name),
     });
+    whenListed(sources, () => restampRows(this.#rows, this.log.resourceVersion));
   }
 
   get size(): number {
@@ -122,7 +129,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
       this.#write(name, undefined, 0);
       return;
     }
-    for (const t of this.tenants.store.list()) {
+    for (const t of this.#candidatesFor(name)) {
       if (!this.projection.mayUse(t, obj)) continue;
       this.#keysOf(t);
       addKey(this.#users, name, t.metadata.name);
@@ -140,7 +147,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     if (before && before.relevant === relevant && sameKeys(before.keys, keys)) return;
     if (tenant) this.#tenants.set(tenantName, { keys, relevant });
     else this.#tenants.delete(tenantName);
-    for (const name of this.#names.all.slice()) {
+    for (const name of this.projection.sameNameOnly ? [tenantName] : this.#names.all.slice()) {
       const obj = this.projection.source.store.get(name);
       if (!obj) continue;
       const was = hasKey(this.#users.get(name), tenantName);
@@ -181,7 +188,8 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
         if (source !== tenantsAt) return [entry.key];
         // A Tenant change reaches the rows it may use before or after it.
         const [before, after] = [entry.before as Tenant | undefined, entry.after as Tenant | undefined];
-        const names = new Set<string>(source === 0 ? [entry.key] : []);
+        const names = new Set<string>(source === 0 || projection.sameNameOnly ? [entry.key] : []);
+        if (projection.sameNameOnly) return names;
         for (const obj of at[0].list()) {
           if ((before && projection.mayUse(before, obj)) || (after && projection.mayUse(after, obj))) names.add(obj.metadata.name);
         }
@@ -208,6 +216,13 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
       if (then && this.projection.mayUse(then, obj)) for (const k of ownerKeysOfTenant(then)) increment(adjusted, k);
     }
     return new Set(adjusted.keys());
+  }
+
+  /** The Tenants that may be allowed the source object `name` (see Projection.sameNameOnly). */
+  #candidatesFor(name: string): Iterable<Tenant> {
+    if (!this.projection.sameNameOnly) return this.tenants.store.list();
+    const tenant = this.tenants.store.get(name);
+    return tenant ? [tenant] : [];
   }
 
   /** A new map of the counts of owner keys among the tenants that may use `name` now. */

@@ -11,7 +11,16 @@ let revision = 0;
 export class FakeInformer<T extends KubeObject> {
   readonly items = new Map<string, T>();
   readonly handlers: EventHandler<T>[] = [];
+  #listed!: (listed: boolean) => void;
+  readonly #synced = new Promise<boolean>((resolve) => (this.#listed = resolve));
   constructor(readonly index: (o: T) => [string, string[]][] = () => []) {}
+  /** Resolves once `markListed` is called: a fake informer has not listed until a test says it has. */
+  waitForSync(): Promise<boolean> {
+    return this.#synced;
+  }
+  markListed(): void {
+    this.#listed(true);
+  }
   readonly store = {
     get: (k: string) => this.items.get(k),
     list: () => [...this.items.values()],
