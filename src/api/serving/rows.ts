@@ -23,7 +23,11 @@ export function withResourceVersion<T extends KubeObject>(row: T, resourceVersio
  * moment gives each a state it really has, retained like any other, and one string they share.
  */
 export function whenListed(sources: readonly { waitForSync(): Promise<boolean> }[], restamp: () => void): void {
-  void Promise.all(sources.map((s) => s.waitForSync())).then((listed) => listed.every(Boolean) && restamp());
+  void Promise.all(sources.map((s) => s.waitForSync()))
+    .then((listed) => listed.every(Boolean) && restamp())
+    // A restamp that fails (the signing key unreadable for a moment) leaves every row its own stamp: as
+    // valid, only larger. Never a rejection nobody handles, which would end the process.
+    .catch(() => undefined);
 }
 
 /** Every row of `rows` with its metadata.resourceVersion set to `resourceVersion`; audiences unchanged. */

@@ -11,6 +11,7 @@ import { viewResource } from './define';
 import { NODES } from './nodes';
 import { OWNED_TENANTS } from './owned-tenants';
 import { seededRandom } from '../../testing/seeded-random';
+import { ResourceVersionSigner } from '../watch/resource-version';
 
 function world() {
   const tenants = new FakeInformer<Tenant>();
@@ -201,5 +202,49 @@ describe('ownedtenants and ownership changes', () => {
       const replayed = (r: typeof narrow, rv: string) => (r.view.log.since(rv) as Change<KubeObject>[]).map((c) => `${c.type} ${c.object.metadata.name}`);
       expect(replayed(narrow, start[0])).toEqual(replayed(full, start[1]));
     }
+  });
+
+  it('replays k Tenant writes asking about k Tenants, not every Tenant for every write', () => {
+    const w = world();
+    const owners = ALICE;
+    for (let i = 0; i < 2000; i++) w.tenants.set(`t${i}`, { metadata: { name: `t${i}`, uid: `t${i}` }, spec: { owners }, status: { size: 0 } });
+    let calls = 0;
+    const counting = { ...OWNED_TENANTS, mayUse: (t: Tenant, o: KubeObject) => (calls++, OWNED_TENANTS.mayUse(t, o)) };
+    const r = viewResource(counting, w.cache, 10_000, TEST_SIGNER);
+    const from = r.view.log.resourceVersion;
+    // 300 status writes, each to another Tenant, each changing its row.
+    for (let i = 0; i < 300; i++) w.tenants.set(`t${i}`, { metadata: { name: `t${i}`, uid: `t${i}` }, spec: { owners }, status: { size: 1 } });
+    calls = 0;
+    const changes = r.view.log.since(from);
+    expect(Array.isArray(changes) && changes.length).toBe(300);
+    expect(calls).toBeLessThanOrEqual(20 * 300);
+  });
+
+  it('a restamp that fails leaves the rows their own stamps and no rejection unhandled', async () => {
+    let now = 1_000_000;
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+    let failing = false;
+    const signer = new ResourceVersionSigner(() => {
+      if (failing) throw new Error('the serving key is unreadable');
+      return 'key';
+    });
+    const w = world();
+    w.tenants.set('oil', { metadata: { name: 'oil', uid: 'oil' }, spec: { owners: ALICE }, status: { size: 1 } });
+    const r = viewResource(OWNED_TENANTS, w.cache, 100, signer);
+    const before = r.view.get('oil')!.metadata.resourceVersion;
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      failing = true;
+      now += 60_000; // the signer reads its key source again
+      w.tenants.markListed();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('unhandledRejection', listener);
+      clock.mockRestore();
+    }
+    expect(unhandled).toEqual([]);
+    expect(r.view.get('oil')!.metadata.resourceVersion).toBe(before);
   });
 });

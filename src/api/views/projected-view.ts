@@ -204,6 +204,10 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
    * few Tenants that differ there; otherwise every Tenant there is asked.
    */
   #audienceAt(name: string, obj: KubeObject, tenants: SourceAt<Tenant>): Audience {
+    if (this.projection.sameNameOnly) {
+      const then = tenants.get(name);
+      return then && this.projection.mayUse(then, obj) ? new Set(ownerKeysOfTenant(then)) : NOBODY;
+    }
     if (obj !== this.projection.source.store.get(name)) {
       const keys = new Set<string>();
       for (const t of tenants.list()) if (this.projection.mayUse(t, obj)) for (const k of ownerKeysOfTenant(t)) keys.add(k);
