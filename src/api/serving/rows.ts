@@ -16,11 +16,12 @@ export function withResourceVersion<T extends KubeObject>(row: T, resourceVersio
  * Calls `restamp` once every source of a view has listed (not when one never does: a process stopping).
  *
  * Rows made while the caches fill — at every start and restart — are each stamped with the position of
- * their own event of the initial lists: one string of ~120 B per row, naming a state of half-filled caches
- * (a replica is not ready, so not sent clients, before its caches have synced), and at 100,000 namespaces
- * out of the history window before the lists end. Every row is as its sources make it *now* (a view recomputes its rows
- * synchronously on every source event), so stamping them all with the view's resourceVersion of that
- * moment gives each a state it really has, retained like any other, and one string they share.
+ * their own event of the initial lists: one string of ~120 B per row, naming a state of half-filled
+ * caches (a replica is not ready, so not sent clients, before its caches have synced), and at 100,000
+ * namespaces out of the history window before the lists end. Every row is as its sources make it *now*
+ * (a view recomputes its rows synchronously on every source event), so stamping them all with the
+ * view's resourceVersion of that moment gives each a state it really has, retained like any other, and
+ * one string they share.
  */
 export function whenListed(sources: readonly { waitForSync(): Promise<boolean> }[], restamp: () => void): void {
   void Promise.all(sources.map((s) => s.waitForSync()))
