@@ -147,7 +147,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     if (before && before.relevant === relevant && sameKeys(before.keys, keys)) return;
     if (tenant) this.#tenants.set(tenantName, { keys, relevant });
     else this.#tenants.delete(tenantName);
-    for (const name of this.projection.sameNameOnly ? [tenantName] : this.#names.all.slice()) {
+    for (const name of this.#usableBy(tenantName)) {
       const obj = this.projection.source.store.get(name);
       if (!obj) continue;
       const was = hasKey(this.#users.get(name), tenantName);
@@ -227,6 +227,11 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     if (!this.projection.sameNameOnly) return this.tenants.store.list();
     const tenant = this.tenants.store.get(name);
     return tenant ? [tenant] : [];
+  }
+
+  /** The rows the tenant `tenantName` may be allowed (a copy: visiting them may change the names). */
+  #usableBy(tenantName: string): readonly string[] {
+    return this.projection.sameNameOnly ? [tenantName] : this.#names.all.slice();
   }
 
   /** A new map of the counts of owner keys among the tenants that may use `name` now. */
