@@ -1,5 +1,7 @@
 import type { KubeObject } from '../kube/types';
+import { SharedInformer } from './informer';
 import { SourceHistory } from './history';
+import type { ListerWatcher } from './list-watch';
 import { FakeInformer } from './testing/fake-informer';
 
 const obj = (name: string, rv: number, extra = ''): KubeObject => ({ metadata: { name, resourceVersion: String(rv), labels: extra ? { extra } : undefined } });
@@ -93,5 +95,24 @@ describe('SourceHistory', () => {
     inf.set('y', obj('y', 12)); // an older object noticed late (a relist's): the revision stays
     expect(h.rev).toBe(90);
     expect(woken).toEqual([40, 90, 90]);
+  });
+
+  it('reads every position of a relist back as the state its handlers saw there', () => {
+    // A relist after a watch was down: two objects changed, one deleted, one created meanwhile.
+    const neverRun = {} as ListerWatcher<KubeObject>;
+    const inf = new SharedInformer<KubeObject>('things', neverRun);
+    const h = new SourceHistory(inf, 100);
+    const names = (objs: KubeObject[]) => objs.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
+    const seenAt = new Map<number, string[]>();
+    inf.addEventHandler({
+      add: () => seenAt.set(h.head, names(inf.store.list())),
+      update: () => seenAt.set(h.head, names(inf.store.list())),
+      delete: () => seenAt.set(h.head, names(inf.store.list())),
+    });
+    inf.replace([obj('a', 1), obj('b', 2), obj('c', 3)], '10');
+    inf.replace([obj('a', 21), obj('b', 22), obj('d', 23)], '30');
+    expect(seenAt.size).toBe(h.head);
+    // A replay reads position p through the history: it must find what a handler found there live.
+    for (const [seq, seen] of seenAt) expect([seq, names(h.at(seq).list())]).toEqual([seq, seen]);
   });
 });

@@ -190,6 +190,33 @@ describe('SharedInformer with a fake list/watch', () => {
     expect(rec.log.slice(2).sort()).toEqual(['add c', 'delete a (relist)', 'update b 6->30']);
   });
 
+  it('hands out a relist one change at a time: each handler call reads the store after exactly the changes told so far', async () => {
+    let items = [ns('a', '5'), ns('b', '6'), ns('c', '7')];
+    let rv = '10';
+    const lw = new FakeListWatch(() => list(items, rv));
+    const inf = new SharedInformer('ns', lw, { reflector: fast, logger: silentLogger });
+    const seen: string[] = [];
+    // The store as the changes told so far make it: what a history or view recorded from them holds.
+    const told = new Map<string, string>();
+    const check = (): void => {
+      const now = new Map(inf.store.list().map((o) => [o.metadata.name, o.metadata.resourceVersion!]));
+      seen.push(JSON.stringify([...now].sort()) === JSON.stringify([...told].sort()) ? 'agrees' : `store ${JSON.stringify([...now].sort())} but told ${JSON.stringify([...told].sort())}`);
+    };
+    inf.addEventHandler({
+      add: (o) => { told.set(o.metadata.name, o.metadata.resourceVersion!); check(); },
+      update: (_, o) => { told.set(o.metadata.name, o.metadata.resourceVersion!); check(); },
+      delete: (o) => { told.delete(o.metadata.name); check(); },
+    });
+    void inf.run(ac.signal);
+    const w = await lw.nthWatch(1);
+    items = [ns('a', '31'), ns('b', '32'), ns('d', '33')];
+    rv = '40';
+    w.push({ type: 'ERROR', object: expiredStatus() as unknown as KubeObject });
+    await lw.nthWatch(2);
+    expect(seen).toHaveLength(3 + 4);
+    expect(seen.filter((s) => s !== 'agrees')).toEqual([]);
+  });
+
   it('relists when the watch request itself answers 410', async () => {
     let lists = 0;
     const lw = new FakeListWatch(() => list([], String(++lists * 10)));

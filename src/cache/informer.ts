@@ -136,9 +136,11 @@ export class SharedInformer<T extends KubeObject> implements ReflectorSink<T> {
 
   replace(items: T[], resourceVersion: string): void {
     const initial = !this.#synced;
-    const deltas = this.#store.replace(items.map((obj) => prepareForCache(obj, this.#transform, this.#store.get(objectKey(obj)))));
+    const prepared = items.map((obj) => prepareForCache(obj, this.#transform, this.#store.get(objectKey(obj))));
+    // Each difference is dispatched as soon as it is applied: a handler (a history, a view) reads the store
+    // as the changes it has been told of make it, never with later ones of the same list already in.
+    for (const d of this.#store.replace(prepared)) this.#dispatch(d, initial, true);
     cacheObjects.set({ cache: this.name }, this.#store.size);
-    for (const d of deltas) this.#dispatch(d, initial, true);
     if (initial) {
       this.#synced = true;
       for (const reg of this.#handlers) reg.synced = true;

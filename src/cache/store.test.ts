@@ -45,7 +45,7 @@ describe('Store', () => {
     s.upsert(kept);
     s.upsert(obj('changed', '1', { tenant: 'oil' }));
     s.upsert(obj('gone', '1', { tenant: 'oil' }));
-    const deltas = s.replace([obj('kept', '1', { tenant: 'oil' }), obj('changed', '2', { tenant: 'gas' }), obj('new', '3')]);
+    const deltas = [...s.replace([obj('kept', '1', { tenant: 'oil' }), obj('changed', '2', { tenant: 'gas' }), obj('new', '3')])];
     expect(deltas.map((d) => `${d.type}:${d.obj.metadata.name}`).sort()).toEqual(['add:new', 'delete:gone', 'update:changed']);
     const upd = deltas.find((d) => d.type === 'update');
     expect(upd?.type === 'update' && upd.old.metadata.resourceVersion).toBe('1');

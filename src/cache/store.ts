@@ -146,27 +146,27 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
   }
 
   /**
-   * Makes the store hold exactly `objs` and returns the differences: adds, updates (only for objects whose
-   * resourceVersion changed; an unchanged object keeps its stored identity) and deletes (with the last
-   * stored state). O(stored + new).
+   * Makes the store hold exactly `objs`, one change at a time: each difference — an add, an update (only
+   * for an object whose resourceVersion changed; an unchanged object keeps its stored identity) or a
+   * delete (with the last stored state) — is applied, then yielded before the next is applied. So a
+   * reader told of the changes as they are yielded finds the store in the state after exactly those
+   * changes, as with watch events. The store holds `objs` once the iteration ends. O(stored + new).
    */
-  replace(objs: Iterable<T>): Delta<T>[] {
-    const deltas: Delta<T>[] = [];
+  *replace(objs: Iterable<T>): Generator<Delta<T>> {
     const seen = new Set<string>();
     for (const obj of objs) {
       const key = objectKey(obj);
       seen.add(key);
       const old = this.get(key);
       if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion && old.metadata.resourceVersion !== undefined) continue;
-      deltas.push(this.upsert(obj));
+      yield this.upsert(obj);
     }
     for (const old of this.list()) {
       const key = objectKey(old);
       if (seen.has(key)) continue;
       this.delete(key);
-      deltas.push({ type: 'delete', obj: old });
+      yield { type: 'delete', obj: old };
     }
-    return deltas;
   }
 
   /** Whether `indexName` is the namespace index the grouping by namespace already is. */
