@@ -234,6 +234,20 @@ export class ApiServer {
   }
 
   /**
+   * Every request for a served resource needs every cache listed: before that a list or get would answer
+   * from a half-filled cache, a watch would start from it, and a create would count a tenant's namespaces
+   * short (quota). Readiness keeps a Service from sending requests here, but not a client that dials the
+   * port: it gets 429 with Retry-After, as kube-apiserver answers while its watch cache initializes, and
+   * clients (client-go, kubectl) retry.
+   */
+  #requireSynced(): void {
+    if (!this.#deps.ready()) {
+      apiRejected.inc({ reason: 'not-synced' });
+      throw tooManyRequests(1, 'storage is (re)initializing');
+    }
+  }
+
+  /**
    * Admission of a non-watch request: the inflight bound (429 with Retry-After past it), and the request
    * deadline (504 Timeout past it), after which the slot is free again whatever the work is waiting for.
    */
@@ -266,6 +280,7 @@ export class ApiServer {
     let verb = 'list';
     let code = 200;
     try {
+      this.#requireSynced();
       if (req.method === 'GET' || req.method === 'HEAD') {
         const options = parseListOptions(query, resource.fields.labels);
         verb = options.watch ? 'watch' : 'list';
@@ -323,6 +338,7 @@ export class ApiServer {
     try {
       // The router has already decoded the path (a malformed encoding never gets here: see clientErrorOf).
       const name = decodeURIComponent(ITEM_PATH.exec(req.path)![2]);
+      this.#requireSynced();
       await this.#bounded(async () => {
         if (req.method === 'GET' || req.method === 'HEAD') {
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
@@ -416,6 +432,7 @@ export class ApiServer {
       const match = COLLECTION_PATH.exec(url.pathname);
       const served = match ? this.#served(decodeURIComponent(match[1])) : undefined;
       if (!served) throw failure('NotFound', 'the server could not find the requested resource');
+      this.#requireSynced();
       const { resource, hub } = served;
       const options = parseListOptions(url.searchParams, resource.fields.labels);
       options.watch = true;

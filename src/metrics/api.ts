@@ -18,7 +18,7 @@ export const apiInflight = new Gauge({
 
 export const apiRejected = new Counter({
   name: 'paddock_apiserver_rejected_requests_total',
-  help: 'Requests refused by a bound (inflight, watchers per user, body size), by reason.',
+  help: 'Requests refused by a bound (inflight, watchers per user, body size) or before the caches synced (not-synced), by reason.',
   labelNames: ['reason'] as const,
   registers: [registry],
 });

@@ -52,9 +52,11 @@ export interface StartPaddockOptions {
   env?: NodeJS.ProcessEnv;
   /** How long /readyz may take (caches synced); 60 s unless given. */
   readyTimeoutMs?: number;
+  /** false: resolve once the port answers /healthz, without waiting for the caches (a test of what it serves before). */
+  waitReady?: boolean;
 }
 
-/** Starts `node dist/main.js` against the local control plane; resolves once its /readyz answers 200. */
+/** Starts `node dist/main.js` against the local control plane; resolves once its /readyz (or /healthz: see waitReady) answers 200. */
 export async function startPaddock(state: ControlPlaneState, kubeconfig: string, opts: StartPaddockOptions = {}): Promise<PaddockProcess> {
   if (!existsSync(MAIN)) buildPaddock();
   const name = opts.name ?? 'paddock';
@@ -65,9 +67,10 @@ export async function startPaddock(state: ControlPlaneState, kubeconfig: string,
     `--tls-cert-file=${state.pki.paddockServing.cert}`, `--tls-private-key-file=${state.pki.paddockServing.key}`,
     `--identity=${name}`, '--log-level=debug', ...(opts.extraArgs ?? [])], log, { ...process.env, ...opts.env });
   if (opts.mode !== 'controller') {
-    await waitFor(`${name} /readyz (log: ${log})`, async () => {
+    const probe = opts.waitReady === false ? '/healthz' : '/readyz';
+    await waitFor(`${name} ${probe} (log: ${log})`, async () => {
       if (!isAlive(pid)) throw new Error(`${name} exited; see ${log}`);
-      const res = await httpsGet(`https://127.0.0.1:${port}/readyz`, state.pki, state.pki.users.admin).catch(() => undefined);
+      const res = await httpsGet(`https://127.0.0.1:${port}${probe}`, state.pki, state.pki.users.admin).catch(() => undefined);
       return res?.status === 200;
     }, opts.readyTimeoutMs ?? 180_000, 200).catch(async (err) => {
       await killGroup(pid);
