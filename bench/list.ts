@@ -45,6 +45,16 @@ function rowsOf(body: Buffer): number {
   return (obj.rows ?? obj.items ?? []).length;
 }
 
+/** A copy of `items` in random order (Fisher–Yates). */
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
 async function once(t: Target): Promise<{ ms: number; bytes: number; rows: number }> {
   const res = await t.client.get(t.path, t.accept);
   if (res.status !== 200) throw new Error(`${t.name}: GET ${t.path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
@@ -52,9 +62,14 @@ async function once(t: Target): Promise<{ ms: number; bytes: number; rows: numbe
 }
 
 /**
- * Measures targets side by side: a warm-up, then `sequential` rounds in which each target is asked once
- * in turn (latency, interleaved so that drift hits all alike), then per target a burst of `burst`
- * requests with `concurrency` in flight (throughput).
+ * Measures targets side by side: a warm-up, then `sequential` rounds in which each target is asked once,
+ * in a new random order each round (latency, interleaved so that drift hits all alike), then per target
+ * a burst of `burst` requests with `concurrency` in flight (throughput).
+ *
+ * The order is shuffled because where a request falls in a round shows in its latency: the first request
+ * to a server after it sat idle through the others' requests (a few ms through kube-apiserver) is slower
+ * by 0.05–0.4 ms on this kind of machine than one right after another. In a fixed order that cost always
+ * fell on the same target — Paddock's Table, listed first, looked 0.4 ms slower than its JSON.
  */
 export async function measure(targets: Target[], opts: { sequential: number; burst: number; concurrency: number; warmup?: number }): Promise<TargetResult[]> {
   const first = new Map<string, { bytes: number; rows: number }>();
@@ -66,7 +81,7 @@ export async function measure(targets: Target[], opts: { sequential: number; bur
   for (let i = 0; i < (opts.warmup ?? 5); i++) for (const t of targets) await once(t);
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   for (let i = 0; i < opts.sequential; i++) {
-    for (const t of targets) samples.get(t.name)!.push((await once(t)).ms);
+    for (const t of shuffled(targets)) samples.get(t.name)!.push((await once(t)).ms);
   }
   const results: TargetResult[] = [];
   for (const t of targets) {

@@ -197,7 +197,7 @@ export function toMarkdown(r: BenchResults): string {
   out.push('## Goals', '', table(['goal', 'measured', 'met'], r.goals.map((g) => [g.goal, g.measured, g.met ? 'yes' : '**no**'])), '');
   if (r.ownerList.length) out.push('## 1. Owner list', '',
     `\`kubectl get tns\` by alice, owner of one tenant (${r.config.namespacesPerTenant} namespaces), as a Table. Baseline: kube-apiserver's namespace list with ` +
-    `\`labelSelector=paddock.dev/tenant=<tenant>\` as a Table (what a label-injecting proxy sends). ${r.ownerList[0]?.sequential ?? 0} sequential requests per target, interleaved, ` +
+    `\`labelSelector=paddock.dev/tenant=<tenant>\` as a Table (what a label-injecting proxy sends). ${r.ownerList[0]?.sequential ?? 0} sequential requests per target, interleaved in a random order each round, ` +
     `then ${r.ownerList[0]?.burst ?? 0} requests with ${r.ownerList[0]?.concurrency ?? 0} in flight. "vs baseline" is how many times faster (higher is better).`, '',
     listTable(r.ownerList), '', '![latency vs size](latency-vs-size.svg)', '');
   if (r.adminList.length) out.push('## 2. Admin list', '',
