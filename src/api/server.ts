@@ -280,10 +280,10 @@ export class ApiServer {
     let verb = 'list';
     let code = 200;
     try {
-      this.#requireSynced();
       if (req.method === 'GET' || req.method === 'HEAD') {
         const options = parseListOptions(query, resource.fields.labels);
         verb = options.watch ? 'watch' : 'list';
+        this.#requireSynced();
         if (options.watch) return await this.#watch(resource, hub, req, res, options);
         // A resourceVersion (or a continue token) another replica issued and this one has not reached yet:
         // wait for it, as kube-apiserver waits for a revision its watch cache has not seen — then 504, or 410
@@ -305,6 +305,7 @@ export class ApiServer {
         });
       } else if (req.method === 'POST' && resource.create) {
         verb = 'create';
+        this.#requireSynced();
         const create = resource.create.bind(resource);
         await this.#bounded(async () => {
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
@@ -338,9 +339,9 @@ export class ApiServer {
     try {
       // The router has already decoded the path (a malformed encoding never gets here: see clientErrorOf).
       const name = decodeURIComponent(ITEM_PATH.exec(req.path)![2]);
-      this.#requireSynced();
       await this.#bounded(async () => {
         if (req.method === 'GET' || req.method === 'HEAD') {
+          this.#requireSynced();
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);
           checkTargetFits(negotiated, 'object');
           await this.#authorize(resource, req.user!, 'get', name);
@@ -348,6 +349,7 @@ export class ApiServer {
           send(res, 200, negotiated.contentType, renderObject(resource, row, { negotiated, includeObject, pretty, now: new Date() }));
         } else if (req.method === 'DELETE' && resource.delete) {
           verb = 'delete';
+          this.#requireSynced();
           const { negotiated } = this.#negotiate(req, false);
           await this.#authorize(resource, req.user!, 'delete', name);
           const options = parseDeleteOptions(new URL(req.originalUrl, 'https://x').searchParams, await readBody(req, this.#body));

@@ -150,7 +150,8 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
    * for an object whose resourceVersion changed; an unchanged object keeps its stored identity) or a
    * delete (with the last stored state) — is applied, then yielded before the next is applied. So a
    * reader told of the changes as they are yielded finds the store in the state after exactly those
-   * changes, as with watch events. The store holds `objs` once the iteration ends. O(stored + new).
+   * changes, as with watch events. Lazy: the store holds `objs` only once the iteration is drained (a
+   * caller that stops early leaves it part-replaced). O(stored + new).
    */
   *replace(objs: Iterable<T>): Generator<Delta<T>> {
     const seen = new Set<string>();

@@ -50,7 +50,7 @@ export interface StartPaddockOptions {
   mode?: 'all' | 'controller' | 'apiserver';
   extraArgs?: string[];
   env?: NodeJS.ProcessEnv;
-  /** How long /readyz may take (caches synced); 60 s unless given. */
+  /** How long /readyz (or /healthz: see waitReady) may take; 180 s unless given. */
   readyTimeoutMs?: number;
   /** false: resolve once the port answers /healthz, without waiting for the caches (a test of what it serves before). */
   waitReady?: boolean;
