@@ -8,7 +8,7 @@ import { sleep } from '../test/controlplane/processes';
 import { benchTenant, type AuditWrites, type BenchCluster, type PaddockFlags } from './cluster';
 import { pool, type Client } from './http';
 import { adminList, ownerList, type ListResult } from './list';
-import { memoryPoint, type MemoryPoint } from './memory';
+import { memoryPoint, type MemoryOptions, type MemoryPoint } from './memory';
 import { memoryOf, metricSum } from './proc';
 import { ownerName, ownerOfTenant, tenantName, type BenchConfig } from './scenarios';
 import { round } from './stats';
@@ -162,7 +162,7 @@ async function waitFirstPass(c: BenchCluster, tenants: number, timeoutMs: number
  * /readyz, its first full pass (and the writes it made: none on a converged cluster), heap and RSS,
  * owner and admin lists beside kube-apiserver's, and watch fan-out with 1000 watchers.
  */
-export async function scaleScenario(c: BenchCluster, config: BenchConfig, scale: ScaleConfig, log: Log): Promise<ScaleResult> {
+export async function scaleScenario(c: BenchCluster, config: BenchConfig, scale: ScaleConfig, log: Log, memoryOptions: MemoryOptions = {}): Promise<ScaleResult> {
   const wanted = Math.ceil(scale.namespaces / config.namespacesPerTenant);
   for (let i = 0; i < config.owners; i++) c.userCert(ownerName(i));
   // Paddock on the empty cluster: the heap every size is compared with.
@@ -194,7 +194,7 @@ export async function scaleScenario(c: BenchCluster, config: BenchConfig, scale:
     await sleep(2000);
   }
 
-  const point = await memoryPoint(c, namespaces);
+  const point = await memoryPoint(c, namespaces, memoryOptions);
   memory.push(point);
   const peakRssMiB = round(memoryOf(c.paddock!.pid).hwmMiB);
   log(`  heap ${point.heapUsedMiB} MiB after GC, RSS ${point.rssMiB} MiB`);

@@ -259,13 +259,13 @@ function write(results: BenchResults, only: ReadonlySet<Scenario>): BenchResults
 }
 
 /** The scale scenario on a control plane of its own (the previous one, if any, is stopped first). */
-async function runScale(config: BenchConfig, namespaces: number, buildMinutes: number): Promise<ScaleResult> {
+async function runScale(config: BenchConfig, namespaces: number, buildMinutes: number, options: RunOptions): Promise<ScaleResult> {
   if (cluster) await cluster.down();
   tearingDown = undefined;
   log(`scale scenario: ${namespaces} namespaces on a control plane of its own`);
   buildPaddock();
   cluster = await BenchCluster.up(DIR, log, { controllers: SCALE_CONTROLLERS, controllerManagerArgs: SCALE_CONTROLLER_ARGS });
-  return scaleScenario(cluster, config, { ...SCALE_DEFAULTS, namespaces, buildBudgetMs: buildMinutes * 60_000 }, log);
+  return scaleScenario(cluster, config, { ...SCALE_DEFAULTS, namespaces, buildBudgetMs: buildMinutes * 60_000 }, log, { breakdownDir: options.breakdownDir, log });
 }
 
 /** Merges a scale result into latest.json (every other field kept) and rewrites latest.md. */
@@ -331,7 +331,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
   try {
     if (scaleOnly) {
-      writeScale(await runScale(FULL, scaleNamespaces, buildMinutes), undefined);
+      writeScale(await runScale(FULL, scaleNamespaces, buildMinutes, runOptions), undefined);
       log('scale results written to bench/results/ (a timestamped -scale.json, merged into latest.json and latest.md)');
       return;
     }
@@ -339,7 +339,7 @@ async function main(): Promise<void> {
     const latest = write(results, only);
     console.log('\n' + toMarkdown(results));
     log(config.name === 'quick' ? 'results written to bench/results/ (a timestamped -quick.json)' : 'results written to bench/results/ (latest.md, latest.json, latency-vs-size.svg)');
-    if (scaleArg) writeScale(await runScale(FULL, scaleNamespaces, buildMinutes), config.name === 'full' ? latest : undefined);
+    if (scaleArg) writeScale(await runScale(FULL, scaleNamespaces, buildMinutes, runOptions), config.name === 'full' ? latest : undefined);
   } finally {
     await teardown();
   }

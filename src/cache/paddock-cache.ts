@@ -66,12 +66,13 @@ export class PaddockCache {
       listsAfter: this.namespaces,
       indexers: {
         [INDEX.owner]: (t) => ownerKeysOfTenant(t),
-        [INDEX.declared]: (t) => (t.spec?.namespaces ?? []).map((n) => `${t.metadata.name}-${n}`),
+        // The cached Namespace's instance of the name, when there is one: not a copy per Tenant.
+        [INDEX.declared]: (t) => (t.spec?.namespaces ?? []).map((n) => this.#namespaceName(`${t.metadata.name}-${n}`)),
       },
     });
     // A guardrail's namespace name is the cached Namespace's string (one copy per namespace, not one per
     // object, and the key its store groups it under): listed once the Namespaces are.
-    const names = (namespace: string): string => this.namespaces.store.get(namespace)?.metadata.name ?? namespace;
+    const names = (namespace: string): string => this.#namespaceName(namespace);
     const guardrail = {
       labelSelector: MANAGED,
       indexers: { [INDEX.namespace]: namespaceIndexFunc },
@@ -93,6 +94,11 @@ export class PaddockCache {
     const binding = { labelSelector: MANAGED, indexers: { [INDEX.tenant]: tenantLabelOf } };
     this.restrictionsBindings = factory.informerFor<KubeObject>(RESOURCES.validatingAdmissionPolicyBindings, binding);
     this.defaultsBindings = factory.informerFor<KubeObject>(RESOURCES.mutatingAdmissionPolicyBindings, binding);
+  }
+
+  /** The cached Namespace's instance of `name`, or `name` itself when it is not cached. */
+  #namespaceName(name: string): string {
+    return this.namespaces.store.get(name)?.metadata.name ?? name;
   }
 
   /** The class informer of a Tenant spec field. */

@@ -13,6 +13,7 @@ import type { KubeObject, Namespace, NamespaceClaim, Tenant, TenantSpec } from '
 import { CLAIM_TOKEN_ANNOTATION } from '../tenancy/claims';
 import { decodeManagedKeys } from '../tenancy/namespace';
 import { MANAGED_METADATA_ANNOTATION, PADDOCK_KEY_PREFIX } from '../tenancy/names';
+import { BINDING_CONTENT, NamespaceRecord, recordOf, SPEC_CONTENT, storedVersion } from './records';
 import { deepFreeze } from './transform';
 
 /**
@@ -82,52 +83,34 @@ export type NamespaceNames = (namespace: string) => string;
 
 const ownName: NamespaceNames = (namespace) => namespace;
 
-/**
- * The metadata fields kept on a guardrail: name, namespace, version, deletion, labels and owners. Not the
- * uid: a guardrail is deleted on the condition that it is still at the cached resourceVersion, or, when
- * only that moved on and not its labels, on the uid read live then (see controller/writer.ts).
- */
-function metadataOf(obj: KubeObject, pool: Interner, names: NamespaceNames): KubeObject['metadata'] {
-  const m = obj.metadata;
-  // One literal with every field, so that they are stored inside the object (no separate property array).
-  const out: KubeObject['metadata'] = {
-    name: pool.string(m.name),
-    namespace: m.namespace === undefined ? undefined : names(m.namespace),
-    resourceVersion: m.resourceVersion,
-    labels: pool.value(m.labels),
-    ownerReferences: pool.value(m.ownerReferences),
-  };
-  if (m.deletionTimestamp !== undefined) out.deletionTimestamp = m.deletionTimestamp;
-  return out;
-}
-
 type Content = KubeObject & { spec?: unknown; status?: { hard?: unknown; used?: unknown }; roleRef?: unknown; subjects?: unknown };
 
 /**
  * A guardrail (ResourceQuota, LimitRange, NetworkPolicy, RoleBinding) as drift detection and the views
- * read it: metadata identity (name, namespace, resourceVersion — also the delete precondition —
- * and deletionTimestamp), labels and ownerReferences (compared), and the whole content — `spec`, or a
- * binding's `roleRef` and `subjects` — compared field by field. Of `status` only a quota's `hard` and
- * `used` (the TenantNamespace quota column). Dropped: annotations, finalizers, generation,
- * creationTimestamp and the rest of status. Labels, ownerReferences and content are shared between
- * equal objects (every guardrail of a tenant carries the same labels and controller reference; a
- * tenant's quota spec repeats in each of its namespaces), and the namespace's name is the instance
- * `names` gives. Fields absent from the source are undefined.
+ * read it, as a flat record (see records.ts): metadata identity (name, namespace, resourceVersion —
+ * also the delete precondition — and deletionTimestamp), labels and ownerReferences (compared), and the
+ * whole content — `spec`, or a binding's `roleRef` and `subjects` — compared field by field. Of
+ * `status` only a quota's `hard` and `used` (the TenantNamespace quota column). Dropped: the uid (a
+ * guardrail is deleted on the condition that it is still at the cached resourceVersion, or, when only
+ * that moved on and not its labels, on the uid read live then: see controller/writer.ts), annotations,
+ * finalizers, generation, creationTimestamp and the rest of status. Labels, ownerReferences and content
+ * are shared between equal objects (every guardrail of a tenant carries the same labels and controller
+ * reference; a tenant's quota spec repeats in each of its namespaces), and the namespace's name is the
+ * instance `names` gives.
  */
 export function guardrailSummary<T extends KubeObject>(obj: T, pool: Interner = shared, names: NamespaceNames = ownName): T {
   const o = obj as Content;
-  const apiVersion = pool.string(o.apiVersion);
-  const kind = pool.string(o.kind);
-  const metadata = metadataOf(o, pool, names);
+  const m = o.metadata;
+  const identity = [
+    pool.string(m.name), m.namespace === undefined ? undefined : names(m.namespace), storedVersion(m.resourceVersion),
+    pool.value(m.labels), pool.value(m.ownerReferences), m.deletionTimestamp,
+  ] as const;
   if (o.roleRef !== undefined || o.subjects !== undefined) {
-    return { apiVersion, kind, metadata, roleRef: pool.value(o.roleRef), subjects: pool.value(o.subjects) } as KubeObject as T;
+    return recordOf<T>(o.apiVersion, o.kind, BINDING_CONTENT, ...identity, pool.value(o.roleRef), pool.value(o.subjects));
   }
-  const spec = pool.value(o.spec);
   const s = o.status;
-  if (s && (s.hard !== undefined || s.used !== undefined)) {
-    return { apiVersion, kind, metadata, spec, status: pool.value({ hard: s.hard, used: s.used }) } as KubeObject as T;
-  }
-  return { apiVersion, kind, metadata, spec } as KubeObject as T;
+  const status = s && (s.hard !== undefined || s.used !== undefined) ? pool.value({ hard: s.hard, used: s.used }) : undefined;
+  return recordOf<T>(o.apiVersion, o.kind, SPEC_CONTENT, ...identity, pool.value(o.spec), status);
 }
 
 /** The spec fields of a Tenant that are usually the same for many tenants: a platform's standard offer. */
@@ -183,30 +166,20 @@ function paddockAnnotations(annotations: Record<string, string> | undefined, poo
 }
 
 /**
- * A Namespace (all of them are cached) as Paddock reads it: name, uid (claims), resourceVersion,
- * creation and deletion times and every label (the TenantNamespace row shows them), the annotations
- * Paddock owns — its bookkeeping, the claim token and the keys the bookkeeping lists — and
- * `status.phase`. Dropped: other annotations (e.g. kubectl's last-applied configuration), finalizers,
- * ownerReferences, `spec.finalizers` and status conditions.
+ * A Namespace (all of them are cached) as Paddock reads it, as a flat record (see records.ts): name,
+ * uid (claims), resourceVersion, creation and deletion times and every label (the TenantNamespace row
+ * shows them), the annotations Paddock owns — its bookkeeping, the claim token and the keys the
+ * bookkeeping lists — and `status.phase`. Dropped: other annotations (e.g. kubectl's last-applied
+ * configuration), finalizers, ownerReferences, `spec.finalizers` and status conditions.
  */
 export function namespaceSummary(ns: Namespace, pool: Interner = shared): Namespace {
   const m = ns.metadata;
-  // Literals with every field (absent ones undefined), so that fields are stored inside the objects.
-  const metadata: Namespace['metadata'] = {
-    name: m.name,
-    uid: m.uid,
-    resourceVersion: m.resourceVersion,
-    creationTimestamp: m.creationTimestamp,
-    deletionTimestamp: m.deletionTimestamp,
-    labels: m.labels === undefined ? undefined : sharedLabels(m.labels, m.name, pool),
-    annotations: paddockAnnotations(m.annotations, pool),
-  };
-  return {
-    metadata,
-    apiVersion: pool.string(ns.apiVersion),
-    kind: pool.string(ns.kind),
-    status: ns.status?.phase === undefined ? undefined : pool.value({ phase: ns.status.phase }),
-  };
+  return new NamespaceRecord(
+    m.name, m.uid, storedVersion(m.resourceVersion), m.creationTimestamp, m.deletionTimestamp,
+    m.labels === undefined ? undefined : sharedLabels(m.labels, m.name, pool),
+    paddockAnnotations(m.annotations, pool),
+    ns.status?.phase === undefined ? undefined : pool.value({ phase: ns.status.phase }),
+  ) as unknown as Namespace;
 }
 
 /**

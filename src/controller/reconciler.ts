@@ -300,7 +300,8 @@ export class TenantReconciler {
     const wanted = desired.namespaces.flatMap((n) => n.guardrails as KubeObject[]);
     for (const ns of desired.namespaces) {
       for (const kind of GUARDRAIL_KINDS) {
-        const live = this.#informerOf(kind).store.byIndex('namespace', ns.name).map((o) => ({ ...o, kind }));
+        // Cached guardrails are records (cache/records.ts) that carry their kind: passed as they are.
+        const live: KubeObject[] = this.#informerOf(kind).store.byIndex('namespace', ns.name);
         for (const stale of staleObjects(kind, live, wanted, tenant.metadata.name)) await this.writer.delete(stale);
       }
     }
@@ -326,13 +327,13 @@ export class TenantReconciler {
   /** Retain: strip guardrails and tenant labels, keep the namespace. Delete: delete the namespace. */
   async #retire(tenant: Tenant, ns: Namespace): Promise<void> {
     if ((tenant.spec.deletionPolicy ?? 'Retain') === 'Delete') {
-      await this.writer.delete({ ...ns, kind: 'Namespace' });
+      await this.writer.delete(ns);
       this.#event(tenant, 'Normal', 'NamespaceDeleted', `deleted namespace ${ns.metadata.name} (deletionPolicy Delete)`);
       return;
     }
     for (const kind of GUARDRAIL_KINDS) {
       for (const obj of this.#informerOf(kind).store.byIndex('namespace', ns.metadata.name)) {
-        if (obj.metadata.labels?.[PADDOCK.tenantLabel] === tenant.metadata.name) await this.writer.delete({ ...obj, kind });
+        if (obj.metadata.labels?.[PADDOCK.tenantLabel] === tenant.metadata.name) await this.writer.delete(obj);
       }
     }
     // From the namespace read live: the cached one is a summary (cache/summaries.ts).

@@ -88,8 +88,9 @@ export function toTenantNamespace(sources: TenantNamespaceSources): TenantNamesp
     kind: TENANT_NAMESPACES.kind,
     apiVersion: TENANT_NAMESPACES.groupVersion,
     metadata,
-    spec: { tenant: tenantName },
-    status,
+    spec: sharedPart({ tenant: tenantName }),
+    // Equal in the namespaces of a tenant that are alike (same phase, quota usage and condition).
+    status: sharedPart(status),
   };
 }
 

@@ -1,0 +1,136 @@
+/**
+ * Flat records: how the objects there is one of (or several) per tenant namespace are stored. A plain
+ * summary is two objects — the object and its `metadata` — and a resourceVersion string; a record is
+ * one object whose fields are the metadata fields and the content side by side, with the
+ * resourceVersion as a number: about 64 B less per object (V8 without pointer compression: 24 B per
+ * object header, 8 B per field, 24 B for a short string).
+ *
+ * A record reads like the object it summarizes: `metadata` is made from its fields on each read (a
+ * fresh object; nothing may rely on its identity or write to it), `apiVersion` and `kind` come from its
+ * class, and JSON.stringify writes the object (`toJSON`). Spreading a record (`{ ...record }`) does not
+ * copy those: pass records as they are.
+ */
+import type { Labels, ObjectMeta, OwnerReference } from '../kube/types';
+
+/**
+ * A resourceVersion as stored: a number when it is a canonical decimal integer that a double holds
+ * exactly (kube-apiserver's are etcd revisions), else the string itself (resourceVersions are opaque).
+ */
+export type StoredVersion = number | string | undefined;
+
+const CANONICAL = /^[1-9]\d{0,14}$/;
+
+export function storedVersion(rv: string | undefined): StoredVersion {
+  return rv !== undefined && CANONICAL.test(rv) ? Number(rv) : rv;
+}
+
+export function versionText(v: StoredVersion): string | undefined {
+  return typeof v === 'number' ? String(v) : v;
+}
+
+/** The two content fields of a guardrail kind, by name: `spec` and `status`, or a binding's `roleRef` and `subjects`. */
+export type ContentFields = readonly [string, string];
+export const SPEC_CONTENT: ContentFields = ['spec', 'status'];
+export const BINDING_CONTENT: ContentFields = ['roleRef', 'subjects'];
+
+/**
+ * A namespaced object Paddock manages (a guardrail): its identity, labels and owners, and its content
+ * in two fields whose names (and `apiVersion` and `kind`) its kind's class gives: see recordOf.
+ */
+abstract class GuardrailRecord {
+  abstract readonly apiVersion: string | undefined;
+  abstract readonly kind: string | undefined;
+  abstract readonly contentFields: ContentFields;
+
+  constructor(
+    readonly name: string,
+    readonly namespace: string | undefined,
+    readonly version: StoredVersion,
+    readonly labels: Labels | undefined,
+    readonly ownerReferences: OwnerReference[] | undefined,
+    readonly deletionTimestamp: string | undefined,
+    readonly first: unknown,
+    readonly second: unknown,
+  ) {}
+
+  get metadata(): ObjectMeta {
+    return {
+      name: this.name,
+      namespace: this.namespace,
+      resourceVersion: versionText(this.version),
+      labels: this.labels,
+      ownerReferences: this.ownerReferences,
+      deletionTimestamp: this.deletionTimestamp,
+    };
+  }
+
+  toJSON(): object {
+    const [a, b] = this.contentFields;
+    return { apiVersion: this.apiVersion, kind: this.kind, metadata: this.metadata, [a]: this.first, [b]: this.second };
+  }
+}
+
+export type GuardrailFields = ConstructorParameters<typeof GuardrailRecord>;
+type RecordClass = new (...fields: GuardrailFields) => GuardrailRecord;
+
+/**
+ * The record class of one kind: `apiVersion`, `kind` and the content fields' names live on its
+ * prototype, not in every record, and the content fields read by their names (`record.spec`). One
+ * class per (apiVersion, kind, content fields), made on first use.
+ */
+const classes = new Map<string, RecordClass>();
+function recordClass(apiVersion: string | undefined, kind: string | undefined, content: ContentFields): RecordClass {
+  const key = [apiVersion ?? '', kind ?? '', ...content].join('\u0000');
+  let made = classes.get(key);
+  if (!made) {
+    made = class extends GuardrailRecord {
+      get apiVersion() { return apiVersion; }
+      get kind() { return kind; }
+      get contentFields() { return content; }
+    };
+    const [a, b] = content;
+    Object.defineProperty(made.prototype, a, { get(this: GuardrailRecord) { return this.first; } });
+    Object.defineProperty(made.prototype, b, { get(this: GuardrailRecord) { return this.second; } });
+    classes.set(key, made);
+  }
+  return made;
+}
+
+/** A guardrail as a record of its kind (see recordClass), read through the type of the object it summarizes. */
+export function recordOf<T>(apiVersion: string | undefined, kind: string | undefined, content: ContentFields, ...fields: GuardrailFields): T {
+  const Record = recordClass(apiVersion, kind, content);
+  return new Record(...fields) as unknown as T;
+}
+
+/** A Namespace: its identity, times, labels, Paddock's annotations and its phase, flat. */
+export class NamespaceRecord {
+  constructor(
+    readonly name: string,
+    readonly uid: string | undefined,
+    readonly version: StoredVersion,
+    readonly creationTimestamp: string | undefined,
+    readonly deletionTimestamp: string | undefined,
+    readonly labels: Labels | undefined,
+    readonly annotations: Labels | undefined,
+    readonly status: { phase?: string } | undefined,
+  ) {}
+
+  get apiVersion(): string { return 'v1'; }
+  get kind(): string { return 'Namespace'; }
+
+  get metadata(): ObjectMeta {
+    return {
+      name: this.name,
+      uid: this.uid,
+      resourceVersion: versionText(this.version),
+      creationTimestamp: this.creationTimestamp,
+      deletionTimestamp: this.deletionTimestamp,
+      labels: this.labels,
+      annotations: this.annotations,
+    };
+  }
+
+  toJSON(): object {
+    return { apiVersion: this.apiVersion, kind: this.kind, metadata: this.metadata, status: this.status };
+  }
+}
