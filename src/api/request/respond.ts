@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { dump } from 'js-yaml';
 import type { Negotiated } from '../negotiation';
+import { lingerOnClose } from '../http/linger';
 import { toStatusError, type StatusError } from '../status';
 
 export function encodeBody(value: unknown, mediaType: Negotiated['mediaType'], pretty: boolean): Buffer {
@@ -20,9 +21,19 @@ export function send(res: ServerResponse, status: number, contentType: string, b
     res.destroy();
     return;
   }
-  if (res.req && !res.req.complete) headers = { ...headers, Connection: 'close' };
+  if (closesUnread(res)) headers = { ...headers, Connection: 'close' };
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': String(body.length), 'Cache-Control': 'no-cache, private', ...headers });
   res.end(body);
+}
+
+/**
+ * True when the request's body was not read to its end: its connection then closes after this answer,
+ * lingering (see lingerOnClose) so that the client can finish sending and read the answer.
+ */
+function closesUnread(res: ServerResponse): boolean {
+  if (!res.req || res.req.complete) return false;
+  lingerOnClose(res.req.socket);
+  return true;
 }
 
 /** How much of a streamed body is gathered before it is written: one write per chunk. */
@@ -54,7 +65,7 @@ export async function sendStream(res: ServerResponse, status: number, contentTyp
     return;
   }
   const headers: Record<string, string> = { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' };
-  if (res.req && !res.req.complete) headers.Connection = 'close';
+  if (closesUnread(res)) headers.Connection = 'close';
   res.writeHead(status, headers);
   const write = async (chunk: string | Buffer): Promise<boolean> => {
     if (res.destroyed || res.writableEnded) return false;
