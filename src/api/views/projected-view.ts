@@ -33,6 +33,7 @@ export interface Projection<T extends KubeObject> {
 type Row<T> = ComputedRow<T>;
 
 const NOBODY: Audience = Object.freeze(new Set<string>());
+const NO_KEYS: readonly string[] = Object.freeze([]);
 
 
 /**
@@ -44,6 +45,9 @@ const NOBODY: Audience = Object.freeze(new Set<string>());
  *   kept incrementally: per row, how many of those tenants hold each key;
  * - a row is logged (and watchers told) only when its served content or its audience changes, so a
  *   Tenant status write, a node heartbeat or a resync costs nothing downstream;
+ * - the counts are those of the Tenants as the informer's store holds them: its events are handed out
+ *   as each change is applied (informer.ts), so only while one is being handled does the Tenant it
+ *   changes differ — and the event carries what it was;
  * - names are kept sorted, as kube-apiserver orders lists.
  */
 export class ProjectedView<T extends KubeObject> implements RowView<T> {
@@ -57,8 +61,6 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
    * one tenant (every OwnedTenant row) the counts are that tenant's keys, each once, and are not kept.
    */
   readonly #keyCounts = new Map<string, Map<string, number>>();
-  /** Per tenant, what was last seen of it: its owner keys and what `mayUse` reads. */
-  readonly #tenants = new Map<string, { keys: readonly string[]; relevant: string }>();
   /** The index of the Tenants among the view's sources (0 when it projects the Tenants themselves). */
   readonly #tenantsAt: number;
 
@@ -72,15 +74,24 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     const sources = (projection.source as unknown) === tenants ? [projection.source] : [projection.source, tenants as unknown as SharedInformer<KubeObject>];
     this.#tenantsAt = sources.length - 1;
     this.log = new ViewLog<T>(sources.map((informer) => historyOf(informer, window)), this.#join(this.#tenantsAt), withResourceVersion, signer);
-    projection.source.addEventHandler({
-      add: (o) => this.#refreshSource(o.metadata.name),
-      update: (_old, o) => this.#refreshSource(o.metadata.name),
-      delete: (o) => this.#refreshSource(o.metadata.name),
-    });
+    // When the view projects the Tenants, one handler takes each Tenant event: as a Tenant (its owners
+    // first: its new content must never be logged with its old audience), then as a source object.
+    const ownsTenants = this.#tenantsAt === 0;
+    if (!ownsTenants) {
+      projection.source.addEventHandler({
+        add: (o) => this.#refreshSource(o.metadata.name),
+        update: (_old, o) => this.#refreshSource(o.metadata.name),
+        delete: (o) => this.#refreshSource(o.metadata.name),
+      });
+    }
+    const tenantChanged = (name: string, before: Tenant | undefined): void => {
+      this.#refreshTenant(name, before);
+      if (ownsTenants) this.#refreshSource(name);
+    };
     tenants.addEventHandler({
-      add: (t) => this.#refreshTenant(t.metadata.name),
-      update: (_old, t) => this.#refreshTenant(t.metadata.name),
-      delete: (t) => this.#refreshTenant(t.metadata.name),
+      add: (t) => tenantChanged(t.metadata.name, undefined),
+      update: (old, t) => tenantChanged(t.metadata.name, old),
+      delete: (t, { cached }) => tenantChanged(t.metadata.name, cached),
     });
     whenListed(sources, () => restampRows(this.#rows, this.log.resourceVersion));
   }
@@ -119,9 +130,6 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
 
   /** A source object changed: recompute which tenants may use it, and its row. */
   #refreshSource(name: string): void {
-    // When the source is the Tenants themselves (ownedtenants), the Tenant's owners must be brought up
-    // to date first: its new content must never be logged with its old audience.
-    if ((this.projection.source as unknown) === this.tenants) this.#refreshTenant(name);
     const obj = this.projection.source.store.get(name);
     this.#users.delete(name);
     this.#keyCounts.delete(name);
@@ -131,32 +139,33 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     }
     for (const t of this.#candidatesFor(name)) {
       if (!this.projection.mayUse(t, obj)) continue;
-      this.#keysOf(t);
       addKey(this.#users, name, t.metadata.name);
     }
     if (countKeys(this.#users.get(name)) >= 2) this.#keyCounts.set(name, this.#countsOf(name));
     this.#write(name, obj, 0);
   }
 
-  /** A Tenant changed: move its owner keys in or out of the rows it may (no longer) use. */
-  #refreshTenant(tenantName: string): void {
+  /**
+   * A Tenant changed from `before` (undefined: new to the view) to what the store holds: move its owner
+   * keys in or out of the rows it may (no longer) use.
+   */
+  #refreshTenant(tenantName: string, before: Tenant | undefined): void {
     const tenant = this.tenants.store.get(tenantName);
-    const before = this.#tenants.get(tenantName);
     const keys = tenant ? ownerKeysOfTenant(tenant) : [];
-    const relevant = tenant ? JSON.stringify(this.projection.relevant(tenant)) : '';
-    if (before && before.relevant === relevant && sameKeys(before.keys, keys)) return;
-    if (tenant) this.#tenants.set(tenantName, { keys, relevant });
-    else this.#tenants.delete(tenantName);
+    if (before && tenant && this.#sameForView(before, tenant)) return;
     for (const name of this.#usableBy(tenantName)) {
       const obj = this.projection.source.store.get(name);
       if (!obj) continue;
       const was = hasKey(this.#users.get(name), tenantName);
       const is = tenant !== undefined && this.projection.mayUse(tenant, obj);
       if (!was && !is) continue;
+      // A Tenant the view counted before its add (a handler added to a synced informer is handed the
+      // objects already there one by one) was counted with the keys it has now.
+      const keysBefore = before ? ownerKeysOfTenant(before) : keys;
       const counts = this.#keyCounts.get(name);
       let changed = false;
       // Two or more users before: a key comes or goes when its count passes zero.
-      if (counts && was) for (const k of before?.keys ?? []) changed = decrement(counts, k) || changed;
+      if (counts && was) for (const k of keysBefore) changed = decrement(counts, k) || changed;
       if (counts && is) for (const k of keys) changed = increment(counts, k) || changed;
       if (was) removeKey(this.#users, name, tenantName);
       if (is) addKey(this.#users, name, tenantName);
@@ -216,7 +225,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     const users = this.#users.get(name);
     const adjusted = this.#countsOf(name);
     for (const [tenantName, then] of tenants.overlay) {
-      if (hasKey(users, tenantName)) for (const k of this.#tenants.get(tenantName)?.keys ?? []) decrement(adjusted, k);
+      if (hasKey(users, tenantName)) for (const k of this.#keysNow(tenantName)) decrement(adjusted, k);
       if (then && this.projection.mayUse(then, obj)) for (const k of ownerKeysOfTenant(then)) increment(adjusted, k);
     }
     return new Set(adjusted.keys());
@@ -239,14 +248,21 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     const kept = this.#keyCounts.get(name);
     if (kept) return new Map(kept);
     const counts = new Map<string, number>();
-    for (const user of keysIn(this.#users.get(name))) for (const k of this.#tenants.get(user)?.keys ?? []) increment(counts, k);
+    for (const user of keysIn(this.#users.get(name))) for (const k of this.#keysNow(user)) increment(counts, k);
     return counts;
   }
 
-  #keysOf(t: Tenant): readonly string[] {
-    let seen = this.#tenants.get(t.metadata.name);
-    if (!seen) this.#tenants.set(t.metadata.name, (seen = { keys: ownerKeysOfTenant(t), relevant: JSON.stringify(this.projection.relevant(t)) }));
-    return seen.keys;
+  /** The owner keys of the tenant `name` as the store holds it (see the invariants). */
+  #keysNow(name: string): readonly string[] {
+    const tenant = this.tenants.store.get(name);
+    return tenant ? ownerKeysOfTenant(tenant) : NO_KEYS;
+  }
+
+  /** Whether two versions of a Tenant have the same owners and the same of what `mayUse` reads. */
+  #sameForView(a: Tenant, b: Tenant): boolean {
+    if (a === b) return true;
+    const { relevant } = this.projection;
+    return sameKeys(ownerKeysOfTenant(a), ownerKeysOfTenant(b)) && JSON.stringify(relevant(a)) === JSON.stringify(relevant(b));
   }
 
   /**
@@ -257,8 +273,8 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     const users = this.#users.get(name);
     if (users === undefined) return NOBODY;
     if (typeof users === 'string') {
-      const keys = this.#tenants.get(users)?.keys;
-      return keys ? audienceOfKeys(keys) : NOBODY;
+      const tenant = this.tenants.store.get(users);
+      return tenant ? audienceOfKeys(ownerKeysOfTenant(tenant)) : NOBODY;
     }
     return new Set(this.#keyCounts.get(name)?.keys() ?? []);
   }
