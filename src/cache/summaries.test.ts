@@ -1,4 +1,6 @@
 import type { Namespace, ResourceQuota, RoleBinding, Tenant } from '../kube/types';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { guardrailSummary, Interner, namespaceSummary, tenantSummary } from './summaries';
 import { prepareForCache } from './transform';
 
@@ -145,6 +147,33 @@ describe('Interner', () => {
     expect(Object.isFrozen(a.x)).toBe(true);
     expect(pool.value(undefined)).toBeUndefined();
     expect(pool.value('s')).toBe('s');
+  });
+
+  it('drops the entries of collected values when it sweeps, and keeps the live ones', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const pool = new Interner();
+    for (let i = 0; i < 100; i++) pool.value({ gone: i });
+    const kept = pool.value({ kept: true });
+    expect(pool.size).toBe(101);
+    // A weak reference's target is collectable only once the job that made or read it has ended.
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    pool.sweep();
+    expect(pool.size).toBe(1);
+    expect(pool.value({ kept: true })).toBe(kept);
+  });
+
+  it('sweeps itself whenever it has doubled, so collected entries never pile up', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const pool = new Interner();
+    for (let i = 0; i < 1023; i++) pool.value({ gone: i });
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(pool.size).toBe(1023);
+    pool.value({ last: true }); // the 1024th entry: a sweep, which leaves only it
+    expect(pool.size).toBe(1);
   });
 
   it('stops adding strings at its limit', () => {

@@ -18,14 +18,21 @@ import { deepFreeze } from './transform';
 
 /**
  * A pool of frozen values shared by every object that holds an equal one (by JSON text). Entries are held
- * weakly: a value no cached object refers to any more is collected and its entry removed. The pool is
- * keyed by a 32-bit hash of the JSON text, not the text itself (a value's text is made again to confirm
- * a match), so an entry costs its weak reference and no copy of the text.
+ * weakly: a value no cached object refers to any more is collected, and its entry is dropped by the next
+ * sweep, made whenever the pool has doubled since the last one (so dead entries never outnumber live
+ * ones by more than that, and a sweep costs O(1) per insertion). The pool is keyed by a 32-bit hash of
+ * the JSON text, not the text itself (a value's text is made again to confirm a match), so an entry
+ * costs its weak reference and no copy of the text — and no finalization registration, which would
+ * cost twice as much again.
  */
+/** The fewest entries at which the pool is swept. */
+const MIN_SWEEP = 1024;
+
 export class Interner {
   /** Hash of the JSON text → the values with that hash (almost always one). */
   readonly #values = new Map<number, WeakRef<object> | WeakRef<object>[]>();
-  readonly #registry = new FinalizationRegistry<number>((hash) => this.#prune(hash));
+  /** Entries after the last sweep. */
+  #swept = 0;
   readonly #strings = new Map<string, string>();
 
   constructor(readonly maxStrings = 4096) {}
@@ -43,16 +50,18 @@ export class Interner {
     const frozen = deepFreeze(value) as T & object;
     const ref = new WeakRef(frozen);
     this.#values.set(key, held === undefined ? ref : Array.isArray(held) ? [...held, ref] : [held, ref]);
-    this.#registry.register(frozen, key);
+    if (this.#values.size >= Math.max(MIN_SWEEP, 2 * this.#swept)) this.sweep();
     return frozen;
   }
 
-  /** Drops the collected values of `key`. */
-  #prune(key: number): void {
-    const held = this.#values.get(key);
-    const live = (held === undefined ? [] : Array.isArray(held) ? held : [held]).filter((ref) => ref.deref() !== undefined);
-    if (live.length === 0) this.#values.delete(key);
-    else this.#values.set(key, live.length === 1 ? live[0] : live);
+  /** Drops the entries of collected values. */
+  sweep(): void {
+    for (const [key, held] of this.#values) {
+      const live = (Array.isArray(held) ? held : [held]).filter((ref) => ref.deref() !== undefined);
+      if (live.length === 0) this.#values.delete(key);
+      else if (Array.isArray(held) && live.length < held.length) this.#values.set(key, live.length === 1 ? live[0] : live);
+    }
+    this.#swept = this.#values.size;
   }
 
   /**
@@ -67,7 +76,7 @@ export class Interner {
     return s;
   }
 
-  /** Entries in the pool (for tests and metrics). */
+  /** Entries in the pool, including those of values collected since the last sweep (for tests and metrics). */
   get size(): number {
     return this.#values.size;
   }
