@@ -12,6 +12,7 @@ import { readBody, type BodyLimits } from './http/body';
 import { answerClientError, answerConnect } from './http/client-error';
 import { withDeadline } from './http/deadlines';
 import { closeGracefully, UndeliveredResponses } from './http/graceful-close';
+import { isLingering, unlessLingering } from './http/linger';
 import { checkHandshake, selectProtocol } from './http/websocket';
 import { checkTargetFits, negotiateOutput, parseIncludeObject, wantsPretty, type IncludeObject, type Negotiated } from './negotiation';
 import { serveOpenAPI, type OpenAPIDocuments } from './openapi';
@@ -111,7 +112,7 @@ export class ApiServer {
       ...tlsServerOptions(deps.authSource.current, deps.serving()),
       headersTimeout, requestTimeout, keepAliveTimeout: limits.idleTimeoutMs ?? 90_000,
       connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(headersTimeout / 4))),
-    }, this.#app());
+    }, unlessLingering(this.#app()));
     this.#responses = new UndeliveredResponses(this.server);
     reloadTlsOnChange(this.server, deps.authSource, deps.serving);
     this.#stopServingReload = reloadServingCertificate(this.server, deps.authSource, deps.serving, {
@@ -417,6 +418,7 @@ export class ApiServer {
    * ends, or by the socket's close when no watcher ever took it over.
    */
   async #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    if (isLingering(socket)) return; // closing after a refused body: the linger ends it
     if (this.#closing) {
       socket.destroy();
       return;

@@ -16,23 +16,27 @@ import { MANAGED_METADATA_ANNOTATION, PADDOCK_KEY_PREFIX } from '../tenancy/name
 import { BINDING_CONTENT, NamespaceRecord, recordOf, SPEC_CONTENT, storedVersion } from './records';
 import { deepFreeze } from './transform';
 
+/** The fewest insertions after which the pool is swept. */
+const MIN_SWEEP = 1024;
+
 /**
- * A pool of frozen values shared by every object that holds an equal one (by JSON text). Entries are held
- * weakly: a value no cached object refers to any more is collected, and its entry is dropped by the next
- * sweep, made whenever the pool has doubled since the last one (so dead entries never outnumber live
- * ones by more than that, and a sweep costs O(1) per insertion). The pool is keyed by a 32-bit hash of
- * the JSON text, not the text itself (a value's text is made again to confirm a match), so an entry
+ * A pool of frozen values shared by every object that holds an equal one (by JSON text). Values are held
+ * weakly: one no cached object refers to any more is collected. Its reference is dropped when a lookup
+ * of the same hash passes it, or by a sweep of the whole pool, made each time as many values have been
+ * added as it held after the last sweep (so the references of collected values never outnumber those
+ * of live ones by much, and a sweep costs O(1) per insertion). The pool is keyed by a 32-bit hash of
+ * the JSON text, not the text itself (a value's text is made again to confirm a match), so a value
  * costs its weak reference and no copy of the text — and no finalization registration, which would
  * cost twice as much again.
  */
-/** The fewest entries at which the pool is swept. */
-const MIN_SWEEP = 1024;
-
 export class Interner {
   /** Hash of the JSON text → the values with that hash (almost always one). */
   readonly #values = new Map<number, WeakRef<object> | WeakRef<object>[]>();
-  /** Entries after the last sweep. */
-  #swept = 0;
+  /** Weak references held, some perhaps to collected values. */
+  #references = 0;
+  /** Values added since the last sweep, and references held after it. */
+  #added = 0;
+  #kept = 0;
   readonly #strings = new Map<string, string>();
 
   constructor(readonly maxStrings = 4096) {}
@@ -43,25 +47,34 @@ export class Interner {
     const text = JSON.stringify(value);
     const key = hash('sha1', text, 'buffer').readInt32BE(0);
     const held = this.#values.get(key);
+    // The references under this hash to values still alive (almost always none or one).
+    const live: WeakRef<object>[] = [];
     for (const ref of held === undefined ? [] : Array.isArray(held) ? held : [held]) {
       const hit = ref.deref();
-      if (hit !== undefined && JSON.stringify(hit) === text) return hit as T;
+      if (hit === undefined) continue;
+      if (JSON.stringify(hit) === text) return hit as T;
+      live.push(ref);
     }
     const frozen = deepFreeze(value) as T & object;
-    const ref = new WeakRef(frozen);
-    this.#values.set(key, held === undefined ? ref : Array.isArray(held) ? [...held, ref] : [held, ref]);
-    if (this.#values.size >= Math.max(MIN_SWEEP, 2 * this.#swept)) this.sweep();
+    live.push(new WeakRef(frozen));
+    this.#references += live.length - (held === undefined ? 0 : Array.isArray(held) ? held.length : 1);
+    this.#values.set(key, live.length === 1 ? live[0] : live);
+    if (++this.#added >= Math.max(MIN_SWEEP, this.#kept)) this.sweep();
     return frozen;
   }
 
-  /** Drops the entries of collected values. */
+  /** Drops the references to collected values. */
   sweep(): void {
     for (const [key, held] of this.#values) {
-      const live = (Array.isArray(held) ? held : [held]).filter((ref) => ref.deref() !== undefined);
+      const all = Array.isArray(held) ? held : [held];
+      const live = all.filter((ref) => ref.deref() !== undefined);
+      if (live.length === all.length) continue;
+      this.#references -= all.length - live.length;
       if (live.length === 0) this.#values.delete(key);
-      else if (Array.isArray(held) && live.length < held.length) this.#values.set(key, live.length === 1 ? live[0] : live);
+      else this.#values.set(key, live.length === 1 ? live[0] : live);
     }
-    this.#swept = this.#values.size;
+    this.#added = 0;
+    this.#kept = this.#references;
   }
 
   /**
@@ -76,9 +89,9 @@ export class Interner {
     return s;
   }
 
-  /** Entries in the pool, including those of values collected since the last sweep (for tests and metrics). */
+  /** Weak references the pool holds, including those to values collected since they were last looked at (for tests and metrics). */
   get size(): number {
-    return this.#values.size;
+    return this.#references;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Duplex } from 'node:stream';
+import { isLingering } from './linger';
 
 /**
  * The answer to a request the HTTP parser refused before any handler saw it, as Go's net/http (and so
@@ -19,6 +20,8 @@ export function clientErrorResponse(code: string | undefined): Buffer | undefine
 
 /** The server's `clientError` listener: answer when the connection can still carry an answer, then close. */
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  // Bytes after a refused body, on a connection closing already: nobody is answered, the linger ends it.
+  if (isLingering(socket)) return;
   const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   const answer = clientErrorResponse(err.code);
   if (!answer || !socket.writable || pending?.headersSent) {
