@@ -80,7 +80,12 @@ function openWatch(agent: Agent, url: string, phase: string, onDelivery: (seq: n
       if (res.statusCode !== 200) {
         let body = '';
         res.on('data', (c) => (body += c));
-        res.on('end', () => reject(new Error(`watch ${url}: ${res.statusCode} ${body.slice(0, 300)}`)));
+        res.on('end', () => {
+          const message = `watch ${url}: ${res.statusCode} ${body.slice(0, 300)}`;
+          const retryAfter = Number(res.headers['retry-after']);
+          const retryable = res.statusCode === 429 || res.statusCode === 503;
+          reject(retryable ? new RetryLater(message, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 1) : new Error(message));
+        });
         return;
       }
       let buffered = '';
@@ -108,6 +113,28 @@ function openWatch(agent: Agent, url: string, phase: string, onDelivery: (seq: n
     req.on('error', (err) => reject(err));
     req.end();
   });
+}
+
+/** A refusal the server asks to be retried (429, 503), after `seconds`. */
+class RetryLater extends Error {
+  constructor(message: string, readonly seconds: number) {
+    super(message);
+  }
+}
+
+/**
+ * Opens a watch as client-go's reflector does: a refusal that asks to be retried (a busy server, an
+ * authorization review that timed out) is retried after the time it names, a few times.
+ */
+async function openWatchRetrying(...args: Parameters<typeof openWatch>): Promise<OpenWatch> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openWatch(...args);
+    } catch (err) {
+      if (!(err instanceof RetryLater) || attempt >= 5) throw err;
+      await new Promise((resolve) => setTimeout(resolve, err.seconds * 1000));
+    }
+  }
 }
 
 /** One phase of the scenario: who watches what. */
@@ -167,7 +194,7 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     const open: OpenWatch[] = [];
     await pool(slots, 32, async (owner) => {
       const { agent, url } = phase.watchesOf(owner);
-      open.push(await openWatch(agent, rv ? `${url}&resourceVersion=${rv}` : url, tag, deliveryTo(owner)));
+      open.push(await openWatchRetrying(agent, rv ? `${url}&resourceVersion=${rv}` : url, tag, deliveryTo(owner)));
     });
     const openMs = performance.now() - opening;
     const audit = cluster.auditOffset();
