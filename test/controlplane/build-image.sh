@@ -39,7 +39,13 @@ if [ "$(cat "$store/base.key" 2>/dev/null)" != "$base_key" ]; then
   bah rmi --all --force >/dev/null 2>&1 || true
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
-  # node:24-bookworm-slim
+  # node:24-bookworm-slim, from Debian's own packages (installed first when missing: apt-get, idempotent)
+  if ! command -v debootstrap >/dev/null; then
+    echo "installing debootstrap" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y --no-install-recommends debootstrap >&2 ||
+      { apt-get update >&2 && apt-get install -y --no-install-recommends debootstrap >&2; }
+  fi
   debootstrap --variant=minbase bookworm "$work/rootfs" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 ||
     { tail -20 "$work/debootstrap.log" >&2; exit 1; }
   rm -rf "$work/rootfs/var/cache/apt/archives/"*.deb "$work/rootfs/var/lib/apt/lists/"*
