@@ -64,9 +64,9 @@ class FakeLeases {
 
 const timing = { leaseDurationMs: 1000, renewDeadlineMs: 600, retryPeriodMs: 100 };
 
-function candidate(leases: FakeLeases, id: string, log: string[]): LeaderElector {
+function candidate(leases: FakeLeases, id: string, log: string[], times: typeof timing = timing): LeaderElector {
   return new LeaderElector({
-    client: leases.clientFor(id), identity: id, ...timing, logger: silentLogger, name: 'l', namespace: 'n',
+    client: leases.clientFor(id), identity: id, ...times, logger: silentLogger, name: 'l', namespace: 'n',
     onStartedLeading: () => { log.push(`${id} started`); },
     onStoppedLeading: () => { log.push(`${id} stopped`); },
   });
@@ -84,14 +84,16 @@ describe('LeaderElector', () => {
   it('elects exactly one of two candidates, and hands over at once when the leader releases', async () => {
     const leases = new FakeLeases();
     const log: string[] = [];
-    const a = candidate(leases, 'a', log);
-    const b = candidate(leases, 'b', log);
+    // A lease long enough that a handover after its expiry cannot pass for one at once on a busy machine.
+    const times = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 100 };
+    const a = candidate(leases, 'a', log, times);
+    const b = candidate(leases, 'b', log, times);
     const stopA = new AbortController();
     const stopB = new AbortController();
     const runA = a.run(stopA.signal);
     await waitFor(() => a.isLeader());
     const runB = b.run(stopB.signal);
-    await new Promise((r) => setTimeout(r, 1500)); // longer than the lease: a keeps renewing it
+    await new Promise((r) => setTimeout(r, 3500)); // longer than the lease: a keeps renewing it
     expect(log).toEqual(['a started']);
     expect(b.isLeader()).toBe(false);
     expect(b.getLeader()).toBe('a');
@@ -101,7 +103,7 @@ describe('LeaderElector', () => {
     await runA;
     expect(leases.lease?.spec?.holderIdentity).toBe('');
     await waitFor(() => b.isLeader());
-    expect(Date.now() - released).toBeLessThan(800); // well under the 1 s lease: no expiry wait
+    expect(Date.now() - released).toBeLessThan(2500); // under the 3 s lease: no expiry wait
     expect(log).toEqual(['a started', 'a stopped', 'b started']);
     expect(leases.lease?.spec?.leaseTransitions).toBe(1);
     stopB.abort();
