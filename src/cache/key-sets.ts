@@ -3,10 +3,8 @@
  * itself, a few as an array, more as a Set. Most index values have one key or a few (a tenant's
  * namespaces, an owner's tenants), and a Set costs several times what an array of a few strings does.
  *
- * Invariants: an entry holds each key once; an array entry holds 2..SMALL keys in insertion order and
- * is replaced, never changed, so that it is exactly as long as its keys (an array grown by push keeps
- * room for 16 more: three times the size of five keys); an entry that drops to one key is stored as the
- * string, one that drops to none is removed.
+ * Invariants: an entry holds each key once; an array entry holds 2..SMALL keys in insertion order; an
+ * entry that drops to one key is stored as the string, one that drops to none is removed.
  */
 export type KeySet = string | string[] | Set<string>;
 
@@ -20,7 +18,7 @@ export function addKey(index: Map<string, KeySet>, value: string, key: string): 
     if (keys !== key) index.set(value, [keys, key]);
   } else if (Array.isArray(keys)) {
     if (keys.includes(key)) return;
-    if (keys.length < SMALL) index.set(value, [...keys, key]);
+    if (keys.length < SMALL) keys.push(key);
     else index.set(value, new Set([...keys, key]));
   } else keys.add(key);
 }
@@ -33,9 +31,10 @@ export function removeKey(index: Map<string, KeySet>, value: string, key: string
     return;
   }
   if (Array.isArray(keys)) {
-    if (!keys.includes(key)) return;
-    const rest = keys.filter((k) => k !== key);
-    index.set(value, rest.length === 1 ? rest[0] : rest);
+    const i = keys.indexOf(key);
+    if (i < 0) return;
+    keys.splice(i, 1);
+    if (keys.length === 1) index.set(value, keys[0]);
     return;
   }
   keys.delete(key);
