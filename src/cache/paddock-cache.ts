@@ -6,6 +6,7 @@ import type { SharedInformerFactory } from './factory';
 import type { SharedInformer } from './informer';
 import { NAMESPACE_INDEX, namespaceIndexFunc } from './store';
 import { guardrailSummary, namespaceSummary, tenantSummary } from './summaries';
+import type { NamespaceRecord } from './records';
 
 /** Index names of the Paddock cache. */
 export const INDEX = {
@@ -96,9 +97,12 @@ export class PaddockCache {
     this.defaultsBindings = factory.informerFor<KubeObject>(RESOURCES.mutatingAdmissionPolicyBindings, binding);
   }
 
-  /** The cached Namespace's instance of `name`, or `name` itself when it is not cached. */
+  /**
+   * The cached Namespace's instance of `name`, or `name` itself when it is not cached. Read off the
+   * record (see records.ts): its `metadata` would be built for the one field — once per guardrail listed.
+   */
   #namespaceName(name: string): string {
-    return this.namespaces.store.get(name)?.metadata.name ?? name;
+    return (this.namespaces.store.get(name) as NamespaceRecord | undefined)?.name ?? name;
   }
 
   /** The class informer of a Tenant spec field. */
