@@ -114,7 +114,10 @@ describe('tenantSummary', () => {
         { name: `${name}-a`, origin: 'Declared', claimedAt: '2026-01-01T00:00:00Z', uid: `${name}-a-uid` },
         { name: `${name}-b`, origin: 'SelfService', proof: 'p', claimedAt: '2026-01-01T00:00:00Z' },
       ],
-      conditions: [{ type: 'Ready', status: 'True', reason: 'Reconciled' }],
+      conditions: [
+        { type: 'Ready', status: 'True', reason: 'Reconciled', message: '2 namespaces in sync', lastTransitionTime: '2026-01-01T00:00:00Z', observedGeneration: 1 },
+        { type: 'Other', status: 'False' },
+      ],
     },
   })) as Tenant;
   const cachedNamespace = (name: string): Namespace => ({ metadata: { name, uid: `${name}-uid` } });
@@ -135,6 +138,24 @@ describe('tenantSummary', () => {
     expect(gas.spec.podSecurity).toBe(oil.spec.podSecurity);
     expect(gas.spec.namespaces).not.toBe(oil.spec.namespaces);
     expect(gas.spec.owners).not.toBe(oil.spec.owners);
+  });
+
+  it('takes condition words and short messages from the pool of strings, never a long message', () => {
+    const pooled: unknown[] = [];
+    const pool = new (class extends Interner {
+      override string<T extends string | undefined>(s: T): T {
+        pooled.push(s);
+        return super.string(s);
+      }
+    })();
+    const long = tenant('tin');
+    const message = `not in sync: ${'tin-x (missing), '.repeat(10)}`;
+    long.status!.conditions![1]!.message = message;
+    const summary = tenantSummary(long, pool);
+    expect(pooled).toEqual(expect.arrayContaining(['Ready', 'True', 'Reconciled', '2 namespaces in sync', 'Other', 'False']));
+    expect(pooled).not.toContain(message);
+    expect(summary.status!.conditions![1]!.message).toBe(message);
+    expect(Object.keys(summary.status!.conditions![1]!)).toEqual(['type', 'status', 'message']);
   });
 });
 

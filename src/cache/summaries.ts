@@ -9,12 +9,15 @@
  * cache drops are never lost (see controller/reconciler.ts).
  */
 import { hash } from 'node:crypto';
-import type { KubeObject, Namespace, NamespaceClaim, Tenant, TenantSpec } from '../kube/types';
+import type { Condition, KubeObject, Namespace, NamespaceClaim, Tenant, TenantSpec } from '../kube/types';
 import { CLAIM_TOKEN_ANNOTATION } from '../tenancy/claims';
 import { decodeManagedKeys } from '../tenancy/namespace';
 import { MANAGED_METADATA_ANNOTATION, PADDOCK_KEY_PREFIX } from '../tenancy/names';
 import { BINDING_CONTENT, NamespaceRecord, recordOf, SPEC_CONTENT, storedVersion } from './records';
 import { deepFreeze } from './transform';
+
+/** Condition messages up to this long are taken from the pool of strings. */
+const SHARED_MESSAGE_LENGTH = 64;
 
 /** The fewest insertions after which the pool is swept. */
 const MIN_SWEEP = 1024;
@@ -145,8 +148,10 @@ const TEMPLATE_FIELDS = [
  * A Tenant as cached: all of it (its status and finalizer are written from the cached copy), with what
  * repeats shared instead of copied — the template fields of its spec, equal between tenants given the
  * same offer, and in its status each namespace's name and uid as the instances the cached Namespace
- * holds, and equal claim times and origins once. `namespace` finds a cached Namespace by name; a claim
- * whose namespace is not cached (yet) keeps its own strings.
+ * holds, equal times (of claims and conditions) once, and claim origins and condition types, statuses,
+ * reasons and messages from the pool of strings (the same few on most tenants: "Ready", "5 namespaces
+ * in sync"). `namespace` finds a cached Namespace by name; a claim whose namespace is not cached (yet)
+ * keeps its own strings.
  */
 export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace: (name: string) => Namespace | undefined = () => undefined): Tenant {
   const out: Tenant = { ...tenant };
@@ -158,17 +163,27 @@ export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace
   if (!status) return out;
   const nameOf = (name: string): string => namespace(name)?.metadata.name ?? name;
   const times = new Map<string, string>();
+  const time = <T extends string | undefined>(t: T): T => (t === undefined ? t : ((times.get(t) ?? (times.set(t, t), t)) as T));
   // Fields are replaced in place (the copy keeps the source's key order) and never added.
   const claim = (c: NamespaceClaim): NamespaceClaim => {
     const cached = namespace(c.name)?.metadata;
     const copy = { ...c, name: cached?.name ?? c.name, origin: pool.string(c.origin) };
     if (c.uid !== undefined && c.uid === cached?.uid) copy.uid = cached.uid;
-    if (c.claimedAt !== undefined) copy.claimedAt = times.get(c.claimedAt) ?? (times.set(c.claimedAt, c.claimedAt), c.claimedAt);
+    if (c.claimedAt !== undefined) copy.claimedAt = time(c.claimedAt);
+    return copy;
+  };
+  const condition = (c: Condition): Condition => {
+    const copy = { ...c, type: pool.string(c.type), status: pool.string(c.status) };
+    if (c.reason !== undefined) copy.reason = pool.string(c.reason);
+    // A long message is most likely this tenant's own (it names namespaces): not worth a place in the pool.
+    if (c.message !== undefined && c.message.length <= SHARED_MESSAGE_LENGTH) copy.message = pool.string(c.message);
+    if (c.lastTransitionTime !== undefined) copy.lastTransitionTime = time(c.lastTransitionTime);
     return copy;
   };
   out.status = { ...status };
   if (status.namespaces) out.status.namespaces = status.namespaces.map(nameOf);
   if (status.claims) out.status.claims = status.claims.map(claim);
+  if (Array.isArray(status.conditions)) out.status.conditions = status.conditions.map(condition);
   return out;
 }
 

@@ -5,7 +5,8 @@ import { lingerOnClose } from '../http/linger';
 import { toStatusError, type StatusError } from '../status';
 
 export function encodeBody(value: unknown, mediaType: Negotiated['mediaType'], pretty: boolean): Buffer {
-  if (mediaType === 'application/yaml') return Buffer.from(dump(value, { noRefs: true, lineWidth: -1, sortKeys: false }));
+  // YAML of exactly what JSON writes: js-yaml does not call toJSON (flat records), JSON.stringify does.
+  if (mediaType === 'application/yaml') return Buffer.from(dump(JSON.parse(JSON.stringify(value)), { noRefs: true, lineWidth: -1, sortKeys: false }));
   return Buffer.from(pretty ? JSON.stringify(value, null, 2) + '\n' : JSON.stringify(value));
 }
 

@@ -31,9 +31,14 @@ export function whenListed(sources: readonly { waitForSync(): Promise<boolean> }
     .catch(() => undefined);
 }
 
-/** Every row of `rows` with its metadata.resourceVersion set to `resourceVersion`; audiences unchanged. */
-export function restampRows<T extends KubeObject>(rows: Map<string, RowState<T>>, resourceVersion: string): void {
-  for (const [name, row] of rows) rows.set(name, Object.freeze({ ...row, object: withResourceVersion(row.object, resourceVersion) }));
+/** A row state whose object is stamped with `resourceVersion`, its audience unchanged. */
+export function stampedRow<T extends KubeObject>(row: RowState<T>, resourceVersion: string): RowState<T> {
+  return Object.freeze({ ...row, object: withResourceVersion(row.object, resourceVersion) });
+}
+
+/** Every row of `rows` stamped with `resourceVersion` by `stamp`; audiences unchanged. */
+export function restampRows<R>(rows: Map<string, R>, resourceVersion: string, stamp: (row: R, resourceVersion: string) => R): void {
+  for (const [name, row] of rows) rows.set(name, stamp(row, resourceVersion));
 }
 
 /**

@@ -2,19 +2,22 @@
  * Whether two rows are served as the same JSON apart from `metadata.resourceVersion`: what decides
  * whether a recomputed row is a change. It compares as JSON.stringify writes them — the same keys in
  * the same order (keys whose value JSON leaves out, undefined or a function, skipped), equal numbers,
- * strings and booleans, arrays element by element — so it agrees with comparing their JSON texts, and
+ * strings and booleans, arrays element by element, an object with `toJSON` (a flat record) as what that
+ * returns — so it agrees with comparing their JSON texts, and
  * keeps no text or hash of a row. Parts shared between rows (interned, or unchanged since the last
  * state) compare by identity at once.
  */
 import type { KubeObject } from '../../kube/types';
 
 export function sameContent(a: KubeObject, b: KubeObject): boolean {
-  return a === b || sameObject(a as unknown as Record<string, unknown>, b as unknown as Record<string, unknown>, true);
+  return a === b || sameObject(written(a) as Record<string, unknown>, written(b) as Record<string, unknown>, true);
 }
 
-/** JSON.stringify(a) === JSON.stringify(b), for plain data (no toJSON, no cycles). */
+/** JSON.stringify(a) === JSON.stringify(b), for data without cycles (an object with `toJSON` compares as what that returns). */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  a = written(a);
+  b = written(b);
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
@@ -52,18 +55,23 @@ function sameMetadata(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/** What JSON writes for an object with a `toJSON` method (a flat record): what that returns; else the value. */
+function written(v: unknown): unknown {
+  return typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function' ? (v as { toJSON(): unknown }).toJSON() : v;
+}
+
 /** Whether JSON writes a value as an object member (undefined and functions are left out). */
-function written(v: unknown): boolean {
+function isWritten(v: unknown): boolean {
   return v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
 }
 
 /** A value as JSON writes it inside an array: what it leaves out of an object is null there. */
 function inArray(v: unknown): unknown {
-  return written(v) ? v : null;
+  return isWritten(v) ? v : null;
 }
 
 function writtenKeys(o: Record<string, unknown>, skip: string | undefined): string[] {
   const out: string[] = [];
-  for (const k of Object.keys(o)) if (k !== skip && written(o[k])) out.push(k);
+  for (const k of Object.keys(o)) if (k !== skip && isWritten(o[k])) out.push(k);
   return out;
 }

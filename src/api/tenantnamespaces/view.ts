@@ -7,18 +7,19 @@ import { PADDOCK, type KubeObject, type Namespace, type ResourceQuota, type Tena
 import { claimsOf, isProvisioned } from '../../tenancy/claims';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
-import { admits, audienceOfKeys, restampRows, sameAudience, viewerKeys, whenListed, withResourceVersion } from '../serving/rows';
+import { admits, audienceOfKeys, restampRows, sameAudience, viewerKeys, whenListed } from '../serving/rows';
 import { sameContent } from '../serving/same-content';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
 import type { ResourceVersionSigner } from '../watch/resource-version';
-import { ViewLog, type ComputedRow, type RowJoin, type SourcesAt } from '../watch/view-log';
+import { ViewLog, type RowJoin, type SourcesAt } from '../watch/view-log';
 import { toTenantNamespace, type GuardrailSummary } from './read-model';
+import { restampRow, TenantNamespaceRow } from './row';
 
 export type { Viewer } from '../serving/resource';
 
 /** A row as served (stamped with the resourceVersion of its last change), with who may see it. Immutable. */
-type Row = ComputedRow<TenantNamespace>;
+type Row = TenantNamespaceRow;
 
 /** What a row is joined from, read now (from the cache) or at a client's resourceVersion (a replay). */
 interface Sources {
@@ -65,7 +66,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
 
   constructor(readonly cache: PaddockCache, window: number, signer: ResourceVersionSigner) {
     const sources = [cache.namespaces, cache.tenants, cache.resourceQuotas].map((informer) => historyOf<KubeObject>(informer as never, window));
-    this.log = new ViewLog<TenantNamespace>(sources, this.#join(), withResourceVersion, signer);
+    this.log = new ViewLog<TenantNamespace>(sources, this.#join(), restampRow, signer);
     this.#now = {
       namespace: (name) => cache.namespaces.store.get(name),
       tenant: (name) => cache.tenants.store.get(name),
@@ -87,7 +88,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     const byNamespace = (o: { metadata: { namespace?: string } }) => o.metadata.namespace && this.#refresh(o.metadata.namespace, QUOTAS);
     cache.resourceQuotas.addEventHandler({ add: byNamespace, update: (_old, q) => byNamespace(q), delete: byNamespace });
     whenListed([cache.namespaces, cache.tenants, cache.resourceQuotas], () => {
-      restampRows(this.#rows, this.log.resourceVersion);
+      restampRows(this.#rows, this.log.resourceVersion, (row, rv) => row.withResourceVersion(rv));
       this.#all = undefined;
     });
   }
@@ -180,7 +181,7 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
     if (before && sameContent(before.object, computed.object) && sameAudience(before.audience, computed.audience)) return;
     const tenantName = computed.object.spec.tenant;
     if (before && before.object.spec.tenant !== tenantName) this.#unindex(name, before.object.spec.tenant);
-    const row: Row = Object.freeze({ ...computed, object: withResourceVersion(computed.object, this.log.versionOf(source, name)) });
+    const row = computed.withResourceVersion(this.log.versionOf(source, name));
     this.#rows.set(name, row);
     this.#all = undefined;
     if (!before) this.#names.insert(name);
@@ -228,7 +229,7 @@ function joinRow(name: string, sources: Sources): Row | undefined {
   const tenant = tenantName ? sources.tenant(tenantName) : undefined;
   if (!ns || !tenantName || !isProvisioned(tenant, ns)) return undefined;
   const object = toTenantNamespace({ namespace: ns, tenant, quotas: sources.quotasIn(name), guardrails: guardrailsOf(tenant, ns), resourceVersion: '' });
-  return { object, audience: audienceOf(tenant) };
+  return TenantNamespaceRow.of(object, audienceOf(tenant));
 }
 
 /**

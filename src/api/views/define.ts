@@ -28,8 +28,11 @@ export interface ViewDefinition {
   relevant(tenant: Tenant): unknown;
   /** A source object may be used by the tenant of the same name alone (see Projection.sameNameOnly). */
   sameNameOnly?: boolean;
-  /** The source's fields served under the view's kind (everything but apiVersion, kind, metadata by default). */
-  body?(obj: KubeObject): Record<string, unknown>;
+  /**
+   * The spec and status served under the view's kind, when not the source's own fields (by default,
+   * everything but apiVersion, kind and metadata).
+   */
+  body?(obj: KubeObject): { spec: unknown; status: unknown };
   table: TableConvertor<KubeObject>;
   description: string;
   /** Top-level body fields for `kubectl explain`: name → [type, description]. */
@@ -62,8 +65,14 @@ function projector(def: ViewDefinition, names: ResourceNames) {
     if (m.labels && Object.keys(m.labels).length) metadata.labels = Object.isFrozen(m.labels) ? m.labels : { ...m.labels };
     const annotations = Object.fromEntries(Object.entries(m.annotations ?? {}).filter(([k]) => SHOWN_ANNOTATIONS.has(k)));
     if (Object.keys(annotations).length) metadata.annotations = annotations;
+    if (def.body) {
+      // One literal with every field, so that they are all stored inside the object, and inside the
+      // stamped copies made of it (added one by one, they would spill into a separate array in each).
+      const { spec, status } = def.body(obj);
+      return { apiVersion: names.groupVersion, kind: names.kind, metadata, spec, status } as KubeObject;
+    }
     const { apiVersion: _v, kind: _k, metadata: _m, ...rest } = obj as KubeObject & Record<string, unknown>;
-    return { apiVersion: names.groupVersion, kind: names.kind, metadata, ...(def.body ? def.body(obj) : rest) };
+    return { apiVersion: names.groupVersion, kind: names.kind, metadata, ...rest };
   };
 }
 

@@ -4,7 +4,7 @@ import type { SharedInformer } from '../../cache/informer';
 import type { KubeObject, Tenant } from '../../kube/types';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
-import { admits, audienceOfKeys, restampRows, sameAudience, whenListed, withResourceVersion } from '../serving/rows';
+import { admits, audienceOfKeys, restampRows, sameAudience, stampedRow, whenListed, withResourceVersion } from '../serving/rows';
 import { sameContent } from '../serving/same-content';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
@@ -93,7 +93,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
       update: (old, t) => tenantChanged(t.metadata.name, old),
       delete: (t, { cached }) => tenantChanged(t.metadata.name, cached),
     });
-    whenListed(sources, () => restampRows(this.#rows, this.log.resourceVersion));
+    whenListed(sources, () => restampRows(this.#rows, this.log.resourceVersion, stampedRow));
   }
 
   get size(): number {
