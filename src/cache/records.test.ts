@@ -1,5 +1,5 @@
 import type { Namespace, ResourceQuota } from '../kube/types';
-import { storedVersion, versionText } from './records';
+import { type NamespaceRecord, storedVersion, versionText } from './records';
 import { guardrailSummary, Interner, namespaceSummary } from './summaries';
 import { prepareForCache } from './transform';
 
@@ -70,5 +70,20 @@ describe('flat records', () => {
     const record = namespaceSummary(ns, new Interner());
     expect(JSON.parse(JSON.stringify(record))).toEqual(ns);
     expect(record.metadata.uid).toBe('u');
+  });
+
+  it('share one labels object between alike namespaces, and read each one\'s labels with its own name, in order', () => {
+    const pool = new Interner();
+    const ns = (name: string, labels: Record<string, string>): Namespace => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
+    const labelled = (name: string) => ({ a: 'x', 'kubernetes.io/metadata.name': name, 'paddock.dev/tenant': 'oil' });
+    const [a, b] = ['oil-a', 'oil-b'].map((n) => namespaceSummary(ns(n, labelled(n)), pool) as unknown as NamespaceRecord);
+    expect(a!.labelsOfAlike).toBe(b!.labelsOfAlike);
+    expect(JSON.stringify(a!.metadata.labels)).toBe(JSON.stringify(labelled('oil-a')));
+    expect(JSON.stringify(b)).toContain(JSON.stringify(labelled('oil-b')));
+    expect(Object.isFrozen(a!.metadata.labels)).toBe(true);
+    // A name label that is not the name (kube-apiserver would not allow it), or none: the labels as they are.
+    const odd = namespaceSummary(ns('oil-c', labelled('other')), pool);
+    expect(odd.metadata.labels).toEqual(labelled('other'));
+    expect(namespaceSummary(ns('oil-d', { team: 'x' }), pool).metadata.labels).toEqual({ team: 'x' });
   });
 });

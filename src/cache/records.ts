@@ -102,7 +102,22 @@ export function recordOf<T>(apiVersion: string | undefined, kind: string | undef
   return new Record(...fields) as unknown as T;
 }
 
-/** A Namespace: its identity, times, labels, Paddock's annotations and its phase, flat. */
+/** The label kube-apiserver sets on every namespace, to its name. */
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/**
+ * What stands for the namespace's own name as the value of {@link NAMESPACE_NAME_LABEL} in a record's
+ * labels. No label value can be it (they are at most 63 of `[A-Za-z0-9._-]`).
+ */
+export const OWN_NAME = '\u0000name';
+
+/**
+ * A Namespace: its identity, times, labels, Paddock's annotations and its phase, flat.
+ *
+ * Its labels are kept with {@link OWN_NAME} for the value of the name label, so that alike namespaces
+ * (those of a tenant carry the same labels but that one) can share one object: `labels` puts the name
+ * back, in a new frozen object, on each read.
+ */
 export class NamespaceRecord {
   constructor(
     readonly name: string,
@@ -110,10 +125,16 @@ export class NamespaceRecord {
     readonly version: StoredVersion,
     readonly creationTimestamp: string | undefined,
     readonly deletionTimestamp: string | undefined,
-    readonly labels: Labels | undefined,
+    readonly labelsOfAlike: Labels | undefined,
     readonly annotations: Labels | undefined,
     readonly status: { phase?: string } | undefined,
   ) {}
+
+  get labels(): Labels | undefined {
+    const alike = this.labelsOfAlike;
+    // Replacing the value of a key keeps the key where it was: the labels come out in their order.
+    return alike?.[NAMESPACE_NAME_LABEL] === OWN_NAME ? Object.freeze({ ...alike, [NAMESPACE_NAME_LABEL]: this.name }) : alike;
+  }
 
   get apiVersion(): string { return 'v1'; }
   get kind(): string { return 'Namespace'; }

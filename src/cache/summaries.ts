@@ -13,7 +13,7 @@ import type { Condition, KubeObject, Namespace, NamespaceClaim, Tenant, TenantSp
 import { CLAIM_TOKEN_ANNOTATION } from '../tenancy/claims';
 import { decodeManagedKeys } from '../tenancy/namespace';
 import { MANAGED_METADATA_ANNOTATION, PADDOCK_KEY_PREFIX } from '../tenancy/names';
-import { BINDING_CONTENT, NamespaceRecord, recordOf, SPEC_CONTENT, storedVersion } from './records';
+import { BINDING_CONTENT, NAMESPACE_NAME_LABEL, NamespaceRecord, OWN_NAME, recordOf, SPEC_CONTENT, storedVersion } from './records';
 import { deepFreeze } from './transform';
 
 /** Condition messages up to this long are taken from the pool of strings. */
@@ -213,19 +213,19 @@ export function namespaceSummary(ns: Namespace, pool: Interner = shared): Namesp
   const m = ns.metadata;
   return new NamespaceRecord(
     m.name, m.uid, storedVersion(m.resourceVersion), m.creationTimestamp, m.deletionTimestamp,
-    m.labels === undefined ? undefined : sharedLabels(m.labels, m.name, pool),
+    m.labels === undefined ? undefined : labelsOfAlike(m.labels, m.name, pool),
     paddockAnnotations(m.annotations, pool),
     ns.status?.phase === undefined ? undefined : pool.value({ phase: ns.status.phase }),
   ) as unknown as Namespace;
 }
 
 /**
- * A namespace's labels with their values shared where they repeat (the tenant, the Pod Security level;
- * the name label is the name). A copy of the object as parsed keeps its compact layout (a map of a few
- * keys built one key at a time spills past four into a separate property array).
+ * A namespace's labels as alike namespaces share them (see NamespaceRecord): the name label's value, when
+ * it is the namespace's name (kube-apiserver sets it so), replaced by OWN_NAME, and the whole taken from
+ * the pool. A copy of the object as parsed keeps its compact layout (a map of a few keys built one key
+ * at a time spills past four into a separate property array).
  */
-function sharedLabels(labels: Record<string, string>, name: string, pool: Interner): Record<string, string> {
-  const out = { ...labels };
-  for (const [k, v] of Object.entries(out)) out[k] = v === name ? name : pool.string(v);
-  return out;
+function labelsOfAlike(labels: Record<string, string>, name: string, pool: Interner): Record<string, string> {
+  if (labels[NAMESPACE_NAME_LABEL] !== name) return pool.value({ ...labels });
+  return pool.value({ ...labels, [NAMESPACE_NAME_LABEL]: OWN_NAME });
 }

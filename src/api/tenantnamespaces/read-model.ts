@@ -62,17 +62,7 @@ export function toTenantNamespace(sources: TenantNamespaceSources): TenantNamesp
   const { namespace, tenant, quotas, guardrails } = sources;
   const meta = namespace.metadata;
   const tenantName = meta.labels?.[PADDOCK.tenantLabel] ?? tenant?.metadata.name ?? '';
-
-  // Objects are made as literals with every field (an absent one undefined, which no encoding writes),
-  // so that their fields are stored inside them, and so are those of the stamped copies made from them.
-  const metadata: TenantNamespace['metadata'] = {
-    name: meta.name,
-    uid: meta.uid || undefined,
-    resourceVersion: sources.resourceVersion ?? deriveResourceVersion([namespace, tenant, ...quotas]),
-    creationTimestamp: meta.creationTimestamp || undefined,
-    deletionTimestamp: meta.deletionTimestamp || undefined,
-    labels: meta.labels && Object.keys(meta.labels).length > 0 ? frozenOrCopy(meta.labels) : undefined,
-  };
+  const metadata = tenantNamespaceMetadata(namespace, sources.resourceVersion ?? deriveResourceVersion([namespace, tenant, ...quotas]));
 
   const quota = mergeQuotas(quotas);
   const nodeSelector = tenant?.spec.nodeSelector;
@@ -91,6 +81,24 @@ export function toTenantNamespace(sources: TenantNamespaceSources): TenantNamesp
     spec: sharedPart({ tenant: tenantName }),
     // Equal in the namespaces of a tenant that are alike (same phase, quota usage and condition).
     status: sharedPart(status),
+  };
+}
+
+/**
+ * The metadata of the TenantNamespace of `namespace`, at `resourceVersion`: the namespace's name, uid,
+ * creation and deletion times and labels (its annotations are not the tenant's to see).
+ */
+export function tenantNamespaceMetadata(namespace: Namespace, resourceVersion: string | undefined): TenantNamespace['metadata'] {
+  const meta = namespace.metadata;
+  // Objects are made as literals with every field (an absent one undefined, which no encoding writes),
+  // so that their fields are stored inside them.
+  return {
+    name: meta.name,
+    uid: meta.uid || undefined,
+    resourceVersion,
+    creationTimestamp: meta.creationTimestamp || undefined,
+    deletionTimestamp: meta.deletionTimestamp || undefined,
+    labels: meta.labels && Object.keys(meta.labels).length > 0 ? frozenOrCopy(meta.labels) : undefined,
   };
 }
 

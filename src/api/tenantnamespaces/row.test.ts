@@ -1,8 +1,18 @@
-import type { TenantNamespace } from '../../kube/types';
+import { Interner, namespaceSummary } from '../../cache/summaries';
+import type { Namespace, TenantNamespace } from '../../kube/types';
 import { encodeBody } from '../request/respond';
 import { sameContent } from '../serving/same-content';
 import { restampRow, TenantNamespaceRow } from './row';
 
+const labels = { 'kubernetes.io/metadata.name': 'oil-production', 'paddock.dev/tenant': 'oil' };
+const namespaceObject: Namespace = {
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name: 'oil-production', uid: 'ns-uid-1', resourceVersion: '3', creationTimestamp: '2026-01-02T03:04:05Z', labels, annotations: { note: 'not shown' } },
+  status: { phase: 'Active' },
+};
+/** The namespace as the cache holds it: a flat record whose labels are those of its alike namespaces. */
+const namespace = namespaceSummary(namespaceObject, new Interner());
 const object: TenantNamespace = {
   kind: 'TenantNamespace',
   apiVersion: 'tenancy.paddock.dev/v1alpha1',
@@ -12,7 +22,7 @@ const object: TenantNamespace = {
     resourceVersion: '7',
     creationTimestamp: '2026-01-02T03:04:05Z',
     deletionTimestamp: undefined,
-    labels: { 'paddock.dev/tenant': 'oil' },
+    labels,
   },
   spec: { tenant: 'oil' },
   status: { phase: 'Active', owners: [{ kind: 'User', name: 'alice', role: 'admin' }] },
@@ -20,11 +30,12 @@ const object: TenantNamespace = {
 const audience = new Set(['user:alice']);
 
 describe('a TenantNamespace row', () => {
-  const row = TenantNamespaceRow.of(object, audience);
+  const row = TenantNamespaceRow.of(namespace, object, audience);
 
   it('is written as the object it stands for, never with its audience', () => {
     expect(JSON.stringify(row)).toBe(JSON.stringify(object));
     expect(JSON.stringify(row)).not.toContain('alice"]');
+    expect(JSON.stringify(row)).not.toContain('not shown');
     expect(JSON.stringify({ type: 'ADDED', object: row })).toBe(JSON.stringify({ type: 'ADDED', object }));
   });
 
@@ -32,6 +43,7 @@ describe('a TenantNamespace row', () => {
     expect(row.kind).toBe(object.kind);
     expect(row.apiVersion).toBe(object.apiVersion);
     expect(row.metadata).toEqual(object.metadata);
+    expect(Object.keys(row.metadata.labels!)).toEqual(Object.keys(labels));
     expect(row.spec).toBe(object.spec);
     expect(row.status).toBe(object.status);
     expect(row.object).toBe(row);
@@ -51,7 +63,7 @@ describe('a TenantNamespace row', () => {
     expect(stamped.audience).toBe(audience);
     expect(restampRow(row, '9').metadata.resourceVersion).toBe('9');
     expect(sameContent(row, stamped)).toBe(true);
-    const other = TenantNamespaceRow.of({ ...object, status: { ...object.status, phase: 'Terminating' } }, audience);
+    const other = TenantNamespaceRow.of(namespace, { ...object, status: { ...object.status, phase: 'Terminating' } }, audience);
     expect(sameContent(row, other)).toBe(false);
   });
 

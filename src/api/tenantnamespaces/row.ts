@@ -1,26 +1,25 @@
 /**
- * A TenantNamespace row as the view keeps it: one flat object holding the served object's fields and who
- * may see it — the row state and the object in one (see cache/records.ts for flat records). A plain row
- * is three objects: the state ({ object, audience }), the object and its metadata; this one is about
- * 80 B less per namespace.
+ * A TenantNamespace row as the view keeps it: one flat object holding the cached Namespace it shows,
+ * what it adds to it (spec and status), its resourceVersion and who may see it — the row state and the
+ * served object in one (see cache/records.ts for flat records). A plain row is three objects (the state
+ * `{ object, audience }`, the object and its metadata) and a copy of the namespace's fields and labels;
+ * this one is about 130 B less per namespace.
  *
  * It reads like the TenantNamespace it stands for: `kind`, `apiVersion` and `metadata` are made on read
- * (`metadata` a fresh object each time: nothing may rely on its identity or write to it), `object` is the
- * row itself, and JSON.stringify writes the served object (`toJSON`), never the audience. Spreading a
- * row (`{ ...row }`) copies none of that: pass rows as they are.
+ * from the namespace (`metadata` a fresh object each time: nothing may rely on its identity or write to
+ * it), `object` is the row itself, and JSON.stringify writes the served object (`toJSON`), never the
+ * namespace or the audience. Spreading a row (`{ ...row }`) copies none of that: pass rows as they are.
  */
-import type { ObjectMeta, TenantNamespace } from '../../kube/types';
+import type { Namespace, ObjectMeta, TenantNamespace } from '../../kube/types';
 import { TENANT_NAMESPACES } from '../resource';
 import type { Audience, RowState } from '../watch/changelog';
+import { tenantNamespaceMetadata } from './read-model';
 
 export class TenantNamespaceRow implements RowState<TenantNamespace> {
   private constructor(
-    readonly name: string,
-    readonly uid: string | undefined,
+    /** The cached Namespace (immutable) the row's metadata is read from. */
+    readonly namespace: Namespace,
     readonly version: string | undefined,
-    readonly creationTimestamp: string | undefined,
-    readonly deletionTimestamp: string | undefined,
-    readonly labels: Record<string, string> | undefined,
     readonly spec: TenantNamespace['spec'],
     readonly status: TenantNamespace['status'],
     readonly audience: Audience,
@@ -28,10 +27,9 @@ export class TenantNamespaceRow implements RowState<TenantNamespace> {
     Object.freeze(this);
   }
 
-  /** The row of `object` (as read-model.ts joins it) with who may see it. */
-  static of(object: TenantNamespace, audience: Audience): TenantNamespaceRow {
-    const m = object.metadata;
-    return new TenantNamespaceRow(m.name, m.uid, m.resourceVersion, m.creationTimestamp, m.deletionTimestamp, m.labels, object.spec, object.status, audience);
+  /** The row of `namespace`, as `object` (its TenantNamespace, read-model.ts) shows it, with who may see it. */
+  static of(namespace: Namespace, object: TenantNamespace, audience: Audience): TenantNamespaceRow {
+    return new TenantNamespaceRow(namespace, object.metadata.resourceVersion, object.spec, object.status, audience);
   }
 
   get kind(): string {
@@ -43,14 +41,7 @@ export class TenantNamespaceRow implements RowState<TenantNamespace> {
   }
 
   get metadata(): ObjectMeta {
-    return {
-      name: this.name,
-      uid: this.uid,
-      resourceVersion: this.version,
-      creationTimestamp: this.creationTimestamp,
-      deletionTimestamp: this.deletionTimestamp,
-      labels: this.labels,
-    };
+    return tenantNamespaceMetadata(this.namespace, this.version);
   }
 
   /** The row as a TenantNamespace (itself). */
@@ -60,7 +51,7 @@ export class TenantNamespaceRow implements RowState<TenantNamespace> {
 
   /** The same row stamped with `resourceVersion`. */
   withResourceVersion(resourceVersion: string): TenantNamespaceRow {
-    return new TenantNamespaceRow(this.name, this.uid, resourceVersion, this.creationTimestamp, this.deletionTimestamp, this.labels, this.spec, this.status, this.audience);
+    return new TenantNamespaceRow(this.namespace, resourceVersion, this.spec, this.status, this.audience);
   }
 
   toJSON(): TenantNamespace {

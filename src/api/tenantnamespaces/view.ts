@@ -229,7 +229,7 @@ function joinRow(name: string, sources: Sources): Row | undefined {
   const tenant = tenantName ? sources.tenant(tenantName) : undefined;
   if (!ns || !tenantName || !isProvisioned(tenant, ns)) return undefined;
   const object = toTenantNamespace({ namespace: ns, tenant, quotas: sources.quotasIn(name), guardrails: guardrailsOf(tenant, ns), resourceVersion: '' });
-  return TenantNamespaceRow.of(object, audienceOf(tenant));
+  return TenantNamespaceRow.of(ns, object, audienceOf(tenant));
 }
 
 /**
