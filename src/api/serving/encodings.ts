@@ -39,6 +39,8 @@ interface Encodings {
   segments?: readonly string[];
   /** metadata.creationTimestamp in ms since the epoch; NaN when there is none (AGE `<unknown>`). */
   created?: number;
+  /** The row is a watch's initial-events-end bookmark: a Table row of it carries its metadata. */
+  bookmark?: boolean;
 }
 
 /**
@@ -225,7 +227,9 @@ function cellsJson<T extends KubeObject>(e: Encodings, table: TableConvertor<T>,
 
 function tableRowObject(e: Encodings, row: KubeObject, options: TableEncodingOptions): string {
   if (options.includeObject === 'Object') return jsonOf(e, row);
-  if (options.includeObject === 'Metadata' || row.metadata.annotations?.[INITIAL_EVENTS_END] === 'true') return POM_HEAD[options.groupVersion] + metadataOf(e, row) + '}';
+  // Read once per row state: a row's metadata may be made on each read (a flat record).
+  e.bookmark ??= row.metadata.annotations?.[INITIAL_EVENTS_END] === 'true';
+  if (options.includeObject === 'Metadata' || e.bookmark) return POM_HEAD[options.groupVersion] + metadataOf(e, row) + '}';
   return 'null';
 }
 
