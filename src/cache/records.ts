@@ -10,7 +10,7 @@
  * class, and JSON.stringify writes the object (`toJSON`). Spreading a record (`{ ...record }`) does not
  * copy those: pass records as they are.
  */
-import type { Labels, ObjectMeta, OwnerReference } from '../kube/types';
+import type { Labels, Namespace, ObjectMeta, OwnerReference } from '../kube/types';
 
 /**
  * A resourceVersion as stored: a number when it is a canonical decimal integer that a double holds
@@ -154,4 +154,12 @@ export class NamespaceRecord {
   toJSON(): object {
     return { apiVersion: this.apiVersion, kind: this.kind, metadata: this.metadata, status: this.status };
   }
+}
+
+/** The metadata fields of a Namespace that a record holds itself, under the same names. */
+export type NamespaceMeta = Pick<ObjectMeta, 'name' | 'uid' | 'creationTimestamp' | 'deletionTimestamp' | 'labels'>;
+
+/** Those fields of `ns`, read without making its `metadata`: a record has them itself, an object in its metadata. */
+export function namespaceMeta(ns: Namespace): NamespaceMeta {
+  return ns instanceof NamespaceRecord ? ns : ns.metadata;
 }

@@ -13,10 +13,10 @@ import type { Condition, KubeObject, Namespace, NamespaceClaim, Tenant, TenantSp
 import { CLAIM_TOKEN_ANNOTATION } from '../tenancy/claims';
 import { decodeManagedKeys } from '../tenancy/namespace';
 import { MANAGED_METADATA_ANNOTATION, PADDOCK_KEY_PREFIX } from '../tenancy/names';
-import { BINDING_CONTENT, NAMESPACE_NAME_LABEL, NamespaceRecord, OWN_NAME, recordOf, SPEC_CONTENT, storedVersion } from './records';
+import { BINDING_CONTENT, NAMESPACE_NAME_LABEL, namespaceMeta, NamespaceRecord, OWN_NAME, recordOf, SPEC_CONTENT, storedVersion, type NamespaceMeta } from './records';
 import { deepFreeze } from './transform';
 
-/** Condition messages up to this long are taken from the pool of strings. */
+/** Messages of conditions that hold, up to this long, are taken from the pool of strings. */
 const SHARED_MESSAGE_LENGTH = 64;
 
 /** The fewest insertions after which the pool is swept. */
@@ -148,9 +148,9 @@ const TEMPLATE_FIELDS = [
  * A Tenant as cached: all of it (its status and finalizer are written from the cached copy), with what
  * repeats shared instead of copied — the template fields of its spec, equal between tenants given the
  * same offer, and in its status each namespace's name and uid as the instances the cached Namespace
- * holds, equal times (of claims and conditions) once, and claim origins and condition types, statuses,
- * reasons and messages from the pool of strings (the same few on most tenants: "Ready", "5 namespaces
- * in sync"). `namespace` finds a cached Namespace by name; a claim whose namespace is not cached (yet)
+ * holds, equal times (of claims and conditions) once, and claim origins, condition types, statuses and
+ * reasons, and the messages of conditions that hold from the pool of strings (the same few on most
+ * tenants: "Ready", "5 namespaces in sync"). `namespace` finds a cached Namespace by name; a claim whose namespace is not cached (yet)
  * keeps its own strings.
  */
 export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace: (name: string) => Namespace | undefined = () => undefined): Tenant {
@@ -161,12 +161,16 @@ export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace
   }
   const status = tenant.status;
   if (!status) return out;
-  const nameOf = (name: string): string => namespace(name)?.metadata.name ?? name;
+  const cachedMeta = (name: string): NamespaceMeta | undefined => {
+    const ns = namespace(name);
+    return ns && namespaceMeta(ns);
+  };
+  const nameOf = (name: string): string => cachedMeta(name)?.name ?? name;
   const times = new Map<string, string>();
   const time = <T extends string | undefined>(t: T): T => (t === undefined ? t : ((times.get(t) ?? (times.set(t, t), t)) as T));
   // Fields are replaced in place (the copy keeps the source's key order) and never added.
   const claim = (c: NamespaceClaim): NamespaceClaim => {
-    const cached = namespace(c.name)?.metadata;
+    const cached = cachedMeta(c.name);
     const copy = { ...c, name: cached?.name ?? c.name, origin: pool.string(c.origin) };
     if (c.uid !== undefined && c.uid === cached?.uid) copy.uid = cached.uid;
     if (c.claimedAt !== undefined) copy.claimedAt = time(c.claimedAt);
@@ -175,8 +179,9 @@ export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace
   const condition = (c: Condition): Condition => {
     const copy = { ...c, type: pool.string(c.type), status: pool.string(c.status) };
     if (c.reason !== undefined) copy.reason = pool.string(c.reason);
-    // A long message is most likely this tenant's own (it names namespaces): not worth a place in the pool.
-    if (c.message !== undefined && c.message.length <= SHARED_MESSAGE_LENGTH) copy.message = pool.string(c.message);
+    // The message of a condition that holds is the same on alike tenants ("5 namespaces in sync"); one
+    // that does not hold names what is wrong, this tenant's own: it would only take a place in the pool.
+    if (c.message !== undefined && c.status === 'True' && c.message.length <= SHARED_MESSAGE_LENGTH) copy.message = pool.string(c.message);
     if (c.lastTransitionTime !== undefined) copy.lastTransitionTime = time(c.lastTransitionTime);
     return copy;
   };

@@ -34,3 +34,16 @@ describe('sameContent', () => {
     expect(sameJson(a, b)).toBe(JSON.stringify(a) === JSON.stringify(b));
   });
 });
+
+describe('values with toJSON', () => {
+  it.each([
+    [{ t: new Date(0) }, { t: new Date(0) }],
+    [{ t: new Date(0) }, { t: '1970-01-01T00:00:00.000Z' }],
+    [{ t: new Date(0) }, { t: new Date(1) }],
+    [{ toJSON: () => 'x' }, 'x'],
+    [{ a: { toJSON: () => undefined } }, {}],
+    [[{ toJSON: () => undefined }], [null]],
+  ])('compare as JSON writes them (%j, %j)', (a, b) => {
+    expect(sameJson(a, b)).toBe(JSON.stringify(a) === JSON.stringify(b));
+  });
+});

@@ -18,6 +18,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   a = written(a);
   b = written(b);
+  if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
@@ -62,7 +63,8 @@ function written(v: unknown): unknown {
 
 /** Whether JSON writes a value as an object member (undefined and functions are left out). */
 function isWritten(v: unknown): boolean {
-  return v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
+  const w = written(v);
+  return w !== undefined && typeof w !== 'function' && typeof w !== 'symbol';
 }
 
 /** A value as JSON writes it inside an array: what it leaves out of an object is null there. */

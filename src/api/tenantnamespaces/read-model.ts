@@ -1,5 +1,6 @@
 import type { Condition, Namespace, ResourceQuota, Tenant, TenantNamespace, TenantNamespaceOwner } from '../../kube/types';
 import { PADDOCK } from '../../kube/types';
+import { namespaceMeta } from '../../cache/records';
 import { Interner } from '../../cache/summaries';
 import { TENANT_NAMESPACES } from '../resource';
 import { mergeQuotas } from './quota';
@@ -89,7 +90,8 @@ export function toTenantNamespace(sources: TenantNamespaceSources): TenantNamesp
  * creation and deletion times and labels (its annotations are not the tenant's to see).
  */
 export function tenantNamespaceMetadata(namespace: Namespace, resourceVersion: string | undefined): TenantNamespace['metadata'] {
-  const meta = namespace.metadata;
+  const meta = namespaceMeta(namespace);
+  const labels = meta.labels;
   // Objects are made as literals with every field (an absent one undefined, which no encoding writes),
   // so that their fields are stored inside them.
   return {
@@ -98,8 +100,13 @@ export function tenantNamespaceMetadata(namespace: Namespace, resourceVersion: s
     resourceVersion,
     creationTimestamp: meta.creationTimestamp || undefined,
     deletionTimestamp: meta.deletionTimestamp || undefined,
-    labels: meta.labels && Object.keys(meta.labels).length > 0 ? frozenOrCopy(meta.labels) : undefined,
+    labels: labels && hasKeys(labels) ? frozenOrCopy(labels) : undefined,
   };
+}
+
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 /** Row parts equal by JSON in several rows, kept once while some row holds them. */

@@ -10,6 +10,7 @@
  * it), `object` is the row itself, and JSON.stringify writes the served object (`toJSON`), never the
  * namespace or the audience. Spreading a row (`{ ...row }`) copies none of that: pass rows as they are.
  */
+import { namespaceMeta } from '../../cache/records';
 import type { Namespace, ObjectMeta, TenantNamespace } from '../../kube/types';
 import { TENANT_NAMESPACES } from '../resource';
 import type { Audience, RowState } from '../watch/changelog';
@@ -40,6 +41,11 @@ export class TenantNamespaceRow implements RowState<TenantNamespace> {
     return TENANT_NAMESPACES.groupVersion;
   }
 
+  /** The row's name, read without making its metadata. */
+  get name(): string {
+    return namespaceMeta(this.namespace).name;
+  }
+
   get metadata(): ObjectMeta {
     return tenantNamespaceMetadata(this.namespace, this.version);
   }
@@ -54,6 +60,11 @@ export class TenantNamespaceRow implements RowState<TenantNamespace> {
     return new TenantNamespaceRow(this.namespace, resourceVersion, this.spec, this.status, this.audience);
   }
 
+  /** The same row reading its metadata from `namespace`, which shows the same (a later version of its Namespace). */
+  reading(namespace: Namespace): TenantNamespaceRow {
+    return new TenantNamespaceRow(namespace, this.version, this.spec, this.status, this.audience);
+  }
+
   toJSON(): TenantNamespace {
     return { kind: this.kind, apiVersion: this.apiVersion, metadata: this.metadata, spec: this.spec, status: this.status };
   }
@@ -62,4 +73,9 @@ export class TenantNamespaceRow implements RowState<TenantNamespace> {
 /** The row `object` stands for stamped with `resourceVersion` (the view log's restamp of a removed row). */
 export function restampRow(object: TenantNamespace, resourceVersion: string): TenantNamespace {
   return (object as unknown as TenantNamespaceRow).withResourceVersion(resourceVersion).object;
+}
+
+/** The name of a TenantNamespace: read off a row without making its metadata. */
+export function nameOf(object: TenantNamespace): string {
+  return object instanceof TenantNamespaceRow ? object.name : object.metadata.name;
 }

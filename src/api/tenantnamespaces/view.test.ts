@@ -8,6 +8,7 @@ import { getRow, listRows } from '../serving/list';
 import { ListSnapshots } from '../serving/snapshots';
 import { tenantWorld } from '../testing/tenant-world';
 import { tenantNamespacesResource } from './resource';
+import type { TenantNamespaceRow } from './row';
 import type { Viewer } from './view';
 
 
@@ -90,6 +91,20 @@ describe('TenantNamespaceView', () => {
     const changes = view.log.since(rv) as { type: string; object: { metadata: { name: string } } }[];
     expect(changes.map((c) => `${c.type} ${c.object.metadata.name}`).sort()).toEqual(['MODIFIED oil-a', 'MODIFIED oil-b', 'MODIFIED oil-c']);
     expect(names(view.visibleRows(bob))).toEqual(['gas-a', 'oil-a', 'oil-b', 'oil-c']);
+  });
+
+  it('reads the Namespace as cached now when it changed in what the row does not show, logging nothing', () => {
+    const { view, namespaces } = world();
+    const live: unknown[] = [];
+    view.subscribe((c) => live.push(c));
+    const before = view.get('oil-a')!;
+    const cached = namespaces.items.get('oil-a')!;
+    namespaces.set('oil-a', { ...cached, metadata: { ...cached.metadata, annotations: { note: 'not shown' } } });
+    expect(live).toEqual([]);
+    const after = view.get('oil-a') as TenantNamespaceRow;
+    expect(after.namespace).toBe(namespaces.items.get('oil-a'));
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(before));
   });
 
   it('reflects quota usage and drops a row whose namespace loses its tenant label', () => {

@@ -178,7 +178,15 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
       if (before) this.#remove(name, before, source);
       return;
     }
-    if (before && sameContent(before.object, computed.object) && sameAudience(before.audience, computed.audience)) return;
+    if (before && sameContent(before.object, computed.object) && sameAudience(before.audience, computed.audience)) {
+      // No change to serve. When only the Namespace moved on (in what the row does not show), the row
+      // reads the cached one from now on, so as not to keep the one it replaced alive.
+      if (before.namespace !== computed.namespace) {
+        this.#rows.set(name, before.reading(computed.namespace));
+        this.#all = undefined;
+      }
+      return;
+    }
     const tenantName = computed.object.spec.tenant;
     if (before && before.object.spec.tenant !== tenantName) this.#unindex(name, before.object.spec.tenant);
     const row = computed.withResourceVersion(this.log.versionOf(source, name));
