@@ -16,8 +16,14 @@ export interface MemoryPoint {
   namespaces: number;
   /** Objects in Paddock's informer caches (tenants, namespaces, guardrails), from /metrics. */
   cachedObjects: number;
-  /** At rest: no full list served by this scenario for longer than the row encodings are kept. */
+  /**
+   * At rest: no row's encodings kept — none made by this scenario's lists, nor by other clients' (the
+   * first list of kube-controller-manager's metadata informers, for the garbage collector and quotas,
+   * encodes every row's metadata), unless they did not go within the wait (see `rowEncodings`).
+   */
   heapUsedBytes: number;
+  /** Row states whose encodings Paddock kept when the heap at rest was measured (paddock_row_encodings). */
+  rowEncodings?: number;
   heapUsedMiB: number;
   rssMiB: number;
   /**
@@ -59,9 +65,19 @@ export async function memoryPoint(cluster: BenchCluster, namespaces: number, opt
     options.log?.(`  waiting ${Math.ceil(rest / 1000)} s for the row encodings of the previous lists to be dropped`);
     await sleep(rest);
   }
+  // Other clients' lists (kube-controller-manager's metadata informers list every served resource at their
+  // start) leave encodings too: wait for them to be dropped, at most as long as they may be kept.
+  const held = async () => metricSum(await cluster.paddockMetrics(), 'paddock_row_encodings');
+  const until = Date.now() + 2 * RETENTION_MS + 5000;
+  let rowEncodings = await held();
+  if (rowEncodings > 0) options.log?.(`  waiting for the encodings of ${rowEncodings} row states (other clients' lists) to be dropped`);
+  while (rowEncodings > 0 && Date.now() < until) {
+    await sleep(2000);
+    rowEncodings = await held();
+  }
   const heap = await cluster.heap();
   const cachedObjects = metricSum(await cluster.paddockMetrics(), 'paddock_cache_objects');
-  const point: MemoryPoint = { namespaces, cachedObjects, heapUsedBytes: heap.heapUsed, heapUsedMiB: round(heap.heapUsed / 2 ** 20), rssMiB: round(memoryOf(cluster.paddock!.pid).rssMiB) };
+  const point: MemoryPoint = { namespaces, cachedObjects, heapUsedBytes: heap.heapUsed, heapUsedMiB: round(heap.heapUsed / 2 ** 20), rssMiB: round(memoryOf(cluster.paddock!.pid).rssMiB), rowEncodings };
   if (options.breakdownDir) {
     const path = join(options.breakdownDir, `paddock-${namespaces}.heapsnapshot`);
     await takeHeapSnapshot(cluster.paddock!.pid, cluster.heapFile, path);

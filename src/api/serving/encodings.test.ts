@@ -6,6 +6,7 @@ import { PRIORITY_CLASSES } from '../views/classes';
 import {
   clearEncodings, metadataJson, objectJson, objectListJson, objectTableJson, partialObjectMetadataJson, partialObjectMetadataListJson, PIECE_CHARS, tableJson, tableRowJson, turnEncodings,
 } from './encodings';
+import { registry } from '../../metrics/registry';
 import type { TableConvertor } from './resource';
 
 const now = new Date('2026-03-04T05:06:07Z');
@@ -180,5 +181,17 @@ describe('row encodings: made once per row state', () => {
     turnEncodings();
     tableRowJson(table, rows[0], opts);
     expect(table.calls).toBe(4);
+  });
+
+  it('counts the row states whose encodings are kept, none once unused for two turns', async () => {
+    const held = async () => (await registry.getSingleMetric('paddock_row_encodings')!.get()).values[0]!.value;
+    expect(await held()).toBe(0);
+    objectJson(rows[0]);
+    objectJson(rows[1]);
+    expect(await held()).toBe(2);
+    turnEncodings();
+    expect(await held()).toBe(2);
+    turnEncodings();
+    expect(await held()).toBe(0);
   });
 });

@@ -12,7 +12,9 @@
  * {@link RETENTION_MS}; an encoding not used for two turns is dropped (an idle server keeps none), one
  * in use is kept, and one of a row state that no longer exists goes with it (weak keys).
  */
+import { Gauge } from 'prom-client';
 import type { KubeObject, ListMeta } from '../../kube/types';
+import { registry } from '../../metrics/registry';
 import type { IncludeObject, MetaGroupVersion } from '../negotiation';
 import { AGE_COLUMN } from '../table/columns';
 import { humanDuration, translateTimestampSince } from '../table/duration';
@@ -52,6 +54,15 @@ let previous = new WeakMap<object, Encodings>();
 let currentSize = 0;
 let previousSize = 0;
 let timer: NodeJS.Timeout | undefined;
+
+new Gauge({
+  name: 'paddock_row_encodings',
+  help: 'Row states whose encodings are kept (used in the last one or two retention periods; an entry used in both counts twice). 0 when no list or watch used one for two periods.',
+  registers: [registry],
+  collect() {
+    this.set(currentSize + previousSize);
+  },
+});
 
 function encodingsOf(row: object): Encodings {
   let e = current.get(row);
