@@ -232,7 +232,7 @@ export function toMarkdown(r: BenchResults): string {
   if (r.memory) {
     out.push('## 5. Memory', '',
       'Paddock\'s heap after a full GC (least of 3 samples; a preloaded probe runs `gc()` on SIGUSR2), with all caches synced and the cluster settled, ' +
-      'at rest (no list served for longer than row encodings are kept), then while serving: just after an admin list as a Table and as JSON, every row\'s encodings alive. ' +
+      'at rest (no row\'s encodings kept: none made by this run\'s lists or by other clients\', such as kube-controller-manager\'s metadata informers listing every row at their start; see `paddock_row_encodings`), then while serving: just after an admin list as a Table and as JSON, every row\'s encodings alive. ' +
       `Each namespace comes with a ResourceQuota, a LimitRange, a NetworkPolicy and a RoleBinding (5 cached objects, plus 1 Tenant per ${r.config.namespacesPerTenant} namespaces), and a TenantNamespace row. ` +
       `Heap per namespace at the largest size: ${bytes(r.memory.heapBytesPerNamespace)} (${bytes(r.memory.heapBytesPerObject)} per cached object); marginal, between the two largest sizes: ${bytes(r.memory.marginalBytesPerNamespace)}.`, '',
       memoryTable(r.memory), '');
