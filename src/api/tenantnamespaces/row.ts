@@ -3,7 +3,7 @@
  * what it adds to it (spec and status), its resourceVersion and who may see it — the row state and the
  * served object in one (see cache/records.ts for flat records). A plain row is three objects (the state
  * `{ object, audience }`, the object and its metadata) and a copy of the namespace's fields and labels;
- * this one is about 130 B less per namespace.
+ * this one is about 110 B less per namespace (224 → 113 B at 100k).
  *
  * It reads like the TenantNamespace it stands for: `kind`, `apiVersion` and `metadata` are made on read
  * from the namespace (`metadata` a fresh object each time: nothing may rely on its identity or write to
