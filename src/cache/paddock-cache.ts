@@ -6,7 +6,7 @@ import type { SharedInformerFactory } from './factory';
 import type { SharedInformer } from './informer';
 import { NAMESPACE_INDEX, namespaceIndexFunc } from './store';
 import { guardrailSummary, namespaceSummary, tenantSummary } from './summaries';
-import type { NamespaceRecord } from './records';
+import { namespaceMeta } from './records';
 
 /** Index names of the Paddock cache. */
 export const INDEX = {
@@ -102,7 +102,8 @@ export class PaddockCache {
    * record (see records.ts): its `metadata` would be built for the one field — once per guardrail listed.
    */
   #namespaceName(name: string): string {
-    return (this.namespaces.store.get(name) as NamespaceRecord | undefined)?.name ?? name;
+    const ns = this.namespaces.store.get(name);
+    return ns ? namespaceMeta(ns).name : name;
   }
 
   /** The class informer of a Tenant spec field. */

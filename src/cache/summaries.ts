@@ -150,8 +150,8 @@ const TEMPLATE_FIELDS = [
  * same offer, and in its status each namespace's name and uid as the instances the cached Namespace
  * holds, equal times (of claims and conditions) once, and claim origins, condition types, statuses and
  * reasons, and the messages of conditions that hold from the pool of strings (the same few on most
- * tenants: "Ready", "5 namespaces in sync"). `namespace` finds a cached Namespace by name; a claim whose namespace is not cached (yet)
- * keeps its own strings.
+ * tenants: "Ready", "5 namespaces in sync"). `namespace` finds a cached Namespace by name; a claim whose
+ * namespace is not cached (yet) keeps its own strings.
  */
 export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace: (name: string) => Namespace | undefined = () => undefined): Tenant {
   const out: Tenant = { ...tenant };

@@ -60,10 +60,22 @@ export interface TenantNamespaceSources {
  * - status.conditions: `GuardrailsReady`.
  */
 export function toTenantNamespace(sources: TenantNamespaceSources): TenantNamespace {
+  const { namespace, tenant, quotas } = sources;
+  const { spec, status } = tenantNamespaceBody(sources);
+  return {
+    kind: TENANT_NAMESPACES.kind,
+    apiVersion: TENANT_NAMESPACES.groupVersion,
+    metadata: tenantNamespaceMetadata(namespace, sources.resourceVersion ?? deriveResourceVersion([namespace, tenant, ...quotas])),
+    spec,
+    status,
+  };
+}
+
+/** The spec and status of the TenantNamespace joined from `sources` (see toTenantNamespace). */
+export function tenantNamespaceBody(sources: TenantNamespaceSources): Pick<TenantNamespace, 'spec' | 'status'> {
   const { namespace, tenant, quotas, guardrails } = sources;
-  const meta = namespace.metadata;
+  const meta = namespaceMeta(namespace);
   const tenantName = meta.labels?.[PADDOCK.tenantLabel] ?? tenant?.metadata.name ?? '';
-  const metadata = tenantNamespaceMetadata(namespace, sources.resourceVersion ?? deriveResourceVersion([namespace, tenant, ...quotas]));
 
   const quota = mergeQuotas(quotas);
   const nodeSelector = tenant?.spec.nodeSelector;
@@ -74,11 +86,7 @@ export function toTenantNamespace(sources: TenantNamespaceSources): TenantNamesp
     nodeSelector: nodeSelector && Object.keys(nodeSelector).length ? frozenOrCopy(nodeSelector) : undefined,
     conditions: sharedPart([guardrailsCondition(tenantName, tenant, guardrails)]),
   };
-
   return {
-    kind: TENANT_NAMESPACES.kind,
-    apiVersion: TENANT_NAMESPACES.groupVersion,
-    metadata,
     spec: sharedPart({ tenant: tenantName }),
     // Equal in the namespaces of a tenant that are alike (same phase, quota usage and condition).
     status: sharedPart(status),

@@ -30,7 +30,7 @@ const object: TenantNamespace = {
 const audience = new Set(['user:alice']);
 
 describe('a TenantNamespace row', () => {
-  const row = TenantNamespaceRow.of(namespace, object, audience);
+  const row = TenantNamespaceRow.of(namespace, object, audience).withResourceVersion('7');
 
   it('is written as the object it stands for, never with its audience', () => {
     expect(JSON.stringify(row)).toBe(JSON.stringify(object));

@@ -28,9 +28,9 @@ export class TenantNamespaceRow implements RowState<TenantNamespace> {
     Object.freeze(this);
   }
 
-  /** The row of `namespace`, as `object` (its TenantNamespace, read-model.ts) shows it, with who may see it. */
-  static of(namespace: Namespace, object: TenantNamespace, audience: Audience): TenantNamespaceRow {
-    return new TenantNamespaceRow(namespace, object.metadata.resourceVersion, object.spec, object.status, audience);
+  /** The row of `namespace` with the spec and status `body` gives it (read-model.ts), not yet stamped, and who may see it. */
+  static of(namespace: Namespace, body: Pick<TenantNamespace, 'spec' | 'status'>, audience: Audience): TenantNamespaceRow {
+    return new TenantNamespaceRow(namespace, '', body.spec, body.status, audience);
   }
 
   get kind(): string {

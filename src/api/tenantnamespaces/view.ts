@@ -13,7 +13,7 @@ import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
 import type { ResourceVersionSigner } from '../watch/resource-version';
 import { ViewLog, type RowJoin, type SourcesAt } from '../watch/view-log';
-import { toTenantNamespace, type GuardrailSummary } from './read-model';
+import { tenantNamespaceBody, type GuardrailSummary } from './read-model';
 import { restampRow, TenantNamespaceRow } from './row';
 
 export type { Viewer } from '../serving/resource';
@@ -236,8 +236,8 @@ function joinRow(name: string, sources: Sources): Row | undefined {
   const tenantName = ns?.metadata.labels?.[PADDOCK.tenantLabel];
   const tenant = tenantName ? sources.tenant(tenantName) : undefined;
   if (!ns || !tenantName || !isProvisioned(tenant, ns)) return undefined;
-  const object = toTenantNamespace({ namespace: ns, tenant, quotas: sources.quotasIn(name), guardrails: guardrailsOf(tenant, ns), resourceVersion: '' });
-  return TenantNamespaceRow.of(ns, object, audienceOf(tenant));
+  const body = tenantNamespaceBody({ namespace: ns, tenant, quotas: sources.quotasIn(name), guardrails: guardrailsOf(tenant, ns) });
+  return TenantNamespaceRow.of(ns, body, audienceOf(tenant));
 }
 
 /**
