@@ -324,14 +324,27 @@ export class TenantReconciler {
     return kept;
   }
 
-  /** Retain: strip guardrails and tenant labels, keep the namespace. Delete: delete the namespace. */
+  /**
+   * Retain: revoke access, strip guardrails and tenant labels, keep the namespace and its workloads.
+   * Delete: delete the namespace (kube-apiserver refuses every create in it from then on).
+   *
+   * Invariant: no one keeps access that the tenancy gave. Every RoleBinding in the namespace was made
+   * while it was the tenant's — by Paddock, by an owner (who may have bound herself, or a Role of her
+   * own), or by the cluster admin — so all of them go, and they go first: the guardrails and the tenant
+   * label that selects the admission bindings are removed only once a live list shows none left.
+   */
   async #retire(tenant: Tenant, ns: Namespace): Promise<void> {
     if ((tenant.spec.deletionPolicy ?? 'Retain') === 'Delete') {
       await this.writer.delete(ns);
       this.#event(tenant, 'Normal', 'NamespaceDeleted', `deleted namespace ${ns.metadata.name} (deletionPolicy Delete)`);
       return;
     }
+    const revoked = await this.#revokeAccess(ns);
+    // One made meanwhile (a request authorized before the sweep): the pass fails and is retried.
+    if ((await this.writer.list('RoleBinding', ns.metadata.name)).length > 0) throw new Error(`namespace ${ns.metadata.name}: RoleBindings appeared while access was being revoked`);
+    if (revoked > 0) this.#event(tenant, 'Normal', 'AccessRevoked', `deleted ${revoked} RoleBinding(s) in namespace ${ns.metadata.name} before releasing it`);
     for (const kind of GUARDRAIL_KINDS) {
+      if (kind === 'RoleBinding') continue; // all gone with the access
       for (const obj of this.#informerOf(kind).store.byIndex('namespace', ns.metadata.name)) {
         if (obj.metadata.labels?.[PADDOCK.tenantLabel] === tenant.metadata.name) await this.writer.delete(obj);
       }
@@ -340,7 +353,16 @@ export class TenantReconciler {
     const current = await this.writer.get<Namespace>({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns.metadata.name } });
     if (!current || current.metadata.uid !== ns.metadata.uid) return;
     await this.writer.update({ ...releaseNamespace(current), kind: 'Namespace', apiVersion: 'v1' });
+    // A binding whose create was authorized before the first sweep and stored after it goes too.
+    await this.#revokeAccess(ns);
     this.#event(tenant, 'Normal', 'NamespaceReleased', `released namespace ${ns.metadata.name} (deletionPolicy Retain)`);
+  }
+
+  /** Deletes every RoleBinding in `ns`, read live (the cache holds only Paddock's); returns how many. */
+  async #revokeAccess(ns: Namespace): Promise<number> {
+    const bindings = await this.writer.list<KubeObject>('RoleBinding', ns.metadata.name);
+    for (const binding of bindings) await this.writer.delete(binding);
+    return bindings.length;
   }
 
   /** Retires every namespace proven this tenant's (and only those), then lets the Tenant go. */

@@ -143,6 +143,14 @@ export class Writer {
       throw err;
     }
   }
+  /** Lists the objects of `kind` in `namespace` live (the cache holds only what Paddock manages). */
+  async list<T extends KubeObject>(kind: string, namespace: string): Promise<T[]> {
+    const ref = REF_BY_KIND[kind];
+    if (!ref) throw new Error(`no resource known for kind ${kind}`);
+    const list = await this.client.list<T>(resourcePath(ref, { namespace }), undefined, this.#scope.getStore());
+    return list.items.map((o) => ({ ...o, kind, apiVersion: ref.group ? `${ref.group}/${ref.version}` : ref.version }));
+  }
+
   /** Creates `obj`; when it already exists, returns undefined and the caller decides what that means. */
   async createIfAbsent<T extends KubeObject>(obj: T): Promise<T | undefined> {
     try {

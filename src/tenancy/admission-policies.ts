@@ -120,6 +120,9 @@ const IMAGE_VARIABLES = [
 
 const isCreate = "request.operation == 'CREATE'";
 
+/** The annotation a PVC's class was named by before spec.storageClassName; kube still reads it first. */
+const BETA_STORAGE_CLASS = 'volume.beta.kubernetes.io/storage-class';
+
 /** The cluster-scoped ValidatingAdmissionPolicy every restricting tenant binds. */
 export function restrictionsPolicy(): AdmissionObject {
   const pod = "request.resource.resource == 'pods'";
@@ -146,11 +149,15 @@ export function restrictionsPolicy(): AdmissionObject {
         { name: 'priorityClasses', expression: allowedNames('priorityClasses') },
         { name: 'runtimeClasses', expression: allowedNames('runtimeClasses') },
         { name: 'registries', expression: 'params.spec.?containerRegistries.?allowed.orValue([])' },
-        // A PVC's class as kube reads it; an UPDATE that does not change it is not checked again.
-        { name: 'storageClass', expression: 'variables.isPVC ? object.spec.?storageClassName : optional.none()' },
+        // A PVC names its class in spec.storageClassName or in the beta annotation, which kube reads
+        // first when present, even empty (GetPersistentVolumeClaimClass): every name given must be
+        // allowed. An UPDATE that changes neither is not checked again.
+        { name: 'storageClassNames', expression: `variables.isPVC ? [object.metadata.?annotations[?'${BETA_STORAGE_CLASS}'], object.spec.?storageClassName].filter(o, o.hasValue()).map(o, o.value()) : []` },
         {
           name: 'storageClassChecked',
-          expression: `variables.isPVC && has(params.spec.storageClasses) && (${isCreate} || oldObject.spec.?storageClassName != object.spec.?storageClassName)`,
+          expression:
+            `variables.isPVC && has(params.spec.storageClasses) && (${isCreate} || oldObject.spec.?storageClassName != object.spec.?storageClassName || ` +
+            `oldObject.metadata.?annotations[?'${BETA_STORAGE_CLASS}'] != object.metadata.?annotations[?'${BETA_STORAGE_CLASS}'])`,
         },
         // An Ingress names its class in spec.ingressClassName or, the older way, in an annotation.
         { name: 'ingressClassNames', expression: "variables.isIngress ? [object.spec.?ingressClassName, object.metadata.?annotations[?'kubernetes.io/ingress.class']].filter(o, o.hasValue()).map(o, o.value()) : []" },
@@ -172,9 +179,9 @@ export function restrictionsPolicy(): AdmissionObject {
       ],
       validations: [
         {
-          expression: '!variables.storageClassChecked || (variables.storageClass.hasValue() && variables.storageClass.value() in variables.storageClasses)',
+          expression: '!variables.storageClassChecked || (size(variables.storageClassNames) > 0 && variables.storageClassNames.all(n, n in variables.storageClasses))',
           messageExpression:
-            "(variables.storageClass.hasValue() ? 'storage class \"' + variables.storageClass.value() + '\" is not allowed' : 'a storage class is required and none could be defaulted')" +
+            "(size(variables.storageClassNames) > 0 ? 'storage class \"' + variables.storageClassNames.filter(n, !(n in variables.storageClasses)).join(', ') + '\" is not allowed' : 'a storage class is required and none could be defaulted')" +
             ` + ${tenant} + '; allowed: ' + ${listText('variables.storageClasses')}`,
           reason: 'Forbidden',
         },
@@ -234,7 +241,12 @@ export function defaultsPolicy(): AdmissionObject {
       ]),
       reinvocationPolicy: 'IfNeeded',
       mutations: [
-        { patchType: 'JSONPatch', jsonPatch: { expression: classDefault('persistentvolumeclaims', 'storageClasses', '!has(object.spec.storageClassName)', '/spec/storageClassName') } },
+        {
+          patchType: 'JSONPatch',
+          jsonPatch: {
+            expression: classDefault('persistentvolumeclaims', 'storageClasses', `!has(object.spec.storageClassName) && !(has(object.metadata.annotations) && '${BETA_STORAGE_CLASS}' in object.metadata.annotations)`, '/spec/storageClassName'),
+          },
+        },
         {
           patchType: 'JSONPatch',
           jsonPatch: {

@@ -51,8 +51,9 @@ function dryRun(obj: unknown, user = 'alice'): Promise<KubectlResult> {
 const pod = (podName: string, spec: Record<string, unknown> = {}, image = 'nginx:1.27') => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name: podName }, spec: { containers: [{ name: 'c', image }], ...spec },
 });
-const pvc = (spec: Record<string, unknown> = {}) => ({
-  apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' },
+const BETA_STORAGE_CLASS = 'volume.beta.kubernetes.io/storage-class';
+const pvc = (spec: Record<string, unknown> = {}, annotations?: Record<string, string>) => ({
+  apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', ...(annotations ? { annotations } : {}) },
   spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
 });
 const ingress = (spec: Record<string, unknown> = {}, annotations?: Record<string, string>) => ({
@@ -129,6 +130,17 @@ describe('status.allowed', () => {
 describe('kube-apiserver refuses, as alice in her namespace', () => {
   it('a PVC with a storage class not allowed, naming the allowed ones', async () => {
     refused(await dryRun(pvc({ storageClassName: gold })), `storage class "${gold}" is not allowed`, `allowed: ${std}`);
+  });
+
+  // kube reads the beta annotation before spec.storageClassName (GetPersistentVolumeClaimClass): it is
+  // the class the claim binds, provisions and is counted by quota under.
+  it('a PVC naming a class not allowed by the beta annotation, with or without an allowed spec class', async () => {
+    refused(await dryRun(pvc({}, { [BETA_STORAGE_CLASS]: gold })), `storage class "${gold}" is not allowed`, `allowed: ${std}`);
+    refused(await dryRun(pvc({ storageClassName: std }, { [BETA_STORAGE_CLASS]: gold })), `storage class "${gold}" is not allowed`);
+  });
+
+  it('a PVC whose beta annotation is empty (it would bind a volume of no class)', async () => {
+    refused(await dryRun(pvc({}, { [BETA_STORAGE_CLASS]: '' })), 'storage class "" is not allowed');
   });
 
   it('an Ingress with an ingress class not allowed, by name or by the older annotation', async () => {
@@ -211,6 +223,12 @@ describe('kube-apiserver accepts and defaults the allowed forms', () => {
     expect(defaults).toEqual([]);
     expect(accepted(await dryRun(pvc())).spec.storageClassName).toBe(std);
     expect(accepted(await dryRun(pvc({ storageClassName: std }))).spec.storageClassName).toBe(std);
+  });
+
+  it('a PVC naming an allowed class by the beta annotation keeps it, with no second class defaulted beside it', async () => {
+    const claim = accepted(await dryRun(pvc({}, { [BETA_STORAGE_CLASS]: std })));
+    expect(claim.metadata.annotations[BETA_STORAGE_CLASS]).toBe(std);
+    expect(claim.spec.storageClassName).toBeUndefined();
   });
 
   it('an Ingress without a class gets the tenant default', async () => {
