@@ -37,10 +37,11 @@ async function run(options: Options): Promise<void> {
   const connection = await loadConnection(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {});
   // The identity in the User-Agent lets kube-apiserver's audit log tell replicas apart.
   const userAgent = `paddock/${paddockVersion()} (${options.identity})`;
-  // Three clients, three rate limits: a busy reconcile must neither delay the API's reviews (a slow or
-  // failed review fails a user's request) nor the Lease renewals (a late renewal ends leadership).
+  // Three clients, three rate limits: a busy reconcile must neither delay what the API asks of
+  // kube-apiserver for a caller — reviews (a slow or failed one fails the request) and self-service
+  // creates and deletes — nor the Lease renewals (a late renewal ends leadership).
   const client = new KubeClient(connection, { qps: options.qps, burst: options.burst, userAgent });
-  const reviewClient = new KubeClient(connection, { qps: options.reviewQps, burst: options.reviewBurst, timeoutMs: options.reviewTimeoutMs, userAgent });
+  const apiClient = new KubeClient(connection, { qps: options.reviewQps, burst: options.reviewBurst, timeoutMs: options.reviewTimeoutMs, userAgent });
   const leaseClient = new KubeClient(connection, { qps: 5, burst: 10, timeoutMs: options.renewDeadlineMs, userAgent });
   const factory = new SharedInformerFactory(client, { logger: logger({ component: 'informer' }) });
   const cache = new PaddockCache(factory);
@@ -50,7 +51,7 @@ async function run(options: Options): Promise<void> {
   let api: ApiServer | undefined;
   if (options.mode !== 'controller') {
     const requester: KubeRequester = { request: (method, path, body) => client.request(method, path, { body }) };
-    const reviews: KubeRequester = { request: (method, path, body) => reviewClient.request(method, path, { body }) };
+    const reviews: KubeRequester = { request: (method, path, body) => apiClient.request(method, path, { body }) };
     const authSource = new AuthConfigSource(requester, { onError: (err) => log.warn('reading extension-apiserver-authentication failed', { err }) });
     await authSource.start();
     let serving: () => ServingCertificate = () => ({ cert: readFileSync(options.tlsCertFile!), key: readFileSync(options.tlsKeyFile!) });
@@ -68,7 +69,7 @@ async function run(options: Options): Promise<void> {
     const signer = new ResourceVersionSigner(() => serving().key);
     const view = new TenantNamespaceView(cache, options.watchWindow, signer);
     // Every resource of tenancy.paddock.dev/v1alpha1: one registration each, one watch hub each.
-    const resources: AnyServedResource[] = [tenantNamespacesResource(view, new SelfService(view, client)), ...viewResources(cache, options.watchWindow, signer)];
+    const resources: AnyServedResource[] = [tenantNamespacesResource(view, new SelfService(view, apiClient)), ...viewResources(cache, options.watchWindow, signer)];
     const watchOptions = { maxBufferedBytes: options.watchBufferBytes, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, resourceVersionWaitMs: RESOURCE_VERSION_WAIT_MS, log: logger({ component: 'watch' }) };
     api = new ApiServer({
       served: resources.map((resource) => ({ resource, hub: new WatchHub(resource, watchOptions) })),
@@ -134,7 +135,7 @@ async function run(options: Options): Promise<void> {
     log.info('stopped serving', { ms: Date.now() - closing });
     await Promise.race([Promise.allSettled(tasks), new Promise((r) => setTimeout(r, 10_000).unref())]);
     client.close();
-    reviewClient.close();
+    apiClient.close();
     leaseClient.close();
     process.exit(0);
   };

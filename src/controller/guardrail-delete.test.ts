@@ -32,6 +32,7 @@ async function retainCleanup(live: Map<string, KubeObject>): Promise<string[]> {
   await factory.waitForCacheSync(stop.signal);
   const client = {
     get: async (p: string) => live.get(p) ?? Promise.reject(err(404)),
+    list: async (p: string) => ({ items: [...live].filter(([k]) => k.startsWith(`${p}/`)).map(([, v]) => v) }),
     update: async (_p: string, b: unknown) => b,
     delete: async (p: string, o: { body: { preconditions?: { uid?: string; resourceVersion?: string } } }) => {
       const obj = live.get(p);
