@@ -1,4 +1,4 @@
-// Two projects: `unit` (pure logic, *.test.ts beside the code and test/unit) and `integration` (suites
+// Two projects: `unit` (pure logic, *.test.ts beside the code) and `integration` (suites
 // against one real control plane per run, started by the global setup and stopped by the teardown).
 const transform = { '^.+\\.ts$': ['@swc/jest'] };
 // Local runs' data (.paddock/: etcd's *.snap files look like Jest snapshots) and build output are not tests.
@@ -10,7 +10,7 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       modulePathIgnorePatterns,
-      testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/unit/**/*.test.ts'],
+      testMatch: ['<rootDir>/src/**/*.test.ts'],
     },
     {
       displayName: 'integration',

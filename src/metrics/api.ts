@@ -25,7 +25,7 @@ export const apiRejected = new Counter({
 
 export const watchers = new Gauge({
   name: 'paddock_watchers',
-  help: 'Open watches of tenantnamespaces, by transport.',
+  help: 'Open watches of every served resource, by transport.',
   labelNames: ['transport'] as const,
   registers: [registry],
 });
@@ -41,18 +41,5 @@ export const watchersClosed = new Counter({
   name: 'paddock_watchers_closed_total',
   help: 'Watches closed, by reason: done (timeout), client (went away), slow (could not keep up), expired.',
   labelNames: ['reason'] as const,
-  registers: [registry],
-});
-
-export const viewRows = new Gauge({
-  name: 'paddock_tenantnamespaces',
-  help: 'TenantNamespace rows in the view.',
-  registers: [registry],
-});
-
-export const viewChanges = new Counter({
-  name: 'paddock_tenantnamespace_changes_total',
-  help: 'Changes appended to the TenantNamespace change log, by type.',
-  labelNames: ['type'] as const,
   registers: [registry],
 });

@@ -1,4 +1,4 @@
-import { Counter, Histogram } from 'prom-client';
+import { Histogram } from 'prom-client';
 import { registry } from './registry';
 
 /** Seconds a request waited for the client-side token bucket before it was sent. */
@@ -16,12 +16,5 @@ export const clientRequestDuration = new Histogram({
   help: 'Latency of requests to kube-apiserver (watch: time to response headers).',
   labelNames: ['verb', 'code'] as const,
   buckets: [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-  registers: [registry],
-});
-
-/** Watch lines refused because they exceeded the line bound. */
-export const clientWatchOversizedLines = new Counter({
-  name: 'paddock_client_watch_oversized_lines_total',
-  help: 'Watch streams ended because one line exceeded the maximum line size.',
   registers: [registry],
 });

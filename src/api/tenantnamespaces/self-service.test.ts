@@ -36,4 +36,28 @@ describe('SelfService', () => {
     expect(real).toBe(403);
     expect(await codeOf(ss.create(alice, body, true))).toBe(real);
   });
+
+  it('answers a create whose namespace the view has not seen within 5 s with a resourceVersion of this view, never the namespace\'s own', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const w = tenantWorld();
+      w.tenant('oil', ALICE, []);
+      let live: unknown = w.tenants.items.get('oil');
+      const client = {
+        create: async (_p: string, body: Namespace) => ({ ...body, metadata: { ...body.metadata, uid: 'new', resourceVersion: '12345' } }),
+        get: async () => live,
+        update: async (_p: string, body: unknown) => (live = body),
+      } as unknown as KubeClient;
+      const ss = new SelfService(w.view, client);
+      const before = w.view.log.resourceVersion;
+      const body = { apiVersion: 'tenancy.paddock.dev/v1alpha1', kind: 'TenantNamespace', metadata: { name: 'oil-x' }, spec: { tenant: 'oil' } };
+      const created = ss.create(alice, body, false);
+      await jest.advanceTimersByTimeAsync(5000);
+      const row = await created;
+      expect(row.metadata.uid).toBe('new');
+      expect(row.metadata.resourceVersion).toBe(before);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

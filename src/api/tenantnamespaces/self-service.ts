@@ -200,13 +200,35 @@ export class SelfService {
   }
 
   /** A GET right after a create returns the new object: wait (briefly) until the view has it. */
+  /**
+   * The new row, once the view has it (a GET right after the 201 then finds it). Waits for the view's
+   * changes, not on a timer; should the namespace's event not come within 5 s, the row is made from the
+   * created namespace and stamped with the view's resourceVersion of now, which predates the row: a watch
+   * from it gets the row's ADDED when it comes. Either way the 201 carries a resourceVersion this server
+   * accepts.
+   */
   async #awaitRow(name: string, created: Namespace, tenant: Tenant): Promise<TenantNamespace> {
-    const deadline = Date.now() + 5000;
-    while (Date.now() < deadline) {
+    const arrived = (): TenantNamespace | undefined => {
       const row = this.view.get(name);
-      if (row && row.metadata.uid === created.metadata.uid) return row;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return toTenantNamespace({ namespace: created, tenant, quotas: [] });
+      return row?.metadata.uid === created.metadata.uid ? row : undefined;
+    };
+    const now = arrived();
+    if (now) return now;
+    const rv = this.view.log.resourceVersion;
+    return new Promise((resolve) => {
+      const done = (row: TenantNamespace): void => {
+        clearTimeout(timer);
+        off();
+        resolve(row);
+      };
+      const off = this.view.subscribe(() => {
+        const row = arrived();
+        if (row) done(row);
+      });
+      const timer = setTimeout(() => {
+        const row = toTenantNamespace({ namespace: created, tenant, quotas: [] });
+        done({ ...row, metadata: { ...row.metadata, resourceVersion: rv } });
+      }, 5000);
+    });
   }
 }
