@@ -60,6 +60,16 @@ describe('containers and init containers', () => {
   });
 });
 
+describe('within kube-apiserver\'s CEL cost budget', () => {
+  // Between 200 and 400 such images an expression exceeds its budget, and kube-apiserver refuses the pod.
+  it('a pod of 100 containers, each image at the longest path, tag and digest the parser takes, is accepted', async () => {
+    const longest = (i: number) => `registry.example.com/${String(i).padStart(3, '0')}${'a'.repeat(252)}:${'t'.repeat(128)}@sha512:${'f'.repeat(128)}`;
+    const res = await dryRunPod(t, pod(Array.from({ length: 100 }, (_, i) => container(longest(i), `c${i}`))));
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+  });
+});
+
 describe('updates of a stored pod', () => {
   const podName = 'stored';
   beforeAll(async () => {
