@@ -1,4 +1,8 @@
 import type { Tenant, TenantSpec } from '../kube/types';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { REGISTRY_ENTRY } from './image-reference';
 import { validateTenant } from './validate';
 
 function tenant(spec: Partial<TenantSpec> = {}, name = 'oil'): Tenant {
@@ -164,6 +168,12 @@ describe('validateTenant', () => {
     ['ghcr.io//org', 'an empty path component'],
   ])('refuses the registry entry %s (%s), which no image can match', (entry) => {
     expect(validateTenant(tenant({ containerRegistries: { allowed: [entry] } })).map((p) => `${p.field} ${p.reason}`)).toEqual(['spec.containerRegistries.allowed[0] FieldValueInvalid']);
+  });
+
+  it('checks registry entries with the Tenant CRD\'s own pattern', () => {
+    const crd = load(readFileSync(join(__dirname, '..', '..', 'schemas', 'tenant-crd.yaml'), 'utf8')) as any;
+    const spec = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec;
+    expect(spec.properties.containerRegistries.properties.allowed.items.pattern).toBe(REGISTRY_ENTRY);
   });
 
   it('requires a uid to own objects', () => {
