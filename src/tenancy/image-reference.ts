@@ -81,7 +81,8 @@ export const REGISTRY_ENTRY = anchored(
 export const MAX_PATH_LENGTH = 255;
 /**
  * Longer references are refused unread. Every part the parser bounds at its longest (a path of 255, a
- * tag of 128, a sha512 digest) leaves more than 250 characters for the domain, which DNS bounds at 253.
+ * tag of 128, a sha512 digest, their separators: 521 characters) leaves 503 for the domain, which DNS
+ * bounds at 253: the only references refused here that the parser takes name a host no DNS can resolve.
  */
 export const MAX_IMAGE_LENGTH = 1024;
 
