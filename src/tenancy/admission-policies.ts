@@ -3,7 +3,8 @@
  * policies with the Tenant as their parameter, and per Tenant one binding of each that it needs.
  *
  * - `paddock-tenant-restrictions` (ValidatingAdmissionPolicy) refuses a PersistentVolumeClaim, Ingress
- *   or Pod that uses a class, registry or node the Tenant does not allow. Refusals name the allowed values.
+ *   or Pod that uses a class, registry or node the Tenant does not allow, or an image reference the node
+ *   could not pull (image-reference.ts). Refusals name the allowed values.
  * - `paddock-tenant-defaults` (MutatingAdmissionPolicy) fills in the Tenant's default classes and merges
  *   its nodeSelector into every pod's, before the validating policy runs.
  *
@@ -17,6 +18,7 @@
  * policy compares equal to the desired one and a converged cluster needs no writes. Pure: no I/O.
  */
 import { PADDOCK, type KubeObject, type Tenant } from '../kube/types';
+import { imageVariables } from './image-reference';
 import { TENANT_API_VERSION } from './names';
 import { controllerRef, tenantLabels } from './ownership';
 
@@ -89,35 +91,6 @@ const allowedNames = (field: string) =>
 /** `a, b, c` or `none`. */
 const listText = (variable: string) => `(size(${variable}) == 0 ? 'none' : ${variable}.join(', '))`;
 
-/**
- * Image references as kube's runtime reads them, reduced to `registry/path` without tag or digest:
- * `nginx` → `docker.io/library/nginx`, `foo/bar:1` → `docker.io/foo/bar`; the first path component is
- * a registry host when it holds `.` or `:` or is `localhost`.
- */
-const IMAGE_VARIABLES = [
-  {
-    name: 'imageRefs',
-    // [image, image without digest]
-    expression: "variables.newImages.map(i, [string(i), string(i).split('@')[0]])",
-  },
-  {
-    name: 'imageRepos',
-    // [image, registry/path:tag]
-    expression:
-      "variables.imageRefs.map(p, [p[0], p[1].contains('/') && (p[1].split('/')[0].contains('.') || p[1].split('/')[0].contains(':') || p[1].split('/')[0] == 'localhost') ? p[1] : 'docker.io/' + (p[1].contains('/') ? p[1] : 'library/' + p[1])])",
-  },
-  {
-    name: 'imageNames',
-    // [image, registry/path]
-    expression: "variables.imageRepos.map(p, [p[0], p[1].lastIndexOf(':') > p[1].lastIndexOf('/') ? p[1].substring(0, p[1].lastIndexOf(':')) : p[1]])",
-  },
-  {
-    name: 'badImages',
-    expression:
-      "variables.imageNames.filter(p, !variables.registries.exists(r, p[1] == r || p[1].startsWith(r + '/'))).map(p, p[0])",
-  },
-];
-
 const isCreate = "request.operation == 'CREATE'";
 
 /** The annotation a PVC's class was named by before spec.storageClassName; kube still reads it first. */
@@ -126,7 +99,10 @@ const BETA_STORAGE_CLASS = 'volume.beta.kubernetes.io/storage-class';
 /** The cluster-scoped ValidatingAdmissionPolicy every restricting tenant binds. */
 export function restrictionsPolicy(): AdmissionObject {
   const pod = "request.resource.resource == 'pods'";
-  const podSpec = (o: string) => `${o}.spec.?containers.orValue([]) + ${o}.spec.?initContainers.orValue([]) + ${o}.spec.?ephemeralContainers.orValue([])`;
+  // Every image a Pod makes its node pull: its containers' of each kind, and its image volumes'.
+  const podImages = (o: string) =>
+    `(${o}.spec.?containers.orValue([]) + ${o}.spec.?initContainers.orValue([]) + ${o}.spec.?ephemeralContainers.orValue([])).map(c, c.?image.orValue(''))` +
+    ` + ${o}.spec.?volumes.orValue([]).filter(v, has(v.image)).map(v, v.image.?reference.orValue(''))`;
   const tenant = "' (tenant ' + params.metadata.name + ')'";
   return {
     apiVersion: ADMISSION_API_VERSION,
@@ -168,12 +144,12 @@ export function restrictionsPolicy(): AdmissionObject {
             "oldObject.metadata.?annotations[?'kubernetes.io/ingress.class'] != object.metadata.?annotations[?'kubernetes.io/ingress.class'])",
         },
         { name: 'podCreate', expression: `variables.isPod && ${isCreate}` },
-        // Images a request brings in: all of a new pod's, and on an update those no container had before.
-        {
-          name: 'newImages',
-          expression: `variables.isPod && has(params.spec.containerRegistries) ? (${isCreate} ? (${podSpec('object')}).map(c, c.image) : (${podSpec('object')}).map(c, c.image).filter(i, !((${podSpec('oldObject')}).exists(c, c.image == i)))) : []`,
-        },
-        ...IMAGE_VARIABLES,
+        // Images a request brings in: all of a new pod's, and on an update those the pod did not have.
+        { name: 'imagesChecked', expression: 'variables.isPod && has(params.spec.containerRegistries)' },
+        { name: 'podImages', expression: `variables.imagesChecked ? ${podImages('object')} : []` },
+        { name: 'oldPodImages', expression: `variables.imagesChecked && !(${isCreate}) ? ${podImages('oldObject')} : []` },
+        { name: 'newImages', expression: 'variables.podImages.filter(i, !(i in variables.oldPodImages))' },
+        ...imageVariables('newImages', 'registries'),
         { name: 'nodeSelector', expression: 'params.spec.?nodeSelector.orValue({})' },
         { name: 'nodeSelectorText', expression: "variables.nodeSelector.map(k, k + '=' + variables.nodeSelector[k]).sort().join(',')" },
       ],
@@ -200,6 +176,11 @@ export function restrictionsPolicy(): AdmissionObject {
         {
           expression: '!variables.podCreate || !has(params.spec.runtimeClasses) || !has(object.spec.runtimeClassName) || object.spec.runtimeClassName in variables.runtimeClasses',
           messageExpression: `'runtime class "' + object.spec.runtimeClassName + '" is not allowed' + ${tenant} + '; allowed: ' + ${listText('variables.runtimeClasses')}`,
+          reason: 'Forbidden',
+        },
+        {
+          expression: 'size(variables.invalidImages) == 0',
+          messageExpression: `'image ' + variables.invalidImages.join(', ') + ' is not a valid image reference: the node could not pull it' + ${tenant}`,
           reason: 'Forbidden',
         },
         {

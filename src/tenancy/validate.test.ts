@@ -1,4 +1,8 @@
 import type { Tenant, TenantSpec } from '../kube/types';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { REGISTRY_ENTRY } from './image-reference';
 import { validateTenant } from './validate';
 
 function tenant(spec: Partial<TenantSpec> = {}, name = 'oil'): Tenant {
@@ -140,6 +144,36 @@ describe('validateTenant', () => {
       'spec.containerRegistries.allowed[1] FieldValueInvalid',
       'spec.containerRegistries.allowed[2] FieldValueInvalid',
     ]);
+  });
+
+  it('accepts a registry entry whose first component an image parser reads as a host', () => {
+    const allowed = ['docker.io', 'docker.io/library', 'index.docker.io/bitnami', 'localhost', 'localhost:5000/team', 'registry:5000', '127.0.0.1:5000', 'ghcr.io/oil-org/app_x/v1.2', 'a-b.example.com/x--y/z__w'];
+    expect(fields({ containerRegistries: { allowed } })).toEqual([]);
+  });
+
+  it.each([
+    ['nginx', 'a single name without a dot or port is a Docker Hub image, never a host'],
+    ['library/nginx', 'a Docker Hub path without its host'],
+    ['myorg/app', 'a Docker Hub path without its host'],
+    ['Localhost', 'upper case'],
+    ['ghcr.io/Org', 'upper case in a path'],
+    ['ghcr.io/-org', 'a path component starting with a separator'],
+    ['ghcr.io/org-', 'a path component ending with a separator'],
+    ['ghcr.io/a..b', 'two dots in a path component'],
+    ['ghcr.io/a___b', 'three underscores in a path component'],
+    ['-ghcr.io', 'a host label starting with a dash'],
+    ['ghcr..io', 'an empty host label'],
+    ['ghcr.io.', 'a trailing dot on the host'],
+    ['ghcr.io:', 'an empty port'],
+    ['ghcr.io//org', 'an empty path component'],
+  ])('refuses the registry entry %s (%s), which no image can match', (entry) => {
+    expect(validateTenant(tenant({ containerRegistries: { allowed: [entry] } })).map((p) => `${p.field} ${p.reason}`)).toEqual(['spec.containerRegistries.allowed[0] FieldValueInvalid']);
+  });
+
+  it('checks registry entries with the Tenant CRD\'s own pattern', () => {
+    const crd = load(readFileSync(join(__dirname, '..', '..', 'schemas', 'tenant-crd.yaml'), 'utf8')) as any;
+    const spec = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec;
+    expect(spec.properties.containerRegistries.properties.allowed.items.pattern).toBe(REGISTRY_ENTRY);
   });
 
   it('requires a uid to own objects', () => {

@@ -16,6 +16,7 @@ import {
 import { isRecord } from './json';
 import { labelSelectorFromMetav1 } from '../selectors/label-selector';
 import { isQuantity } from './quantity-equal';
+import { REGISTRY_ENTRY } from './image-reference';
 import { isDns1123Label, isDns1123Subdomain, isLabelValue, isQualifiedName } from './syntax';
 
 /** kube's field.ErrorType names, so a problem can become a Status cause as it is. */
@@ -43,7 +44,7 @@ const LIMIT_MAPS = ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestR
 const POLICY_TYPES = ['Ingress', 'Egress'];
 const CLASS_FIELDS = ['storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses'] as const;
 /** A registry host (with an optional port) and an optional path, as image references name them. */
-const REGISTRY = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?(:[0-9]+)?(\/[a-z0-9._-]+)*$/;
+const REGISTRY = new RegExp(REGISTRY_ENTRY);
 
 /** Label keys whose value Paddock decides; setting them through namespaceMetadata would fight it. */
 const RESERVED_LABELS = new Set<string>([
@@ -261,7 +262,11 @@ function validateRegistries(registries: unknown, add: Add): void {
   if (!Array.isArray(allowed)) return add('spec.containerRegistries.allowed', 'FieldValueInvalid', 'must be a list of registries');
   allowed.forEach((r: unknown, i) => {
     if (typeof r !== 'string' || !REGISTRY.test(r)) {
-      add(`spec.containerRegistries.allowed[${i}]`, 'FieldValueInvalid', `${JSON.stringify(r)} is not a registry host or host/path prefix (like ghcr.io/org)`);
+      add(
+        `spec.containerRegistries.allowed[${i}]`,
+        'FieldValueInvalid',
+        `${JSON.stringify(r)} is not a registry host or host/path prefix (like ghcr.io/org): in lower case, a host with a dot or a port, or localhost; Docker Hub is docker.io, its official images docker.io/library`,
+      );
     }
   });
 }
