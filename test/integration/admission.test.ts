@@ -1,5 +1,5 @@
 import { resyncRounds } from './paddock-env';
-import { applyObject, auditWrites, kubectl, kubectlJson, PADDOCK_USER, sleep, uniqueName, waitFor, type KubectlResult } from './env';
+import { applyObject, auditWrites, kubectl, kubectlJson, PADDOCK_USER, serviceAccountUser, sleep, uniqueName, waitFor, type KubectlResult } from './env';
 
 jest.setTimeout(180_000);
 
@@ -31,7 +31,11 @@ const classes = [
 ];
 
 const tenantSpec = {
-  owners: [{ kind: 'User', name: 'alice' }],
+  owners: [
+    { kind: 'User', name: 'alice' },
+    { kind: 'Group', name: `devs-${id}`, role: 'operator' },
+    { kind: 'ServiceAccount', namespace: `ci-${id}`, name: 'deployer', role: 'operator' },
+  ],
   namespaces: ['app'],
   storageClasses: { allowed: [std], selector: { matchLabels: { [tier]: 'gold' } }, default: std },
   ingressClasses: { allowed: [nginxInternal], default: nginxInternal },
@@ -233,6 +237,29 @@ describe('kube-apiserver accepts and defaults the allowed forms', () => {
 
   it('an Ingress without a class gets the tenant default', async () => {
     expect(accepted(await dryRun(ingress())).spec.ingressClassName).toBe(nginxInternal);
+  });
+});
+
+// The policies bind namespaces, not owners: whoever the owner is, the same requests are refused.
+describe('kube-apiserver refuses the same to a group owner and a ServiceAccount owner', () => {
+  const owners: Record<string, () => Promise<{ user: string; args: string[] }>> = {
+    'a member of the owning group': async () => ({ user: 'admin', args: ['--as', `member-${id}`, '--as-group', `devs-${id}`] }),
+    'the owning ServiceAccount': async () => ({ user: await serviceAccountUser(`ci-${id}`, 'deployer'), args: [] }),
+  };
+  const attempts: [string, unknown, string][] = [
+    ['an image volume from a registry not allowed', pod('p', { volumes: [{ name: 'v', image: { reference: 'evil.io/payload:latest' } }] }), 'evil.io/payload:latest'],
+    ['an upper-case first component, which is a registry host', pod('p', {}, 'EVILHOST/library/nginx'), 'EVILHOST/library/nginx'],
+    ['a storage class not allowed, by the beta annotation', pvc({}, { [BETA_STORAGE_CLASS]: gold }), `storage class "${gold}" is not allowed`],
+    ['a nodeName', pod('p', { nodeName: 'node-1' }), 'spec.nodeName is not allowed'],
+  ];
+  describe.each(Object.keys(owners))('as %s', (who) => {
+    let as: { user: string; args: string[] };
+    beforeAll(async () => {
+      as = await owners[who]();
+    });
+    it.each(attempts)('%s', async (_what, obj, mention) => {
+      refused(await kubectl(as.user, [...as.args, 'create', '-n', ns, '--dry-run=server', '-o', 'json', '-f', '-'], JSON.stringify(obj)), mention);
+    });
   });
 });
 
