@@ -144,6 +144,15 @@ export function restrictionsPolicy(): AdmissionObject {
             "oldObject.metadata.?annotations[?'kubernetes.io/ingress.class'] != object.metadata.?annotations[?'kubernetes.io/ingress.class'])",
         },
         { name: 'podCreate', expression: `variables.isPod && ${isCreate}` },
+        // A Pod's generic ephemeral volumes become PVCs made from their templates by kube-controller-manager,
+        // each admitted as a PVC; the classes the templates name are refused with the Pod already.
+        {
+          name: 'podClaimClassNames',
+          expression:
+            `variables.podCreate && has(params.spec.storageClasses) ? object.spec.?volumes.orValue([]).filter(v, v.?ephemeral.?volumeClaimTemplate.?metadata.?annotations[?'${BETA_STORAGE_CLASS}'].hasValue())` +
+            `.map(v, v.ephemeral.volumeClaimTemplate.metadata.annotations['${BETA_STORAGE_CLASS}']) + ` +
+            'object.spec.?volumes.orValue([]).filter(v, v.?ephemeral.?volumeClaimTemplate.?spec.?storageClassName.hasValue()).map(v, v.ephemeral.volumeClaimTemplate.spec.storageClassName) : []',
+        },
         // Images a request brings in: all of a new pod's, and on an update those the pod did not have.
         { name: 'imagesChecked', expression: 'variables.isPod && has(params.spec.containerRegistries)' },
         { name: 'podImages', expression: `variables.imagesChecked ? ${podImages('object')} : []` },
@@ -158,6 +167,13 @@ export function restrictionsPolicy(): AdmissionObject {
           expression: '!variables.storageClassChecked || (size(variables.storageClassNames) > 0 && variables.storageClassNames.all(n, n in variables.storageClasses))',
           messageExpression:
             "(size(variables.storageClassNames) > 0 ? 'storage class \"' + variables.storageClassNames.filter(n, !(n in variables.storageClasses)).join(', ') + '\" is not allowed' : 'a storage class is required and none could be defaulted')" +
+            ` + ${tenant} + '; allowed: ' + ${listText('variables.storageClasses')}`,
+          reason: 'Forbidden',
+        },
+        {
+          expression: 'variables.podClaimClassNames.all(n, n in variables.storageClasses)',
+          messageExpression:
+            "'storage class \"' + variables.podClaimClassNames.filter(n, !(n in variables.storageClasses)).join(', ') + '\" of an ephemeral volume is not allowed'" +
             ` + ${tenant} + '; allowed: ' + ${listText('variables.storageClasses')}`,
           reason: 'Forbidden',
         },

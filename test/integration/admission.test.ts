@@ -143,6 +143,16 @@ describe('kube-apiserver refuses, as alice in her namespace', () => {
     refused(await dryRun(pvc({ storageClassName: std }, { [BETA_STORAGE_CLASS]: gold })), `storage class "${gold}" is not allowed`);
   });
 
+  it('a Pod whose generic ephemeral volume names a class not allowed, by spec or by the beta annotation', async () => {
+    const ephemeral = (spec: Record<string, unknown>, annotations?: Record<string, string>) => pod('p', {
+      volumes: [{ name: 'scratch', ephemeral: { volumeClaimTemplate: { ...(annotations ? { metadata: { annotations } } : {}), spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec } } } }],
+    });
+    refused(await dryRun(ephemeral({ storageClassName: gold })), `storage class "${gold}" of an ephemeral volume is not allowed`, `allowed: ${std}`);
+    refused(await dryRun(ephemeral({ storageClassName: std }, { [BETA_STORAGE_CLASS]: gold })), `storage class "${gold}" of an ephemeral volume is not allowed`);
+    accepted(await dryRun(ephemeral({ storageClassName: std })));
+    accepted(await dryRun(ephemeral({})));
+  });
+
   it('a PVC whose beta annotation is empty (it would bind a volume of no class)', async () => {
     refused(await dryRun(pvc({}, { [BETA_STORAGE_CLASS]: '' })), 'storage class "" is not allowed');
   });
