@@ -2,7 +2,7 @@ import type { Tenant, TenantSpec } from '../kube/types';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
-import { REGISTRY_ENTRY } from './image-reference';
+import { REGISTRY_ENTRY } from './restrictions/image-reference';
 import { validateTenant } from './validate';
 
 function tenant(spec: Partial<TenantSpec> = {}, name = 'oil'): Tenant {

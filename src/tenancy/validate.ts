@@ -14,25 +14,12 @@ import {
   declaredNamespaceName,
 } from './names';
 import { isRecord } from './json';
-import { labelSelectorFromMetav1 } from '../selectors/label-selector';
 import { isQuantity } from './quantity-equal';
-import { REGISTRY_ENTRY } from './image-reference';
 import { isDns1123Label, isDns1123Subdomain, isLabelValue, isQualifiedName } from './syntax';
+import type { AddProblem, ProblemReason, SpecProblem } from './problems';
+import { RESTRICTIONS } from './restrictions/registry';
 
-/** kube's field.ErrorType names, so a problem can become a Status cause as it is. */
-export type ProblemReason =
-  | 'FieldValueRequired'
-  | 'FieldValueInvalid'
-  | 'FieldValueDuplicate'
-  | 'FieldValueForbidden'
-  | 'FieldValueNotSupported';
-
-/** One thing wrong with a Tenant, at a kube-style field path (`spec.owners[1]`, `spec.nodeSelector[k]`). */
-export interface SpecProblem {
-  field: string;
-  reason: ProblemReason;
-  message: string;
-}
+export type { ProblemReason, SpecProblem } from './problems';
 
 const OWNER_KINDS = ['User', 'Group', 'ServiceAccount'];
 const ROLES = ['admin', 'operator', 'viewer'];
@@ -42,9 +29,6 @@ const PSA_VERSION = /^(latest|v1\.(0|[1-9][0-9]*))$/;
 const LIMIT_TYPES = ['Pod', 'Container', 'PersistentVolumeClaim'];
 const LIMIT_MAPS = ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'] as const;
 const POLICY_TYPES = ['Ingress', 'Egress'];
-const CLASS_FIELDS = ['storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses'] as const;
-/** A registry host (with an optional port) and an optional path, as image references name them. */
-const REGISTRY = new RegExp(REGISTRY_ENTRY);
 
 /** Label keys whose value Paddock decides; setting them through namespaceMetadata would fight it. */
 const RESERVED_LABELS = new Set<string>([
@@ -86,15 +70,14 @@ export function validateTenant(tenant: Tenant): SpecProblem[] {
   }
   validateLabelMap('spec.nodeSelector', spec.nodeSelector, add);
   validatePodSecurity(spec.podSecurity, add);
-  for (const field of CLASS_FIELDS) validateClassPolicy(`spec.${field}`, spec[field], add);
-  validateRegistries(spec.containerRegistries, add);
+  for (const r of RESTRICTIONS) r.validate?.(`spec.${r.field}`, spec[r.field], add);
   if (spec.deletionPolicy !== undefined && spec.deletionPolicy !== 'Retain' && spec.deletionPolicy !== 'Delete') {
     add('spec.deletionPolicy', 'FieldValueNotSupported', 'must be Retain or Delete');
   }
   return problems;
 }
 
-type Add = (field: string, reason: ProblemReason, message: string) => void;
+type Add = AddProblem;
 
 function validateOwners(owners: unknown, add: Add): void {
   if (!Array.isArray(owners) || owners.length === 0) {
@@ -224,49 +207,4 @@ function validatePodSecurity(podSecurity: unknown, add: Add): void {
 
 function isStringMap(value: unknown): value is Labels {
   return isRecord(value) && Object.values(value).every((v) => typeof v === 'string');
-}
-
-/**
- * A class policy: names are object names, the selector must parse as a label selector, and the default
- * must be one of the listed names (a default chosen by a selector would stop being allowed, unnoticed,
- * the moment someone relabels the class).
- */
-function validateClassPolicy(path: string, policy: unknown, add: Add): void {
-  if (policy === undefined) return;
-  if (!isRecord(policy)) return add(path, 'FieldValueInvalid', 'must be an object');
-  const allowed = policy.allowed;
-  if (allowed !== undefined && !(Array.isArray(allowed) && allowed.every((n) => typeof n === 'string' && isDns1123Subdomain(n)))) {
-    add(`${path}.allowed`, 'FieldValueInvalid', 'must be a list of object names');
-  }
-  if (policy.selector !== undefined) {
-    try {
-      if (!isRecord(policy.selector)) throw new Error('must be a label selector');
-      labelSelectorFromMetav1(policy.selector as Parameters<typeof labelSelectorFromMetav1>[0]);
-    } catch (err) {
-      add(`${path}.selector`, 'FieldValueInvalid', `not a valid label selector: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-  const def = policy.default;
-  if (def === undefined) return;
-  if (typeof def !== 'string' || !isDns1123Subdomain(def)) return add(`${path}.default`, 'FieldValueInvalid', 'must be an object name');
-  if (!(Array.isArray(allowed) && allowed.includes(def))) {
-    add(`${path}.default`, 'FieldValueInvalid', `${JSON.stringify(def)} must itself be allowed: list it in ${path}.allowed`);
-  }
-}
-
-function validateRegistries(registries: unknown, add: Add): void {
-  if (registries === undefined) return;
-  if (!isRecord(registries)) return add('spec.containerRegistries', 'FieldValueInvalid', 'must be an object');
-  const allowed = registries.allowed;
-  if (allowed === undefined) return;
-  if (!Array.isArray(allowed)) return add('spec.containerRegistries.allowed', 'FieldValueInvalid', 'must be a list of registries');
-  allowed.forEach((r: unknown, i) => {
-    if (typeof r !== 'string' || !REGISTRY.test(r)) {
-      add(
-        `spec.containerRegistries.allowed[${i}]`,
-        'FieldValueInvalid',
-        `${JSON.stringify(r)} is not a registry host or host/path prefix (like ghcr.io/org): in lower case, a host with a dot or a port, or localhost; Docker Hub is docker.io, its official images docker.io/library`,
-      );
-    }
-  });
 }

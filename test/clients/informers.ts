@@ -77,8 +77,8 @@ function loadKubeConfig(path: string): KubeConfig {
  * compiles client-go and takes minutes; later runs hit the cache keyed by the client's sources.
  */
 export function buildGoInformer(): string {
-  const script = resolve(__dirname, 'go-informer', 'build.sh');
-  const out = execFileSync('bash', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 15 * 60_000 });
+  const script = resolve(__dirname, 'build-go-client.sh');
+  const out = execFileSync('bash', [script, 'go-informer'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 15 * 60_000 });
   return out.trim().split('\n').pop()!;
 }
 

@@ -14,8 +14,8 @@ export interface ParsedReference {
 
 /** Builds (or finds in the cache) the refcheck binary and returns its path. */
 export function buildRefcheck(): string {
-  const script = resolve(__dirname, 'refcheck', 'build.sh');
-  const out = execFileSync('bash', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10 * 60_000 });
+  const script = resolve(__dirname, 'build-go-client.sh');
+  const out = execFileSync('bash', [script, 'refcheck'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10 * 60_000 });
   return out.trim().split('\n').pop()!;
 }
 

@@ -4,7 +4,7 @@
  * unit suite. Not the oracle: what the policy does is checked against kubelet's parser in the
  * integration suite, through kube-apiserver itself.
  */
-import { DIGEST, DOCKER_HUB, DOMAIN, IDENTIFIER, LEGACY_DOCKER_HUB, MAX_IMAGE_LENGTH, MAX_PATH_LENGTH, REFERENCE } from '../../src/tenancy/image-reference';
+import { DIGEST, DOCKER_HUB, DOMAIN, IDENTIFIER, LEGACY_DOCKER_HUB, MAX_IMAGE_LENGTH, MAX_PATH_LENGTH, REFERENCE } from '../../src/tenancy/restrictions/image-reference';
 
 /** CEL's `matches`: RE2 without flags, where `^` and `$` hold at the ends of the text as in JavaScript. */
 const matches = (s: string, pattern: string) => new RegExp(pattern).test(s);

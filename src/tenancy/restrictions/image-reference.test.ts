@@ -1,6 +1,6 @@
 import { MAX_IMAGE_LENGTH, imageVariables } from './image-reference';
-import { policyName } from '../../test/images/mirror';
-import { REFERENCES } from '../../test/images/references';
+import { policyName } from '../../../test/images/mirror';
+import { REFERENCES } from '../../../test/images/references';
 
 /**
  * The policy's image-reference steps, mirrored in TypeScript with the policy's own regular expressions,

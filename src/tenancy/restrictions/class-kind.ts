@@ -1,0 +1,93 @@
+import type { ClassField, TenantSpec } from '../../kube/types';
+import { labelSelectorFromMetav1 } from '../../selectors/label-selector';
+import { isRecord } from '../json';
+import type { AddProblem } from '../problems';
+import { isDns1123Subdomain } from '../syntax';
+import { allowedNames, classDefault, jsonPatch, listText, MUTATE, TENANT, VALIDATE, type Mutation, type ResourceRule, type Validation, type Variable } from './cel';
+import type { Restriction } from './restriction';
+
+/**
+ * A class kind a tenant may restrict (`{allowed, selector, default}`): restricted when the field is set,
+ * defaulted when it names a default. The allowed names are the policy variable named after the field
+ * (`variables.storageClasses`): listed, or resolved from the selector into `status.allowed`.
+ */
+export function classKind(field: ClassField, parts: {
+  validating: { rules: readonly ResourceRule[]; variables: readonly Variable[]; validations: readonly Validation[] };
+  mutating: { rules: readonly ResourceRule[]; mutations: readonly Mutation[] };
+}): Restriction {
+  return {
+    field,
+    restricts: (spec: TenantSpec) => spec[field] !== undefined,
+    defaults: (spec: TenantSpec) => spec[field]?.default !== undefined,
+    validate: validateClassPolicy,
+    validating: { ...parts.validating, variables: [{ name: field, expression: allowedNames(field) }, ...parts.validating.variables] },
+    mutating: parts.mutating,
+  };
+}
+
+/**
+ * The refusal of a class that is not allowed: `names` (a list variable) are the classes the request
+ * names, `checked` whether this request is one to check; with none named, no default could be applied.
+ */
+export function classRefusal(field: ClassField, what: string, names: string, checked: string, article = 'a'): Validation {
+  return {
+    expression: `!${checked} || (size(${names}) > 0 && ${names}.all(n, n in variables.${field}))`,
+    messageExpression:
+      `(size(${names}) > 0 ? '${what} "' + ${names}.filter(n, !(n in variables.${field})).join(', ') + '" is not allowed' : '${article} ${what} is required and none could be defaulted')` +
+      ` + ${TENANT} + '; allowed: ' + ${listText(`variables.${field}`)}`,
+    reason: 'Forbidden',
+  };
+}
+
+/**
+ * A class policy: names are object names, the selector must parse as a label selector, and the default
+ * must be one of the listed names (a default chosen by a selector would stop being allowed, unnoticed,
+ * the moment someone relabels the class).
+ */
+function validateClassPolicy(path: string, policy: unknown, add: AddProblem): void {
+  if (policy === undefined) return;
+  if (!isRecord(policy)) return add(path, 'FieldValueInvalid', 'must be an object');
+  const allowed = policy.allowed;
+  if (allowed !== undefined && !(Array.isArray(allowed) && allowed.every((n) => typeof n === 'string' && isDns1123Subdomain(n)))) {
+    add(`${path}.allowed`, 'FieldValueInvalid', 'must be a list of object names');
+  }
+  if (policy.selector !== undefined) {
+    try {
+      if (!isRecord(policy.selector)) throw new Error('must be a label selector');
+      labelSelectorFromMetav1(policy.selector as Parameters<typeof labelSelectorFromMetav1>[0]);
+    } catch (err) {
+      add(`${path}.selector`, 'FieldValueInvalid', `not a valid label selector: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  const def = policy.default;
+  if (def === undefined) return;
+  if (typeof def !== 'string' || !isDns1123Subdomain(def)) return add(`${path}.default`, 'FieldValueInvalid', 'must be an object name');
+  if (!(Array.isArray(allowed) && allowed.includes(def))) {
+    add(`${path}.default`, 'FieldValueInvalid', `${JSON.stringify(def)} must itself be allowed: list it in ${path}.allowed`);
+  }
+}
+
+/**
+ * A class kind a Pod names in one spec field (immutable once the pod exists, so checked at create):
+ * a pod that names none is accepted (it uses none); the default fills the field in when absent.
+ * `alsoOnDefault` adds to the defaulting patch (a CEL list of patches appended to it).
+ */
+export function podClassKind(field: ClassField, what: string, specField: string, alsoOnDefault = ''): Restriction {
+  return classKind(field, {
+    validating: {
+      rules: [VALIDATE.pods],
+      variables: [],
+      validations: [
+        {
+          expression: `!variables.podCreate || !has(params.spec.${field}) || !has(object.spec.${specField}) || object.spec.${specField} in variables.${field}`,
+          messageExpression: `'${what} "' + object.spec.${specField} + '" is not allowed' + ${TENANT} + '; allowed: ' + ${listText(`variables.${field}`)}`,
+          reason: 'Forbidden',
+        },
+      ],
+    },
+    mutating: {
+      rules: [MUTATE.pods],
+      mutations: [jsonPatch(classDefault('pods', field, `!has(object.spec.${specField})`, `/spec/${specField}`) + alsoOnDefault)],
+    },
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * The two cluster-scoped admission policies every restricting tenant binds, composed from the
+ * restriction modules (registry.ts), with the Tenant as their parameter:
+ * - `paddock-tenant-restrictions` (ValidatingAdmissionPolicy) refuses what a module says the tenant
+ *   may not use; refusals name the allowed values;
+ * - `paddock-tenant-defaults` (MutatingAdmissionPolicy) fills in what a module defaults, before the
+ *   validating policy runs.
+ *
+ * The objects are written with every field kube-apiserver would default already set, so that a live
+ * policy compares equal to the desired one and a converged cluster needs no writes. Pure: no I/O.
+ */
+import { PADDOCK, type KubeObject } from '../../kube/types';
+import { TENANT_API_VERSION } from '../names';
+import { MUTATE, REQUEST_VARIABLES, VALIDATE, type ResourceRule } from './cel';
+import { RESTRICTIONS } from './registry';
+import type { Restriction } from './restriction';
+
+export const ADMISSION_API_VERSION = 'admissionregistration.k8s.io/v1';
+export const RESTRICTIONS_POLICY_NAME = 'paddock-tenant-restrictions';
+export const DEFAULTS_POLICY_NAME = 'paddock-tenant-defaults';
+
+/** An admission policy or binding as Paddock writes it (the shapes of admissionregistration.k8s.io/v1). */
+export interface AdmissionObject extends KubeObject {
+  spec: Record<string, unknown>;
+}
+
+const PARAM_KIND = { apiVersion: TENANT_API_VERSION, kind: 'Tenant' };
+
+export const managedLabels = () => ({ [PADDOCK.managedByLabel]: PADDOCK.managedByValue });
+
+/** matchConstraints / matchResources with their server defaults. */
+export const matchResources = (resourceRules: unknown[] | undefined, namespaceSelector: Record<string, unknown> = {}) => ({
+  ...(resourceRules ? { resourceRules } : {}),
+  matchPolicy: 'Equivalent',
+  namespaceSelector,
+  objectSelector: {},
+});
+
+/** The rules the modules need, each once, in the order of `all` (a module names them by identity). */
+function rulesOf(all: Record<string, ResourceRule>, needed: readonly ResourceRule[]): ResourceRule[] {
+  return Object.values(all).filter((r) => needed.includes(r));
+}
+
+/** The cluster-scoped ValidatingAdmissionPolicy every restricting tenant binds. */
+export function restrictionsPolicy(restrictions: readonly Restriction[] = RESTRICTIONS): AdmissionObject {
+  const parts = restrictions.flatMap((r) => (r.validating ? [r.validating] : []));
+  return {
+    apiVersion: ADMISSION_API_VERSION,
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: RESTRICTIONS_POLICY_NAME, labels: managedLabels() },
+    spec: {
+      failurePolicy: 'Fail',
+      paramKind: PARAM_KIND,
+      matchConstraints: matchResources(rulesOf(VALIDATE, parts.flatMap((p) => p.rules))),
+      variables: [...REQUEST_VARIABLES, ...parts.flatMap((p) => p.variables)],
+      validations: parts.flatMap((p) => p.validations),
+    },
+  };
+}
+
+/** The cluster-scoped MutatingAdmissionPolicy every tenant with a default (or a nodeSelector) binds. */
+export function defaultsPolicy(restrictions: readonly Restriction[] = RESTRICTIONS): AdmissionObject {
+  const parts = restrictions.flatMap((r) => (r.mutating ? [r.mutating] : []));
+  return {
+    apiVersion: ADMISSION_API_VERSION,
+    kind: 'MutatingAdmissionPolicy',
+    metadata: { name: DEFAULTS_POLICY_NAME, labels: managedLabels() },
+    spec: {
+      failurePolicy: 'Fail',
+      paramKind: PARAM_KIND,
+      matchConstraints: matchResources(rulesOf(MUTATE, parts.flatMap((p) => p.rules))),
+      reinvocationPolicy: 'IfNeeded',
+      mutations: parts.flatMap((p) => p.mutations),
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import { containerRegistries } from './container-registries';
+import { ingressClasses } from './ingress-classes';
+import { nodeSelector } from './node-selector';
+import { priorityClasses } from './priority-classes';
+import type { Restriction } from './restriction';
+import { runtimeClasses } from './runtime-classes';
+import { storageClasses } from './storage-classes';
+
+/**
+ * Everything a Tenant may restrict, in the order the policies check it (a request refused for several
+ * reasons is refused for the first). One line per restriction module.
+ */
+export const RESTRICTIONS: readonly Restriction[] = [storageClasses, ingressClasses, priorityClasses, runtimeClasses, containerRegistries, nodeSelector];

@@ -1,0 +1,28 @@
+import type { TenantSpec } from '../../kube/types';
+import type { AddProblem } from '../problems';
+import type { Mutation, ResourceRule, Validation, Variable } from './cel';
+
+/**
+ * One thing a Tenant may restrict — a class kind, registries, nodes, and those to come — in one place:
+ * its spec field, how that field is validated, and what it contributes to the two admission policies
+ * every restricting tenant binds. The policies are composed from the registry (registry.ts): adding a
+ * restriction is adding a module and its line there.
+ *
+ * Invariants the composition checks (policies.test.ts): variable names are unique across modules; a
+ * module's expressions read only the shared request variables (cel.ts REQUEST_VARIABLES) and variables
+ * declared before them.
+ */
+export interface Restriction {
+  /** The Tenant spec field. */
+  readonly field: keyof TenantSpec & string;
+  /** Whether `spec` restricts something here: the tenant then needs the restrictions binding. */
+  restricts(spec: TenantSpec): boolean;
+  /** Whether `spec` has something here for the defaults policy to fill in: the tenant then needs its binding. */
+  defaults(spec: TenantSpec): boolean;
+  /** Problems of the field's value that the CRD schema cannot express, reported at `path` and below. */
+  validate?(path: string, value: unknown, add: AddProblem): void;
+  /** What the validating policy checks: the requests it needs matched, its variables, its validations. */
+  readonly validating?: { rules: readonly ResourceRule[]; variables: readonly Variable[]; validations: readonly Validation[] };
+  /** What the mutating policy fills in, for the requests it needs matched. */
+  readonly mutating?: { rules: readonly ResourceRule[]; mutations: readonly Mutation[] };
+}
