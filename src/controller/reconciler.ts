@@ -5,9 +5,8 @@ import {
   desiredState, diffNamespace, mergeNamespace, mergeObject, needsUpdate, objectRef, releaseNamespace,
   requiresRecreate, staleObjects, statusEqual, tenantStatus, type DesiredState, type Guardrail, type ObservedState,
 } from '../tenancy';
-import { CLAIM_TOKEN_ANNOTATION, PENDING_CLAIM_TTL_MS, claimHolds, claimsOf, declaredNames, declaredToClaim, namesTakenFromOthers, newClaim, provenByUid, tenantOfName } from '../tenancy/claims';
+import { CLAIM_TOKEN_ANNOTATION, PENDING_CLAIM_TTL_MS, claimHolds, claimsOf, declaredNames, declaredToClaim, namesTakenFromOthers, newClaim, provenByUid, tenantOfName, withClaim } from '../tenancy/claims';
 import { TenantAdmission } from './admission';
-import { withClaim } from './claim-ledger';
 import { EventBatch, type EventRecorder } from './events';
 import type { ReconcileResult } from './workqueue-workers';
 import type { Writer } from './writer';

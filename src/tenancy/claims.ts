@@ -58,6 +58,19 @@ export function claimOf(tenant: Tenant, name: string): NamespaceClaim | undefine
   return claimsOf(tenant).find((c) => c.name === name);
 }
 
+/** `claims` with the claim for `claim.name` replaced (or added at the end). */
+export function withClaim(claims: readonly NamespaceClaim[], claim: NamespaceClaim): NamespaceClaim[] {
+  const i = claims.findIndex((c) => c.name === claim.name);
+  return i < 0 ? [...claims, claim] : claims.map((c, j) => (j === i ? claim : c));
+}
+
+/** `tenant`'s claims without the one for `name`; undefined when it has none (nothing to write). */
+export function withoutClaim(tenant: Tenant, name: string, onlyIf: (c: NamespaceClaim) => boolean = () => true): NamespaceClaim[] | undefined {
+  const claims = claimsOf(tenant);
+  const keep = claims.filter((c) => c.name !== name || !onlyIf(c));
+  return keep.length === claims.length ? undefined : keep;
+}
+
 /**
  * Whether `claim` proves `ns` is the claiming tenant's: by its UID once recorded (and then by nothing
  * else), before that by the token Paddock put on the namespace it created for the claim.

@@ -1,6 +1,7 @@
 /**
  * Tenant → desired namespaces and guardrails, drift detection, shipped RBAC and Tenant status: the pure
- * half of the reconciler. Nothing here performs I/O; everything is unit-tested without a cluster.
+ * half of the reconciler. Nothing here performs I/O but the claim ledger (claim-ledger.ts), which writes
+ * through a narrow client port; everything is unit-tested without a cluster.
  */
 export { desiredState, type DesiredNamespace, type DesiredState, type InvalidDesiredState, type NamespaceOrigin, type ValidDesiredState } from './desired';
 export { validateTenant, type ProblemReason, type SpecProblem } from './validate';
