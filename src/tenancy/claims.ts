@@ -31,6 +31,16 @@ export const CLAIM_TOKEN_ANNOTATION = 'paddock.dev/claim-token';
  */
 export const PENDING_CLAIM_TTL_MS = 120_000;
 
+/**
+ * Whether `claim` is a self-service claim whose namespace may still be on its way: no UID yet, and
+ * written less than {@link PENDING_CLAIM_TTL_MS} before `now`.
+ */
+export function isPendingClaim(claim: NamespaceClaim, now: Date): boolean {
+  if (claim.uid || claim.origin !== 'SelfService') return false;
+  const at = Date.parse(claim.claimedAt ?? '');
+  return Number.isFinite(at) && now.getTime() - at < PENDING_CLAIM_TTL_MS;
+}
+
 const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /** A fresh claim for `name` (no UID yet) and the token to put on the namespace created for it. */

@@ -5,7 +5,8 @@
  */
 export { desiredState, type DesiredNamespace, type DesiredState, type InvalidDesiredState, type NamespaceOrigin, type ValidDesiredState } from './desired';
 export { validateTenant, type ProblemReason, type SpecProblem } from './validate';
-export { desiredGuardrails, isolationPolicySpec, ownerSubject, ownersByRole, type Guardrail } from './guardrails';
+export { desiredGuardrails, GUARDRAILS, guardrailKind, NAMESPACE_GUARDRAILS, TENANT_GUARDRAILS } from './guardrails/registry';
+export type { Guardrail, GuardrailKind, NamespaceGuardrail, TenantGuardrail } from './guardrails/kind';
 export { desiredNamespace, diffNamespace, mergeNamespace, releaseNamespace } from './namespace';
 export { diff, needsUpdate, requiresRecreate, type DiffOptions, type FieldDiff, type ManagedObject } from './drift';
 export { mergeObject, staleObjects } from './update';
