@@ -54,50 +54,21 @@ describe('guardrailSummary', () => {
 });
 
 describe('namespaceSummary', () => {
-  const ns = (): Namespace => ({
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: {
-      name: 'oil-a', uid: 'u', resourceVersion: '3', creationTimestamp: '2026-01-01T00:00:00Z', finalizers: ['f'],
-      labels: { 'kubernetes.io/metadata.name': 'oil-a', team: 'x' },
-      annotations: { 'x/book': 'note', note: 'mine', other: 'theirs', 'kubectl.kubernetes.io/last-applied-configuration': '{"big":true}' },
-    },
-    spec: { finalizers: ['kubernetes'] },
-    status: { phase: 'Terminating', conditions: [{ type: 'NamespaceDeletionContentFailure' }] },
-  });
-  /** Keeps `x/book`, shared, and the key it names. */
+  /** Keeps `x/book`, shared, and the key it names. What Paddock keeps: tenancy/cache-options.test.ts. */
   const kept: KeptAnnotations = { shared: 'x/book', keep: (a) => (key) => key === a['x/book'] };
+  const ns = (name: string, annotations: Record<string, string>): Namespace => ({ metadata: { name, annotations } });
 
-  it('keeps every label, the annotations it is told to keep, and the phase', () => {
-    const s = namespaceSummary(ns(), new Interner(), kept);
-    expect(JSON.parse(JSON.stringify(s))).toEqual({
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: {
-        name: 'oil-a', uid: 'u', resourceVersion: '3', creationTimestamp: '2026-01-01T00:00:00Z',
-        labels: ns().metadata.labels,
-        annotations: { 'x/book': 'note', note: 'mine' },
-      },
-      status: { phase: 'Terminating' },
-    });
-    expect(namespaceSummary(ns(), new Interner()).metadata.annotations).toBeUndefined();
+  it('keeps the annotations it is told to keep, and none unless told', () => {
+    const annotations = { 'x/book': 'note', note: 'mine', other: 'theirs' };
+    expect(namespaceSummary(ns('oil-a', annotations), new Interner(), kept).metadata.annotations).toEqual({ 'x/book': 'note', note: 'mine' });
+    expect(namespaceSummary(ns('oil-a', annotations), new Interner()).metadata.annotations).toBeUndefined();
   });
 
   it('shares the annotations of alike namespaces that hold only the shared one', () => {
     const pool = new Interner();
-    const alone = (name: string): Namespace => ({ metadata: { name, annotations: { 'x/book': 'same', other: 'theirs' } } });
-    const [a, b] = ['oil-a', 'oil-b'].map((n) => namespaceSummary(alone(n), pool, kept));
+    const [a, b] = ['oil-a', 'oil-b'].map((n) => namespaceSummary(ns(n, { 'x/book': 'same', other: 'theirs' }), pool, kept));
     expect(a!.metadata.annotations).toEqual({ 'x/book': 'same' });
     expect(a!.metadata.annotations).toBe(b!.metadata.annotations);
-  });
-
-  it('keeps the deletion timestamp and leaves out annotations when none are kept', () => {
-    const n = ns();
-    n.metadata.deletionTimestamp = '2026-01-02T00:00:00Z';
-    n.metadata.annotations = { other: 'x' };
-    const s = namespaceSummary(n, new Interner(), kept);
-    expect(s.metadata.deletionTimestamp).toBe('2026-01-02T00:00:00Z');
-    expect(s.metadata.annotations).toBeUndefined();
   });
 });
 
