@@ -2,7 +2,7 @@ import type { ClusterRole, Namespace, ResourceQuota } from '../kube/types';
 import { clusterRoleBindings, clusterRoles } from './cluster-roles';
 import { desiredState } from './desired';
 import * as drift from './drift';
-import { alsoAsCached, asStored, tenantWith } from './guardrails/testing';
+import { alsoAsCached, asStored, tenantWith } from './testing/guardrails';
 
 /**
  * Every case below is also judged on what the cache keeps of the live object (the kind's summary,

@@ -1,6 +1,6 @@
 import { DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME } from '../admission-policies';
 import { defaultsBindings, restrictionsBindings } from './admission-bindings';
-import { tenantWith } from './testing';
+import { tenantWith } from '../testing/guardrails';
 
 describe('admission policy bindings', () => {
   const names = (t: ReturnType<typeof tenantWith>) => [...restrictionsBindings.desired(t), ...defaultsBindings.desired(t)].map((b) => [b.kind, b.metadata.name, b.spec.policyName]);

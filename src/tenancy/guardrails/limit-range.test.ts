@@ -1,7 +1,7 @@
 import type { LimitRange } from '../../kube/types';
 import * as drift from '../drift';
 import { defaultLimitRangeSpec } from './limit-range';
-import { alsoAsCached, asStored, desiredNamed, tenantWith } from './testing';
+import { alsoAsCached, asStored, desiredNamed, tenantWith } from '../testing/guardrails';
 
 const diff = alsoAsCached(drift.diff);
 

@@ -1,7 +1,7 @@
 import type { NetworkPolicy } from '../../kube/types';
 import * as drift from '../drift';
 import { defaultNetworkPolicySpec } from './network-policy';
-import { alsoAsCached, asStored, desiredNamed, guardrailsOf, tenantWith } from './testing';
+import { alsoAsCached, asStored, desiredNamed, guardrailsOf, tenantWith } from '../testing/guardrails';
 
 const diff = alsoAsCached(drift.diff);
 const needsUpdate = alsoAsCached(drift.needsUpdate);

@@ -4,7 +4,7 @@ import { PADDOCK } from '../../kube/types';
 import * as drift from '../drift';
 import type { GuardrailKind } from './kind';
 import { GUARDRAILS, guardrailKind, NAMESPACE_GUARDRAILS, TENANT_GUARDRAILS } from './registry';
-import { alsoAsCached, asStored, tenantWith } from './testing';
+import { alsoAsCached, asStored, tenantWith } from '../testing/guardrails';
 
 const diff = alsoAsCached(drift.diff);
 const requiresRecreate = alsoAsCached(drift.requiresRecreate);

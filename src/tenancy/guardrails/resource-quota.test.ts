@@ -1,6 +1,6 @@
 import type { ResourceQuota } from '../../kube/types';
 import * as drift from '../drift';
-import { alsoAsCached, asStored, desiredNamed, tenantWith } from './testing';
+import { alsoAsCached, asStored, desiredNamed, tenantWith } from '../testing/guardrails';
 
 const diff = alsoAsCached(drift.diff);
 

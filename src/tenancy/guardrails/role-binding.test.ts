@@ -1,7 +1,7 @@
 import type { RoleBinding } from '../../kube/types';
 import * as drift from '../drift';
 import { defaultRoleRef, defaultSubject } from './role-binding';
-import { alsoAsCached, asStored, desiredNamed, guardrailsOf, tenantWith } from './testing';
+import { alsoAsCached, asStored, desiredNamed, guardrailsOf, tenantWith } from '../testing/guardrails';
 
 const diff = alsoAsCached(drift.diff);
 const requiresRecreate = alsoAsCached(drift.requiresRecreate);

@@ -7,8 +7,8 @@ import { prepareForCache } from '../../cache/transform';
 import type { KubeObject, Tenant, TenantSpec } from '../../kube/types';
 import { desiredState } from '../desired';
 import type { DiffOptions } from '../drift';
-import type { Guardrail } from './kind';
-import { guardrailKind } from './registry';
+import type { Guardrail } from '../guardrails/kind';
+import { guardrailKind } from '../guardrails/registry';
 
 /** A Tenant `oil` with namespace `oil-p`, an admin owner and `spec`. */
 export function tenantWith(spec: Partial<TenantSpec> = {}): Tenant {
