@@ -25,6 +25,7 @@ import { Writer } from './controller/writer';
 import { KubeClient, paddockVersion } from './kube/client';
 import { loadConnection } from './kube/connection';
 import { PADDOCK } from './kube/types';
+import { TENANCY_CACHE } from './tenancy/cache-options';
 import { configureLogging, logger } from './log/logger';
 
 /**
@@ -44,7 +45,7 @@ async function run(options: Options): Promise<void> {
   const apiClient = new KubeClient(connection, { qps: options.reviewQps, burst: options.reviewBurst, timeoutMs: options.reviewTimeoutMs, userAgent });
   const leaseClient = new KubeClient(connection, { qps: 5, burst: 10, timeoutMs: options.renewDeadlineMs, userAgent });
   const factory = new SharedInformerFactory(client, { logger: logger({ component: 'informer' }) });
-  const cache = new PaddockCache(factory);
+  const cache = new PaddockCache(factory, TENANCY_CACHE);
   const stop = new AbortController();
   const tasks: Promise<unknown>[] = [];
 

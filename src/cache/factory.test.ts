@@ -40,7 +40,7 @@ describe('SharedInformerFactory', () => {
     const factory = new SharedInformerFactory(client, { logger: silentLogger });
     const namespaces = factory.informerFor(RESOURCES.namespaces);
     const tenants = factory.informerFor(RESOURCES.tenants, { listsAfter: namespaces });
-    const quotas = factory.informerFor(RESOURCES.resourceQuotas);
+    const quotas = factory.informerFor({ group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', namespaced: true });
     let namespacesSyncedWhenTenantsListed: boolean | undefined;
     client.onList = (path) => {
       if (path.endsWith('/tenants')) namespacesSyncedWhenTenantsListed = namespaces.hasSynced();

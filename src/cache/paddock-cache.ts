@@ -1,100 +1,109 @@
-import { RESOURCES } from '../kube/resources';
-import { PADDOCK, type ClassField, type KubeObject, type LimitRange, type Namespace, type NetworkPolicy, type ResourceQuota, type RoleBinding, type Tenant } from '../kube/types';
-import { DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME } from '../tenancy/admission-policies';
-import { ownerKeysOfTenant } from '../tenancy/owner-keys';
-import type { SharedInformerFactory } from './factory';
+import { RESOURCES, type ResourceRef } from '../kube/resources';
+import { PADDOCK, type ClassField, type KubeObject, type Namespace, type ResourceQuota, type Tenant } from '../kube/types';
+import type { InformerRequest, SharedInformerFactory } from './factory';
 import type { SharedInformer } from './informer';
-import { NAMESPACE_INDEX, namespaceIndexFunc } from './store';
-import { guardrailSummary, namespaceSummary, tenantSummary } from './summaries';
 import { namespaceMeta } from './records';
+import { NAMESPACE_INDEX, type Indexers } from './store';
+import { namespaceSummary, tenantSummary, type KeptAnnotations, type NamespaceNames } from './summaries';
 
 /** Index names of the Paddock cache. */
 export const INDEX = {
-  /** Namespace → the value of its `paddock.dev/tenant` label. */
+  /** Namespace, or an object kept once per tenant → the value of its `paddock.dev/tenant` label. */
   tenant: 'tenant',
   /** Tenant → `<tenant>-<name>` for each declared namespace (to find who declared a namespace name). */
   declared: 'declared',
-  /** Tenant → owner subject keys (see {@link ownerKeysOfTenant}). */
+  /** Tenant → owner subject keys (`User:alice`, `Group:gas-devs`, `ServiceAccount:ci/deployer`). */
   owner: 'owner',
   namespace: NAMESPACE_INDEX,
 } as const;
 
-const MANAGED = `${PADDOCK.managedByLabel}=${PADDOCK.managedByValue}`;
-
-const tenantLabelOf = (o: KubeObject): readonly string[] => {
+/** The value of an object's `paddock.dev/tenant` label, as an index value (INDEX.tenant). */
+export const byTenantLabel = (o: KubeObject): readonly string[] => {
   const t = o.metadata.labels?.[PADDOCK.tenantLabel];
   return t ? [t] : [];
 };
+
+/** What a kind's informer may share with the cached Namespaces. */
+export interface CachedNamespaces {
+  /** The Namespaces' informer: one whose summaries read it lists once it has synced (`listsAfter`). */
+  readonly informer: SharedInformer<Namespace>;
+  /** The cached Namespace's instance of a namespace name, or the name itself when it is not cached. */
+  readonly name: NamespaceNames;
+}
+
+/** A kind of object Paddock keeps for tenants (a guardrail): its resource and how it is cached. */
+export interface CachedKind {
+  readonly resource: ResourceRef;
+  /** How its informer lists, stores (transform) and indexes it. */
+  informer(namespaces: CachedNamespaces): InformerRequest<KubeObject>;
+}
+
+/** One cluster-scoped object Paddock keeps, known by name: watched with a `metadata.name` field selector. */
+export interface NamedObject {
+  readonly resource: ResourceRef;
+  readonly name: string;
+}
+
+/**
+ * What the cache is told of the objects Paddock owns (see tenancy/cache-options.ts): the cache itself
+ * knows the Kubernetes resources, not what Paddock makes of them.
+ */
+export interface PaddockCacheOptions {
+  /** Tenant indexes (INDEX.owner, INDEX.declared); `namespaceName` is as in {@link CachedNamespaces}. */
+  tenantIndexers(namespaceName: NamespaceNames): Indexers<Tenant>;
+  /** The annotations of a namespace that are kept. */
+  readonly namespaceAnnotations: KeptAnnotations;
+  /** The guardrail kinds, in the order they are applied. */
+  readonly guardrails: readonly CachedKind[];
+  /** The admission policies, each watched by name (Paddock may read no other). */
+  readonly policies: readonly NamedObject[];
+}
 
 /**
  * The informers both halves of Paddock read, made once from one factory so the reconciler and the API
  * server share every list and watch:
  * - all Tenants, indexed by owner subject and by declared namespace name;
  * - all Namespaces (a namespace that is not Paddock's must be seen to be refused), indexed by tenant;
- * - the guardrails Paddock manages (label `app.kubernetes.io/managed-by=paddock`), indexed by namespace
- *   (the reconciler reads a namespace's guardrails; nothing reads them by tenant, so there is no such
- *   index: it would cost a set of keys per tenant in each of the four stores).
+ * - each guardrail kind, as its declaration says (Paddock's objects only: those in tenant namespaces
+ *   indexed by namespace — nothing reads them by tenant, and such an index would cost a set of keys
+ *   per tenant in each store — and those kept once per tenant by tenant);
+ * - what tenants may use (classes, nodes) and the admission policies.
  */
 export class PaddockCache {
   readonly tenants: SharedInformer<Tenant>;
   readonly namespaces: SharedInformer<Namespace>;
-  readonly resourceQuotas: SharedInformer<ResourceQuota>;
-  readonly limitRanges: SharedInformer<LimitRange>;
-  readonly networkPolicies: SharedInformer<NetworkPolicy>;
-  readonly roleBindings: SharedInformer<RoleBinding>;
   /** What tenants may use (SPEC §9), cluster-wide: the sources of the views and of `status.allowed`. */
   readonly storageClasses: SharedInformer<KubeObject>;
   readonly ingressClasses: SharedInformer<KubeObject>;
   readonly priorityClasses: SharedInformer<KubeObject>;
   readonly runtimeClasses: SharedInformer<KubeObject>;
   readonly nodes: SharedInformer<KubeObject>;
-  /**
-   * The admission policies Paddock keeps (SPEC §9), each watched by name (Paddock may read no other),
-   * and the bindings it made for tenants, indexed by tenant.
-   */
-  readonly restrictionsPolicy: SharedInformer<KubeObject>;
-  readonly defaultsPolicy: SharedInformer<KubeObject>;
-  readonly restrictionsBindings: SharedInformer<KubeObject>;
-  readonly defaultsBindings: SharedInformer<KubeObject>;
+  /** Guardrail informers by `kind`, in the order given. */
+  readonly #guardrails = new Map<string, SharedInformer<KubeObject>>();
+  /** Admission policy informers by the policy's name. */
+  readonly #policies = new Map<string, SharedInformer<KubeObject>>();
 
-  constructor(readonly factory: SharedInformerFactory) {
+  constructor(readonly factory: SharedInformerFactory, options: PaddockCacheOptions) {
     // Namespaces and guardrails, one or more per tenant namespace, are cached as summaries (see summaries.ts).
-    this.namespaces = factory.informerFor<Namespace>(RESOURCES.namespaces, { indexers: { [INDEX.tenant]: tenantLabelOf }, transform: namespaceSummary });
+    const namespaceTransform = (ns: Namespace) => namespaceSummary(ns, undefined, options.namespaceAnnotations);
+    this.namespaces = factory.informerFor<Namespace>(RESOURCES.namespaces, { indexers: { [INDEX.tenant]: byTenantLabel }, transform: namespaceTransform });
     // Tenants are cached whole, sharing their namespaces' names and uids with the Namespaces cache
-    // (summaries.ts): listed once the Namespaces are.
+    // (summaries.ts): listed once the Namespaces are. So are the summaries of guardrails, whose namespace
+    // name is the cached Namespace's string (one copy per namespace, not one per object, and the key its
+    // store groups it under).
+    const name: NamespaceNames = (namespace) => this.#namespaceName(namespace);
     this.tenants = factory.informerFor<Tenant>(RESOURCES.tenants, {
-      transform: (t) => tenantSummary(t, undefined, (name) => this.namespaces.store.get(name)),
+      transform: (t) => tenantSummary(t, undefined, (n) => this.namespaces.store.get(n)),
       listsAfter: this.namespaces,
-      indexers: {
-        [INDEX.owner]: (t) => ownerKeysOfTenant(t),
-        // The cached Namespace's instance of the name, when there is one: not a copy per Tenant.
-        [INDEX.declared]: (t) => (t.spec?.namespaces ?? []).map((n) => this.#namespaceName(`${t.metadata.name}-${n}`)),
-      },
+      indexers: options.tenantIndexers(name),
     });
-    // A guardrail's namespace name is the cached Namespace's string (one copy per namespace, not one per
-    // object, and the key its store groups it under): listed once the Namespaces are.
-    const names = (namespace: string): string => this.#namespaceName(namespace);
-    const guardrail = {
-      labelSelector: MANAGED,
-      indexers: { [INDEX.namespace]: namespaceIndexFunc },
-      transform: <T extends KubeObject>(o: T) => guardrailSummary(o, undefined, names),
-      listsAfter: this.namespaces,
-    };
-    this.resourceQuotas = factory.informerFor<ResourceQuota>(RESOURCES.resourceQuotas, guardrail);
-    this.limitRanges = factory.informerFor<LimitRange>(RESOURCES.limitRanges, guardrail);
-    this.networkPolicies = factory.informerFor<NetworkPolicy>(RESOURCES.networkPolicies, guardrail);
-    this.roleBindings = factory.informerFor<RoleBinding>(RESOURCES.roleBindings, guardrail);
+    for (const kind of options.guardrails) this.#guardrails.set(kind.resource.kind, factory.informerFor(kind.resource, kind.informer({ informer: this.namespaces, name })));
     this.storageClasses = factory.informerFor<KubeObject>(RESOURCES.storageClasses);
     this.ingressClasses = factory.informerFor<KubeObject>(RESOURCES.ingressClasses);
     this.priorityClasses = factory.informerFor<KubeObject>(RESOURCES.priorityClasses);
     this.runtimeClasses = factory.informerFor<KubeObject>(RESOURCES.runtimeClasses);
     this.nodes = factory.informerFor<KubeObject>(RESOURCES.nodes, { transform: nodeSummary });
-    const named = (name: string) => ({ fieldSelector: `metadata.name=${name}` });
-    this.restrictionsPolicy = factory.informerFor<KubeObject>(RESOURCES.validatingAdmissionPolicies, named(RESTRICTIONS_POLICY_NAME));
-    this.defaultsPolicy = factory.informerFor<KubeObject>(RESOURCES.mutatingAdmissionPolicies, named(DEFAULTS_POLICY_NAME));
-    const binding = { labelSelector: MANAGED, indexers: { [INDEX.tenant]: tenantLabelOf } };
-    this.restrictionsBindings = factory.informerFor<KubeObject>(RESOURCES.validatingAdmissionPolicyBindings, binding);
-    this.defaultsBindings = factory.informerFor<KubeObject>(RESOURCES.mutatingAdmissionPolicyBindings, binding);
+    for (const p of options.policies) this.#policies.set(p.name, factory.informerFor<KubeObject>(p.resource, { fieldSelector: `metadata.name=${p.name}` }));
   }
 
   /**
@@ -116,9 +125,33 @@ export class PaddockCache {
     }
   }
 
-  /** The guardrail informers, in the order the reconciler applies them. */
+  /** The informer of the guardrail kind `kind` (`ResourceQuota`); throws for a kind that is not one. */
+  guardrail(kind: string): SharedInformer<KubeObject> {
+    const informer = this.#guardrails.get(kind);
+    if (!informer) throw new Error(`not a guardrail kind: ${kind}`);
+    return informer;
+  }
+
+  /** Every guardrail informer, in the order the kinds are applied. */
   get guardrails(): readonly SharedInformer<KubeObject>[] {
-    return [this.resourceQuotas, this.limitRanges, this.networkPolicies, this.roleBindings] as unknown as SharedInformer<KubeObject>[];
+    return [...this.#guardrails.values()];
+  }
+
+  /** The informer of the admission policy `name`; throws for a name that is not one of them. */
+  policy(name: string): SharedInformer<KubeObject> {
+    const informer = this.#policies.get(name);
+    if (!informer) throw new Error(`not an admission policy of Paddock's: ${name}`);
+    return informer;
+  }
+
+  /** Every admission policy informer. */
+  get policies(): readonly SharedInformer<KubeObject>[] {
+    return [...this.#policies.values()];
+  }
+
+  /** The ResourceQuotas Paddock keeps: the TenantNamespace view shows them. */
+  get resourceQuotas(): SharedInformer<ResourceQuota> {
+    return this.guardrail('ResourceQuota') as unknown as SharedInformer<ResourceQuota>;
   }
 
   namespacesOf(tenant: string): Namespace[] {

@@ -1,7 +1,7 @@
 import type { Namespace, ResourceQuota, RoleBinding, Tenant } from '../kube/types';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { guardrailSummary, Interner, namespaceSummary, tenantSummary } from './summaries';
+import { guardrailSummary, Interner, namespaceSummary, tenantSummary, type KeptAnnotations } from './summaries';
 import { prepareForCache } from './transform';
 
 const owner = { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', name: 'oil', uid: 't-uid', controller: true, blockOwnerDeletion: true };
@@ -54,44 +54,21 @@ describe('guardrailSummary', () => {
 });
 
 describe('namespaceSummary', () => {
-  const ns = (): Namespace => ({
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: {
-      name: 'oil-a', uid: 'u', resourceVersion: '3', creationTimestamp: '2026-01-01T00:00:00Z', finalizers: ['f'],
-      labels: { 'kubernetes.io/metadata.name': 'oil-a', 'paddock.dev/tenant': 'oil', team: 'x' },
-      annotations: {
-        'paddock.dev/managed-metadata': JSON.stringify({ labels: ['paddock.dev/tenant', 'team'], annotations: ['note'] }),
-        'paddock.dev/claim-token': 'tok',
-        note: 'mine',
-        'kubectl.kubernetes.io/last-applied-configuration': '{"big":true}',
-      },
-    },
-    spec: { finalizers: ['kubernetes'] },
-    status: { phase: 'Terminating', conditions: [{ type: 'NamespaceDeletionContentFailure' }] },
+  /** Keeps `x/book`, shared, and the key it names. What Paddock keeps: tenancy/cache-options.test.ts. */
+  const kept: KeptAnnotations = { shared: 'x/book', keep: (a) => (key) => key === a['x/book'] };
+  const ns = (name: string, annotations: Record<string, string>): Namespace => ({ metadata: { name, annotations } });
+
+  it('keeps the annotations it is told to keep, and none unless told', () => {
+    const annotations = { 'x/book': 'note', note: 'mine', other: 'theirs' };
+    expect(namespaceSummary(ns('oil-a', annotations), new Interner(), kept).metadata.annotations).toEqual({ 'x/book': 'note', note: 'mine' });
+    expect(namespaceSummary(ns('oil-a', annotations), new Interner()).metadata.annotations).toBeUndefined();
   });
 
-  it('keeps every label, Paddock\'s annotations and the keys it recorded, and the phase', () => {
-    const s = namespaceSummary(ns(), new Interner());
-    expect(JSON.parse(JSON.stringify(s))).toEqual({
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: {
-        name: 'oil-a', uid: 'u', resourceVersion: '3', creationTimestamp: '2026-01-01T00:00:00Z',
-        labels: ns().metadata.labels,
-        annotations: { 'paddock.dev/managed-metadata': ns().metadata.annotations!['paddock.dev/managed-metadata'], 'paddock.dev/claim-token': 'tok', note: 'mine' },
-      },
-      status: { phase: 'Terminating' },
-    });
-  });
-
-  it('keeps the deletion timestamp and leaves out annotations when none are Paddock\'s', () => {
-    const n = ns();
-    n.metadata.deletionTimestamp = '2026-01-02T00:00:00Z';
-    n.metadata.annotations = { other: 'x' };
-    const s = namespaceSummary(n, new Interner());
-    expect(s.metadata.deletionTimestamp).toBe('2026-01-02T00:00:00Z');
-    expect(s.metadata.annotations).toBeUndefined();
+  it('shares the annotations of alike namespaces that hold only the shared one', () => {
+    const pool = new Interner();
+    const [a, b] = ['oil-a', 'oil-b'].map((n) => namespaceSummary(ns(n, { 'x/book': 'same', other: 'theirs' }), pool, kept));
+    expect(a!.metadata.annotations).toEqual({ 'x/book': 'same' });
+    expect(a!.metadata.annotations).toBe(b!.metadata.annotations);
   });
 });
 

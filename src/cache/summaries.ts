@@ -9,10 +9,7 @@
  * cache drops are never lost (see controller/reconciler.ts).
  */
 import { hash } from 'node:crypto';
-import type { Condition, KubeObject, Namespace, NamespaceClaim, Tenant, TenantSpec } from '../kube/types';
-import { CLAIM_TOKEN_ANNOTATION } from '../tenancy/claims';
-import { decodeManagedKeys } from '../tenancy/namespace';
-import { MANAGED_METADATA_ANNOTATION, PADDOCK_KEY_PREFIX } from '../tenancy/names';
+import type { Condition, KubeObject, Labels, Namespace, NamespaceClaim, Tenant, TenantSpec } from '../kube/types';
 import { BINDING_CONTENT, NAMESPACE_NAME_LABEL, namespaceMeta, NamespaceRecord, OWN_NAME, recordOf, SPEC_CONTENT, storedVersion, type NamespaceMeta } from './records';
 import { deepFreeze } from './transform';
 
@@ -111,9 +108,10 @@ const ownName: NamespaceNames = (namespace) => namespace;
 type Content = KubeObject & { spec?: unknown; status?: { hard?: unknown; used?: unknown }; roleRef?: unknown; subjects?: unknown };
 
 /**
- * A guardrail (ResourceQuota, LimitRange, NetworkPolicy, RoleBinding) as drift detection and the views
- * read it, as a flat record (see records.ts): metadata identity (name, namespace, resourceVersion —
- * also the delete precondition — and deletionTimestamp), labels and ownerReferences (compared), and the
+ * An object kept in tenant namespaces (a guardrail of a kind that declares this summary its transform:
+ * ResourceQuota, LimitRange, NetworkPolicy, RoleBinding) as drift detection and the views read it, as a
+ * flat record (see records.ts): metadata identity (name, namespace, resourceVersion — also the delete
+ * precondition — and deletionTimestamp), labels and ownerReferences (compared), and the
  * whole content — `spec`, or a binding's `roleRef` and `subjects` — compared field by field. Of
  * `status` only a quota's `hard` and `used` (the TenantNamespace quota column). Dropped: the uid (a
  * guardrail is deleted on the condition that it is still at the cached resourceVersion, or, when only
@@ -192,34 +190,47 @@ export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace
   return out;
 }
 
-/** Annotations of a namespace Paddock reads: its own (`paddock.dev/…`) and those it recorded as set by it. */
-function paddockAnnotations(annotations: Record<string, string> | undefined, pool: Interner): Record<string, string> | undefined {
+/**
+ * Which annotations of a namespace the cache keeps; the others are dropped. `keep` is asked once per
+ * namespace summarised, with all its annotations, and answers for each key. `shared` names one that is
+ * always kept and whose text is the same on every namespace of the same shape: its value is taken from
+ * the pool of strings, and the annotations of a namespace that holds it alone are one shared object.
+ */
+export interface KeptAnnotations {
+  keep(annotations: Labels): (key: string) => boolean;
+  readonly shared?: string;
+}
+
+/** Keeps no annotation. */
+export const NO_ANNOTATIONS: KeptAnnotations = { keep: () => () => false };
+
+/** The annotations of a namespace that `kept` keeps. */
+function keptAnnotations(annotations: Labels | undefined, kept: KeptAnnotations, pool: Interner): Labels | undefined {
   if (!annotations) return undefined;
-  const owned = new Set(decodeManagedKeys(annotations[MANAGED_METADATA_ANNOTATION]).annotations);
-  let out: Record<string, string> | undefined;
+  const keep = kept.keep(annotations);
+  let out: Labels | undefined;
   for (const [key, value] of Object.entries(annotations)) {
-    // The bookkeeping annotation is the same text on every namespace of the same shape: one copy.
-    if (key === MANAGED_METADATA_ANNOTATION) (out ??= {})[key] = pool.string(value);
-    else if (key.startsWith(PADDOCK_KEY_PREFIX) || key === CLAIM_TOKEN_ANNOTATION || owned.has(key)) (out ??= {})[key] = value;
+    if (key === kept.shared) (out ??= {})[key] = pool.string(value);
+    else if (keep(key)) (out ??= {})[key] = value;
   }
-  // Only the bookkeeping, as on every namespace of the same shape once provisioned: one shared object.
+  // Only the shared one, as on every namespace of the same shape once provisioned: one shared object.
   const keys = out === undefined ? [] : Object.keys(out);
-  return keys.length === 1 && keys[0] === MANAGED_METADATA_ANNOTATION ? pool.value(out) : out;
+  return keys.length === 1 && keys[0] === kept.shared ? pool.value(out) : out;
 }
 
 /**
  * A Namespace (all of them are cached) as Paddock reads it, as a flat record (see records.ts): name,
  * uid (claims), resourceVersion, creation and deletion times and every label (the TenantNamespace row
- * shows them), the annotations Paddock owns — its bookkeeping, the claim token and the keys the
- * bookkeeping lists — and `status.phase`. Dropped: other annotations (e.g. kubectl's last-applied
- * configuration), finalizers, ownerReferences, `spec.finalizers` and status conditions.
+ * shows them), the annotations `kept` keeps (Paddock's own: see tenancy/cache-options.ts) and
+ * `status.phase`. Dropped: other annotations (e.g. kubectl's last-applied configuration), finalizers,
+ * ownerReferences, `spec.finalizers` and status conditions.
  */
-export function namespaceSummary(ns: Namespace, pool: Interner = shared): Namespace {
+export function namespaceSummary(ns: Namespace, pool: Interner = shared, kept: KeptAnnotations = NO_ANNOTATIONS): Namespace {
   const m = ns.metadata;
   return new NamespaceRecord(
     m.name, m.uid, storedVersion(m.resourceVersion), m.creationTimestamp, m.deletionTimestamp,
     m.labels === undefined ? undefined : labelsOfAlike(m.labels, m.name, pool),
-    paddockAnnotations(m.annotations, pool),
+    keptAnnotations(m.annotations, kept, pool),
     ns.status?.phase === undefined ? undefined : pool.value({ phase: ns.status.phase }),
   ) as unknown as Namespace;
 }

@@ -55,7 +55,9 @@ function world(tenants: Tenant[]) {
   };
   for (const t of tenants) informers.tenants.set(t.metadata.name, t);
   const classes = new FakeInformer<KubeObject>();
-  const cache = { ...informers, classes: () => classes } as unknown as PaddockCache;
+  const policies: Record<string, FakeInformer<KubeObject>> = { [RESTRICTIONS_POLICY_NAME]: informers.restrictionsPolicy, [DEFAULTS_POLICY_NAME]: informers.defaultsPolicy };
+  const bindings: Record<string, FakeInformer<KubeObject>> = { ValidatingAdmissionPolicyBinding: informers.restrictionsBindings, MutatingAdmissionPolicyBinding: informers.defaultsBindings };
+  const cache = { tenants: informers.tenants, classes: () => classes, policy: (name: string) => policies[name], guardrail: (kind: string) => bindings[kind] } as unknown as PaddockCache;
   const cluster = new FakeCluster();
   return { cluster, informers, admission: new TenantAdmission(cache, cluster.writer()) };
 }

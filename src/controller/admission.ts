@@ -1,10 +1,8 @@
 import { INDEX, type PaddockCache } from '../cache/paddock-cache';
 import type { SharedInformer } from '../cache/informer';
 import { PADDOCK, type ClassField, type KubeObject, type Tenant, type TenantStatus } from '../kube/types';
-import { mergeObject, needsUpdate, objectRef, type ManagedObject } from '../tenancy';
-import {
-  DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, defaultsPolicy, desiredBindings, restrictionsPolicy, type AdmissionObject,
-} from '../tenancy/admission-policies';
+import { mergeObject, needsUpdate, objectRef, TENANT_GUARDRAILS } from '../tenancy';
+import { DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, defaultsPolicy, restrictionsPolicy, type AdmissionObject } from '../tenancy/admission-policies';
 import { CLASS_FIELDS, allowedClassNames } from '../tenancy/allowed';
 import { PolicyNeeds } from './policy-needs';
 import type { Writer } from './writer';
@@ -54,14 +52,16 @@ export class TenantAdmission {
    * reads the policy's paramKind to check the binder's permissions.
    */
   async ensureBindings(tenant: Tenant, note: AdmissionNote): Promise<void> {
-    const wanted = desiredBindings(tenant);
-    for (const want of wanted) {
-      await this.#serially(() => this.#ensurePolicy(String(want.spec.policyName)));
-      await this.#ensure(this.#bindingInformer(want.kind!), want, note);
+    const wanted = TENANT_GUARDRAILS.map((kind) => ({ kind: kind.resource.kind, objects: kind.desired(tenant) }));
+    for (const { kind, objects } of wanted) {
+      for (const want of objects) {
+        await this.#serially(() => this.#ensurePolicy(String(want.spec.policyName)));
+        await this.#ensure(this.cache.guardrail(kind), want, note);
+      }
     }
-    for (const [kind, informer] of this.#bindingInformers()) {
-      for (const live of informer.store.byIndex(INDEX.tenant, tenant.metadata.name)) {
-        if (!wanted.some((w) => w.kind === kind && w.metadata.name === live.metadata.name)) {
+    for (const { kind, objects } of wanted) {
+      for (const live of this.cache.guardrail(kind).store.byIndex(INDEX.tenant, tenant.metadata.name)) {
+        if (!objects.some((w) => w.metadata.name === live.metadata.name)) {
           await this.writer.delete({ ...live, kind });
           note('Deleted', `deleted ${kind} ${live.metadata.name}`);
         }
@@ -71,8 +71,8 @@ export class TenantAdmission {
 
   /** Deletes every binding of `tenant` (it is going away: a binding without its Tenant denies). */
   async removeBindings(tenant: Tenant): Promise<void> {
-    for (const [kind, informer] of this.#bindingInformers()) {
-      for (const live of informer.store.byIndex(INDEX.tenant, tenant.metadata.name)) await this.writer.delete({ ...live, kind });
+    for (const { resource: { kind } } of TENANT_GUARDRAILS) {
+      for (const live of this.cache.guardrail(kind).store.byIndex(INDEX.tenant, tenant.metadata.name)) await this.writer.delete({ ...live, kind });
     }
   }
 
@@ -93,8 +93,8 @@ export class TenantAdmission {
 
   async #reconcilePolicies(): Promise<void> {
     const steps: [boolean, SharedInformer<KubeObject>, AdmissionObject][] = [
-      [this.#needs.restrictions.size > 0, this.cache.restrictionsPolicy, this.#restrictionsPolicy],
-      [this.#needs.defaults.size > 0, this.cache.defaultsPolicy, this.#defaultsPolicy],
+      [this.#needs.restrictions.size > 0, this.cache.policy(RESTRICTIONS_POLICY_NAME), this.#restrictionsPolicy],
+      [this.#needs.defaults.size > 0, this.cache.policy(DEFAULTS_POLICY_NAME), this.#defaultsPolicy],
     ];
     for (const [needed, informer, want] of steps) {
       if (needed) await this.#ensurePolicyObject(informer, want);
@@ -104,8 +104,8 @@ export class TenantAdmission {
 
   /** Creates or repairs the policy `name` (one a binding about to be written names). */
   async #ensurePolicy(name: string): Promise<void> {
-    if (name === RESTRICTIONS_POLICY_NAME) return this.#ensurePolicyObject(this.cache.restrictionsPolicy, this.#restrictionsPolicy);
-    if (name === DEFAULTS_POLICY_NAME) return this.#ensurePolicyObject(this.cache.defaultsPolicy, this.#defaultsPolicy);
+    if (name === RESTRICTIONS_POLICY_NAME) return this.#ensurePolicyObject(this.cache.policy(name), this.#restrictionsPolicy);
+    if (name === DEFAULTS_POLICY_NAME) return this.#ensurePolicyObject(this.cache.policy(name), this.#defaultsPolicy);
     throw new Error(`not a policy of Paddock's: ${name}`);
   }
 
@@ -115,7 +115,7 @@ export class TenantAdmission {
     if (live && this.#policiesInSync.has(live)) return;
     await this.#ensure(informer, want, noop);
     // Remembered only once it needed nothing: a repaired one comes back as a new object, compared again.
-    if (live && informer.store.get(want.metadata.name) === live && !needsUpdate({ ...live, kind: want.kind } as ManagedObject, want as unknown as ManagedObject)) {
+    if (live && informer.store.get(want.metadata.name) === live && !needsUpdate({ ...live, kind: want.kind }, want)) {
       this.#policiesInSync.add(live);
     }
   }
@@ -132,27 +132,14 @@ export class TenantAdmission {
       if (await this.writer.createIfAbsent(want)) return note('Created', `created ${objectRef(want)}`);
       // It exists but the cache does not show it: not labelled as Paddock's any more, or not seen yet.
       const current = await this.writer.get<KubeObject>(want);
-      if (current && needsUpdate({ ...current, kind: want.kind } as ManagedObject, want as unknown as ManagedObject)) {
+      if (current && needsUpdate({ ...current, kind: want.kind }, want)) {
         await this.writer.update(mergeObject(current, want as KubeObject));
         note('Repaired', `repaired ${objectRef(want)}`);
       }
       return;
     }
-    if (!needsUpdate({ ...live, kind: want.kind } as ManagedObject, want as unknown as ManagedObject)) return;
+    if (!needsUpdate({ ...live, kind: want.kind }, want)) return;
     await this.writer.update(mergeObject({ ...live, kind: want.kind }, want as KubeObject));
     note('Repaired', `repaired ${objectRef(want)}`);
-  }
-
-  #bindingInformers(): [string, SharedInformer<KubeObject>][] {
-    return [
-      ['ValidatingAdmissionPolicyBinding', this.cache.restrictionsBindings],
-      ['MutatingAdmissionPolicyBinding', this.cache.defaultsBindings],
-    ];
-  }
-
-  #bindingInformer(kind: string): SharedInformer<KubeObject> {
-    const found = this.#bindingInformers().find(([k]) => k === kind);
-    if (!found) throw new Error(`not a binding kind: ${kind}`);
-    return found[1];
   }
 }

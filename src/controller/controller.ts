@@ -2,7 +2,7 @@ import { INDEX, type PaddockCache } from '../cache/paddock-cache';
 import type { SharedInformer } from '../cache/informer';
 import { PADDOCK, type KubeObject } from '../kube/types';
 import type { Logger } from '../log/logger';
-import { clusterRoleBindings, clusterRoles, mergeObject, needsUpdate, type ManagedObject } from '../tenancy';
+import { clusterRoleBindings, clusterRoles, mergeObject, needsUpdate } from '../tenancy';
 import { CLASS_FIELDS } from '../tenancy/allowed';
 import type { TenantReconciler } from './reconciler';
 import { WorkQueue } from './workqueue';
@@ -68,7 +68,7 @@ export class TenantController {
     for (const want of [...clusterRoles(), ...clusterRoleBindings()] as KubeObject[]) {
       const live = await this.writer.get<KubeObject>(want);
       if (!live) await this.writer.createIfAbsent(want);
-      else if (needsUpdate({ ...live, kind: want.kind } as ManagedObject, want as ManagedObject)) await this.writer.update(mergeObject(live, want));
+      else if (needsUpdate({ ...live, kind: want.kind }, want)) await this.writer.update(mergeObject(live, want));
     }
   }
 
@@ -122,16 +122,16 @@ export class TenantController {
         },
       }),
       handlersFor(this.cache.namespaces as unknown as SharedInformer<KubeObject>, byNamespace),
+      // A guardrail of any kind (its admission bindings too) changed by someone else is repaired.
       ...this.cache.guardrails.map((i) => handlersFor(i, byTenantLabel)),
       // What a tenant may use: a class that appears, goes or is relabelled changes status.allowed of
-      // every tenant restricting its kind; a policy or binding changed by someone else is repaired.
+      // every tenant restricting its kind; a policy changed by someone else is repaired.
       ...CLASS_FIELDS.map((field) => handlersFor(this.cache.classes(field), () => {
         for (const t of this.cache.tenants.store.list()) if (t.spec?.[field] !== undefined) enqueue(t.metadata.name);
       })),
-      ...[this.cache.restrictionsPolicy, this.cache.defaultsPolicy].map((i) => handlersFor(i, (o) => {
+      ...this.cache.policies.map((i) => handlersFor(i, (o) => {
         for (const t of this.reconciler.admission.tenantsConcerned('policy', o)) enqueue(t);
       })),
-      ...[this.cache.restrictionsBindings, this.cache.defaultsBindings].map((i) => handlersFor(i, byTenantLabel)),
     ];
   }
 }

@@ -3,6 +3,7 @@ import { PaddockCache } from '../cache/paddock-cache';
 import { KubeApiError } from '../kube/errors';
 import { silentLogger } from '../kube/log';
 import { PADDOCK, type KubeObject } from '../kube/types';
+import { TENANCY_CACHE } from '../tenancy/cache-options';
 import { TenantReconciler } from './reconciler';
 import { Writer } from './writer';
 
@@ -26,7 +27,7 @@ async function retainCleanup(live: Map<string, KubeObject>): Promise<string[]> {
     list: async (p: string) => ({ metadata: { resourceVersion: '10' }, items: listed[p] ?? [] }),
     async *watch(_p: string, _q: unknown, s?: AbortSignal) { await new Promise((r) => s?.addEventListener('abort', r)); },
   } as never, { logger: silentLogger });
-  const cache = new PaddockCache(factory);
+  const cache = new PaddockCache(factory, TENANCY_CACHE);
   const stop = new AbortController();
   factory.start(stop.signal);
   await factory.waitForCacheSync(stop.signal);

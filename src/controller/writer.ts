@@ -3,24 +3,17 @@ import type { KubeClient, RequestOptions } from '../kube/client';
 import { isAlreadyExists, isConflict, isNotFound } from '../kube/errors';
 import { RESOURCES, resourcePath, type ResourceRef } from '../kube/resources';
 import type { KubeObject } from '../kube/types';
+import { GUARDRAILS } from '../tenancy/guardrails/registry';
 import { jsonEqual } from '../tenancy/json';
 import type { WriteFence } from './write-fence';
 
-/** The kinds the reconciler writes, by `kind`. */
-export const REF_BY_KIND: Readonly<Record<string, ResourceRef>> = {
-  Namespace: RESOURCES.namespaces,
-  ResourceQuota: RESOURCES.resourceQuotas,
-  LimitRange: RESOURCES.limitRanges,
-  NetworkPolicy: RESOURCES.networkPolicies,
-  RoleBinding: RESOURCES.roleBindings,
-  ClusterRole: RESOURCES.clusterRoles,
-  ClusterRoleBinding: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false },
-  Tenant: RESOURCES.tenants,
-  ValidatingAdmissionPolicy: RESOURCES.validatingAdmissionPolicies,
-  ValidatingAdmissionPolicyBinding: RESOURCES.validatingAdmissionPolicyBindings,
-  MutatingAdmissionPolicy: RESOURCES.mutatingAdmissionPolicies,
-  MutatingAdmissionPolicyBinding: RESOURCES.mutatingAdmissionPolicyBindings,
-};
+/** The kinds the reconciler writes, by `kind`: every guardrail kind, and what it keeps besides. */
+export const REF_BY_KIND: Readonly<Record<string, ResourceRef>> = Object.fromEntries(
+  [
+    RESOURCES.namespaces, RESOURCES.tenants, RESOURCES.clusterRoles, RESOURCES.clusterRoleBindings,
+    RESOURCES.validatingAdmissionPolicies, RESOURCES.mutatingAdmissionPolicies, ...GUARDRAILS.map((g) => g.resource),
+  ].map((ref) => [ref.kind, ref]),
+);
 
 function refOf(obj: KubeObject): ResourceRef {
   const ref = obj.kind ? REF_BY_KIND[obj.kind] : undefined;

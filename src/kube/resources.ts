@@ -40,15 +40,12 @@ export function groupResource(ref: ResourceRef): string {
 
 const core = (resource: string, kind: string, namespaced: boolean): ResourceRef => ({ group: '', version: 'v1', resource, kind, namespaced });
 
-/** The resources Paddock reads and writes. */
+/** The resources Paddock reads and writes, but for the guardrail kinds (src/tenancy/guardrails: each declares its own). */
 export const RESOURCES = {
   namespaces: core('namespaces', 'Namespace', false),
-  resourceQuotas: core('resourcequotas', 'ResourceQuota', true),
-  limitRanges: core('limitranges', 'LimitRange', true),
   events: core('events', 'Event', true),
-  networkPolicies: { group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies', kind: 'NetworkPolicy', namespaced: true },
-  roleBindings: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', namespaced: true },
   clusterRoles: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false },
+  clusterRoleBindings: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false },
   leases: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true },
   tenants: { group: 'paddock.dev', version: 'v1alpha1', resource: 'tenants', kind: 'Tenant', namespaced: false },
   nodes: core('nodes', 'Node', false),
@@ -57,7 +54,5 @@ export const RESOURCES = {
   priorityClasses: { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false },
   runtimeClasses: { group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false },
   validatingAdmissionPolicies: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false },
-  validatingAdmissionPolicyBindings: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false },
   mutatingAdmissionPolicies: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingadmissionpolicies', kind: 'MutatingAdmissionPolicy', namespaced: false },
-  mutatingAdmissionPolicyBindings: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingadmissionpolicybindings', kind: 'MutatingAdmissionPolicyBinding', namespaced: false },
 } as const satisfies Record<string, ResourceRef>;

@@ -31,6 +31,16 @@ export const CLAIM_TOKEN_ANNOTATION = 'paddock.dev/claim-token';
  */
 export const PENDING_CLAIM_TTL_MS = 120_000;
 
+/**
+ * Whether `claim` is a self-service claim whose namespace may still be on its way: no UID yet, and
+ * written less than {@link PENDING_CLAIM_TTL_MS} before `now`.
+ */
+export function isPendingClaim(claim: NamespaceClaim, now: Date): boolean {
+  if (claim.uid || claim.origin !== 'SelfService') return false;
+  const at = Date.parse(claim.claimedAt ?? '');
+  return Number.isFinite(at) && now.getTime() - at < PENDING_CLAIM_TTL_MS;
+}
+
 const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /** A fresh claim for `name` (no UID yet) and the token to put on the namespace created for it. */
@@ -56,6 +66,19 @@ export function claimsOf(tenant: Tenant): NamespaceClaim[] {
 
 export function claimOf(tenant: Tenant, name: string): NamespaceClaim | undefined {
   return claimsOf(tenant).find((c) => c.name === name);
+}
+
+/** `claims` with the claim for `claim.name` replaced (or added at the end). */
+export function withClaim(claims: readonly NamespaceClaim[], claim: NamespaceClaim): NamespaceClaim[] {
+  const i = claims.findIndex((c) => c.name === claim.name);
+  return i < 0 ? [...claims, claim] : claims.map((c, j) => (j === i ? claim : c));
+}
+
+/** `tenant`'s claims without the one for `name`; undefined when it has none (nothing to write). */
+export function withoutClaim(tenant: Tenant, name: string, onlyIf: (c: NamespaceClaim) => boolean = () => true): NamespaceClaim[] | undefined {
+  const claims = claimsOf(tenant);
+  const keep = claims.filter((c) => c.name !== name || !onlyIf(c));
+  return keep.length === claims.length ? undefined : keep;
 }
 
 /**

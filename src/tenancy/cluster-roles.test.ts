@@ -3,6 +3,7 @@ import { VIEWS } from '../api/views';
 import { viewNames } from '../api/views/define';
 import type { ClusterRole, PolicyRule } from '../kube/types';
 import { clusterRoleBindings, clusterRoles } from './cluster-roles';
+import { GUARDRAILS as REGISTERED } from './guardrails/registry';
 
 const roles = clusterRoles();
 const role = (name: string): ClusterRole => {
@@ -28,12 +29,14 @@ function allows(rules: PolicyRule[], group: string, resource: string, verb: stri
 }
 
 const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection'];
+/** What owners must not weaken: Namespaces, and every guardrail kind that does not let owners write it. */
 const GUARDRAILS: [string, string][] = [
   ['', 'resourcequotas'],
   ['', 'limitranges'],
   ['', 'namespaces'],
   ['networking.k8s.io', 'networkpolicies'],
   ['extensions', 'networkpolicies'],
+  ...REGISTERED.filter((k) => !k.ownersMayWrite).map((k): [string, string] => [k.resource.group, k.resource.resource]),
 ];
 
 describe('clusterRoles', () => {

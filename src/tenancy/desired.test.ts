@@ -1,4 +1,4 @@
-import type { NetworkPolicy, ResourceQuota, RoleBinding, Tenant, TenantSpec } from '../kube/types';
+import type { Tenant, TenantSpec } from '../kube/types';
 import { desiredState, type ValidDesiredState } from './desired';
 
 function tenant(spec: Partial<TenantSpec> = {}, name = 'oil'): Tenant {
@@ -81,6 +81,7 @@ describe('desiredState: the Namespace object', () => {
   });
 });
 
+/** What each kind wants is tested beside it (guardrails/*.test.ts); here, what holds for all of them. */
 describe('desiredState: guardrails', () => {
   const full = tenant({
     namespaces: ['p'],
@@ -94,7 +95,6 @@ describe('desiredState: guardrails', () => {
     networkPolicies: [{ podSelector: {}, policyTypes: ['Egress'], egress: [{}] }],
   });
   const guardrails = valid(full).namespaces[0]!.guardrails;
-  const byName = (name: string) => guardrails.find((g) => g.metadata.name === name);
 
   it('names every guardrail after the Tenant item it comes from, in a fixed order', () => {
     expect(guardrails.map((g) => `${g.kind}/${g.metadata.name}`)).toEqual([
@@ -116,44 +116,6 @@ describe('desiredState: guardrails', () => {
         { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', name: 'oil', uid: 'uid-1', controller: true, blockOwnerDeletion: true },
       ]);
     }
-  });
-
-  it('writes quota amounts as strings, as kube-apiserver returns them', () => {
-    expect((byName('paddock-quota-0') as ResourceQuota).spec).toEqual({ hard: { cpu: '8', memory: '16Gi' } });
-    expect((byName('paddock-quota-1') as ResourceQuota).spec).toEqual({ hard: { pods: '10' }, scopes: ['BestEffort'] });
-  });
-
-  it('admits ingress only from the tenant\'s own namespaces', () => {
-    expect((byName('paddock-isolation') as NetworkPolicy).spec).toEqual({
-      podSelector: {},
-      policyTypes: ['Ingress'],
-      ingress: [{ from: [{ namespaceSelector: { matchLabels: { 'paddock.dev/tenant': 'oil' } } }] }],
-    });
-  });
-
-  it('leaves the isolation policy out when networkIsolation is false', () => {
-    const g = valid(tenant({ namespaces: ['p'], networkIsolation: false })).namespaces[0]!.guardrails;
-    expect(g.map((o) => o.metadata.name)).not.toContain('paddock-isolation');
-  });
-
-  it('binds all owners of one role in one RoleBinding to paddock:tenant-<role>', () => {
-    const operators = byName('paddock:tenant-operator') as RoleBinding;
-    expect(operators.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'paddock:tenant-operator' });
-    expect(operators.subjects).toEqual([
-      { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'oil-devs' },
-      { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer' },
-    ]);
-    expect((byName('paddock:tenant-admin') as RoleBinding).subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' }]);
-  });
-
-  it('creates no RoleBinding for a role nobody holds', () => {
-    expect(byName('paddock:tenant-viewer')).toBeUndefined();
-  });
-
-  it('does not share structure with the Tenant', () => {
-    const policy = byName('paddock-policy-0') as NetworkPolicy;
-    expect(policy.spec).toEqual(full.spec.networkPolicies![0]);
-    expect(policy.spec).not.toBe(full.spec.networkPolicies![0]);
   });
 });
 

@@ -4,7 +4,8 @@
  * recompute it on every pass and apply only what differs.
  */
 import type { Namespace, Tenant } from '../kube/types';
-import { desiredGuardrails, type Guardrail } from './guardrails';
+import type { Guardrail } from './guardrails/kind';
+import { desiredGuardrails } from './guardrails/registry';
 import { declaredNamespaceName } from './names';
 import { desiredNamespace } from './namespace';
 import { isDns1123Label } from './syntax';
@@ -18,7 +19,7 @@ export interface DesiredNamespace {
   name: string;
   origin: NamespaceOrigin;
   namespace: Namespace;
-  /** Quotas, limits, policies and role bindings, in that order. */
+  /** The objects of each namespace guardrail kind, in the order of the kinds (guardrails/registry.ts). */
   guardrails: Guardrail[];
 }
 

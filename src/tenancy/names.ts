@@ -1,6 +1,7 @@
 /**
  * The names Paddock gives to what it manages. They are part of the product contract (SPEC §1, §3): the
- * reconciler finds its objects again by these names, so they must stay stable across releases.
+ * reconciler finds its objects again by these names, so they must stay stable across releases. The
+ * names of guardrails are given by their kinds' modules (guardrails/).
  */
 import { PADDOCK, type OwnerRole } from '../kube/types';
 
@@ -33,36 +34,12 @@ export const TENANT_API_VERSION = `${PADDOCK.tenantGroup}/${PADDOCK.tenantVersio
 /** Roles in the order they are rendered (strongest first). */
 export const OWNER_ROLES: readonly OwnerRole[] = ['admin', 'operator', 'viewer'];
 
-export const ISOLATION_POLICY_NAME = 'paddock-isolation';
-
 /** `<tenant>-<name>`: the namespace a declared name becomes. */
 export function declaredNamespaceName(tenant: string, name: string): string {
   return `${tenant}-${name}`;
 }
 
-export function resourceQuotaName(index: number): string {
-  return `paddock-quota-${index}`;
-}
-
-export function limitRangeName(index: number): string {
-  return `paddock-limits-${index}`;
-}
-
-export function networkPolicyName(index: number): string {
-  return `paddock-policy-${index}`;
-}
-
 /** The shipped ClusterRole an owner with `role` is bound to. */
 export function tenantClusterRoleName(role: OwnerRole): string {
   return `paddock:tenant-${role}`;
-}
-
-/**
- * The RoleBinding that holds every owner with `role`. It is named after the ClusterRole it binds, as
- * kube-apiserver names its own bootstrap bindings (`system:node` binds `system:node`): one binding per
- * role, so its name never depends on who the owners are, and `kubectl get rolebindings` reads as
- * "who has paddock:tenant-admin here".
- */
-export function roleBindingName(role: OwnerRole): string {
-  return tenantClusterRoleName(role);
 }

@@ -1,13 +1,14 @@
 import type { Namespace, Tenant, TenantSpec } from '../kube/types';
 import { Interner, namespaceSummary } from '../cache/summaries';
 import { deepFreeze } from '../cache/transform';
+import { PADDOCK_ANNOTATIONS } from './cache-options';
 import * as namespace from './namespace';
 import { decodeManagedKeys, desiredNamespace, encodeManagedKeys, mergeNamespace, releaseNamespace } from './namespace';
 
 /** Every drift below is also judged on the summary the cache keeps of the namespace (cache/summaries.ts). */
 function diffNamespace(live: Namespace, want: Namespace): ReturnType<typeof namespace.diffNamespace> {
   const whole = namespace.diffNamespace(live, want);
-  expect(namespace.diffNamespace(namespaceSummary(deepFreeze(structuredClone(live)), new Interner()), want)).toEqual(whole);
+  expect(namespace.diffNamespace(namespaceSummary(deepFreeze(structuredClone(live)), new Interner(), PADDOCK_ANNOTATIONS), want)).toEqual(whole);
   return whole;
 }
 

@@ -1,4 +1,4 @@
-import { ClaimContention, TenantGone } from '../../controller/claim-ledger';
+import { ClaimContention, TenantGone } from '../../tenancy/claim-ledger';
 import { KubeApiError } from '../../kube/errors';
 import { selfServiceError } from './kube-errors';
 

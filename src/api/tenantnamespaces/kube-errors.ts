@@ -1,5 +1,5 @@
 import { KubeApiError } from '../../kube/errors';
-import { ClaimContention, TenantGone } from '../../controller/claim-ledger';
+import { ClaimContention, TenantGone } from '../../tenancy/claim-ledger';
 import { TNS_KIND, TNS_RESOURCE } from '../resource';
 import { alreadyExists, conflict, failure, forbiddenBecause, isStatusError, serviceUnavailable, timeout, tooManyRequests, type StatusError } from '../status';
 

@@ -1,9 +1,9 @@
 import type { KubeClient } from '../../kube/client';
 import { isNotFound } from '../../kube/errors';
 import type { Namespace, NamespaceClaim, Tenant, TenantNamespace } from '../../kube/types';
-import { ClaimLedger, withClaim, withoutClaim } from '../../controller/claim-ledger';
+import { ClaimLedger } from '../../tenancy/claim-ledger';
 import { desiredNamespace } from '../../tenancy';
-import { CLAIM_TOKEN_ANNOTATION, claimOf, declaredNames, newClaim, provenByUid, selfServiceRefusal, tenantOfName } from '../../tenancy/claims';
+import { CLAIM_TOKEN_ANNOTATION, claimOf, declaredNames, newClaim, provenByUid, selfServiceRefusal, tenantOfName, withClaim, withoutClaim } from '../../tenancy/claims';
 import { ownerKey, subjectKeysOfUser } from '../../tenancy/owner-keys';
 import type { DeleteOptions } from '../request/delete-options';
 import { TENANT_NAMESPACES } from '../resource';

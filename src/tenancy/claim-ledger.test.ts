@@ -1,7 +1,7 @@
-import type { KubeClient } from '../kube/client';
 import { KubeApiError } from '../kube/errors';
 import type { NamespaceClaim, Tenant } from '../kube/types';
-import { ClaimContention, ClaimLedger, TenantGone, withClaim } from './claim-ledger';
+import { ClaimContention, ClaimLedger, TenantGone, type TenantStatusClient } from './claim-ledger';
+import { withClaim } from './claims';
 
 /** kube-apiserver's optimistic concurrency on one Tenant, in memory: an update over a stale resourceVersion is a 409. */
 class FakeTenants {
@@ -17,7 +17,7 @@ class FakeTenants {
       this.tenant = { ...body, metadata: { ...body.metadata, resourceVersion: String(Number(body.metadata.resourceVersion) + 1) } };
       return structuredClone(this.tenant);
     },
-  } as unknown as KubeClient;
+  } as unknown as TenantStatusClient;
 }
 
 const claim = (name: string): NamespaceClaim => ({ name, origin: 'SelfService' });
@@ -56,9 +56,9 @@ describe('ClaimLedger', () => {
 
   it('gives up with ClaimContention past its deadline, and reports a Tenant that is gone', async () => {
     const fake = new FakeTenants();
-    const always409 = { ...fake.client, update: async () => { throw new KubeApiError({ apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code: 409, reason: 'Conflict' }); } } as unknown as KubeClient;
+    const always409 = { ...fake.client, update: async () => { throw new KubeApiError({ apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code: 409, reason: 'Conflict' }); } } as unknown as TenantStatusClient;
     await expect(new ClaimLedger(always409, () => undefined, 50).update('oil', add('oil-a', 6))).rejects.toBeInstanceOf(ClaimContention);
-    const gone = { get: async () => { throw new KubeApiError({ apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound' }); } } as unknown as KubeClient;
+    const gone = { get: async () => { throw new KubeApiError({ apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound' }); } } as unknown as TenantStatusClient;
     await expect(new ClaimLedger(gone, () => undefined).update('oil', add('oil-a', 6))).rejects.toBeInstanceOf(TenantGone);
   });
 });

@@ -1,8 +1,16 @@
-import type { KubeClient } from '../kube/client';
 import { isConflict, isNotFound } from '../kube/errors';
 import { RESOURCES, resourcePath } from '../kube/resources';
 import type { NamespaceClaim, Tenant } from '../kube/types';
-import { claimsOf } from '../tenancy/claims';
+
+/**
+ * What the ledger needs of a client (KubeClient is one): read an object and replace it, by REST path,
+ * each cancelled by its signal. A failure is a KubeApiError (404 when the Tenant is gone, 409 when it
+ * changed since the version written over).
+ */
+export interface TenantStatusClient {
+  get<T>(path: string, opts?: { signal?: AbortSignal }): Promise<T>;
+  update<T>(path: string, body: unknown, opts?: { signal?: AbortSignal }): Promise<T>;
+}
 
 /** What a change to a Tenant's claims decides, given the Tenant as it is now. */
 export type ClaimChange = (tenant: Tenant) => NamespaceClaim[] | undefined;
@@ -34,7 +42,7 @@ const TENANTS = RESOURCES.tenants;
  */
 export class ClaimLedger {
   constructor(
-    readonly client: KubeClient,
+    readonly client: TenantStatusClient,
     readonly cached: (name: string) => Tenant | undefined,
     readonly deadlineMs = 20_000,
   ) {}
@@ -87,17 +95,4 @@ export class ClaimLedger {
       throw err;
     }
   }
-}
-
-/** `claims` with the claim for `claim.name` replaced (or added at the end). */
-export function withClaim(claims: readonly NamespaceClaim[], claim: NamespaceClaim): NamespaceClaim[] {
-  const i = claims.findIndex((c) => c.name === claim.name);
-  return i < 0 ? [...claims, claim] : claims.map((c, j) => (j === i ? claim : c));
-}
-
-/** `tenant`'s claims without the one for `name`; undefined when it has none (nothing to write). */
-export function withoutClaim(tenant: Tenant, name: string, onlyIf: (c: NamespaceClaim) => boolean = () => true): NamespaceClaim[] | undefined {
-  const claims = claimsOf(tenant);
-  const keep = claims.filter((c) => c.name !== name || !onlyIf(c));
-  return keep.length === claims.length ? undefined : keep;
 }

@@ -1,0 +1,126 @@
+/**
+ * Paddock's own RBAC, as installed (apiservice/rbac.yaml is generated from it: see manifests.ts): the
+ * ClusterRole `paddock` — what the reconciler, the API server and their caches read and write — its
+ * binding to Paddock's ServiceAccount, and the bindings and namespaced Roles that go with it. The rules
+ * for the guardrail kinds are each kind's own (tenancy/guardrails); each other rule says why Paddock
+ * holds it when that needs saying. Nothing here is a wildcard.
+ */
+import { RESOURCES, type ResourceRef } from '../kube/resources';
+import { PADDOCK, type KubeObject, type PolicyRule, type RoleBinding } from '../kube/types';
+import { clusterRoleBindings, clusterRoles, NAMESPACE_GUARDRAILS, RBAC_GROUP, TENANT_GUARDRAILS, type GuardrailKind } from '../tenancy';
+import { ADMISSION_POLICIES } from '../tenancy/guardrails/admission-bindings';
+
+/** A rule of a Role or ClusterRole, with why Paddock holds it: the comment above it in the manifest. */
+export type RoleRule = PolicyRule & { readonly why?: string };
+
+/** One document of a manifest, with the comment above it. */
+export interface Document {
+  readonly why?: string;
+  readonly object: KubeObject & { rules?: RoleRule[]; roleRef?: RoleBinding['roleRef']; subjects?: RoleBinding['subjects'] };
+}
+
+const NAME = 'paddock';
+const READ = ['get', 'list', 'watch'];
+const SERVICE_ACCOUNT = { kind: 'ServiceAccount' as const, name: NAME, namespace: PADDOCK.systemNamespace };
+const SERVING_CERT_SECRET = 'paddock-serving-cert';
+
+const reads = (ref: ResourceRef): RoleRule => ({ apiGroups: [ref.group], resources: [ref.resource], verbs: READ });
+const same = (a: readonly string[] | undefined, b: readonly string[] | undefined) => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+
+/**
+ * The rules the guardrail `kinds` ask for, in their order. Consecutive rules that differ only in their
+ * resources, with no reason or the same one, are one rule: the kinds of one API group read as one line.
+ */
+function rulesOf(kinds: readonly GuardrailKind[]): RoleRule[] {
+  const out: RoleRule[] = [];
+  for (const kind of kinds) {
+    for (const [i, rule] of kind.rbac.rules.entries()) {
+      const why = i === 0 ? kind.rbac.why : undefined;
+      const last = out.at(-1);
+      if (last && !last.resourceNames && !rule.resourceNames && why === last.why && same(last.apiGroups, rule.apiGroups) && same(last.verbs, rule.verbs)) {
+        out[out.length - 1] = { ...last, resources: [...(last.resources ?? []), ...(rule.resources ?? [])] };
+      } else {
+        out.push(why === undefined ? { ...rule } : { why, ...rule });
+      }
+    }
+  }
+  return out;
+}
+
+/** The rules of the ClusterRole `paddock`, in the order of the manifest. */
+export function paddockRules(): RoleRule[] {
+  const [restrictions, defaults] = ADMISSION_POLICIES.map((p) => p.name);
+  return [
+    { apiGroups: [PADDOCK.tenantGroup], resources: ['tenants'], verbs: [...READ, 'update', 'patch'] },
+    { apiGroups: [PADDOCK.tenantGroup], resources: ['tenants/status', 'tenants/finalizers'], verbs: ['get', 'update', 'patch'] },
+    { apiGroups: [''], resources: ['namespaces'], verbs: [...READ, 'create', 'update', 'patch', 'delete'] },
+    ...rulesOf(NAMESPACE_GUARDRAILS),
+    { apiGroups: [RBAC_GROUP], resources: ['clusterroles', 'clusterrolebindings'], verbs: READ },
+    {
+      why: [
+        'The paddock:* roles are installed with Paddock (tenant-roles.yaml) and Paddock keeps them in place:',
+        'RBAC lets it repair them without holding every permission in them only through `escalate` on exactly',
+        'those roles, and bind owners to them only through `bind` (neither works for `create`, deliberately).',
+      ].join('\n'),
+      apiGroups: [RBAC_GROUP], resources: ['clusterroles'], resourceNames: clusterRoles().map((r) => r.metadata.name), verbs: ['update', 'patch', 'escalate', 'bind'],
+    },
+    { apiGroups: [RBAC_GROUP], resources: ['clusterrolebindings'], resourceNames: clusterRoleBindings().map((b) => b.metadata.name), verbs: ['update', 'patch'] },
+    { why: 'What tenants may use (SPEC §9): read cluster-wide to resolve status.allowed and serve the views.', ...reads(RESOURCES.nodes) },
+    ...[RESOURCES.storageClasses, RESOURCES.ingressClasses, RESOURCES.priorityClasses, RESOURCES.runtimeClasses].map(reads),
+    ...ADMISSION_POLICIES.map(({ resource, name }, i): RoleRule => ({
+      ...(i === 0 ? {
+        why: [
+          'What tenants may use, enforced by kube-apiserver (SPEC §9): two policies Paddock keeps while a Tenant',
+          'needs them, and per Tenant a binding of each (below). As narrow as RBAC allows: the policies by name —',
+          'read (list/watch with a metadata.name field selector), repair and delete only',
+          `${restrictions} and ${defaults}; \`create\` cannot be limited by name in RBAC.`,
+          'kube-apiserver also requires `get` on the parameter: on all Tenants to create a policy with paramKind',
+          'Tenant, and on the named Tenant to create a binding with its paramRef. The tenants rule above holds it.',
+        ].join('\n'),
+      } : {}),
+      apiGroups: [resource.group], resources: [resource.resource], resourceNames: [name], verbs: [...READ, 'update', 'patch', 'delete'],
+    })),
+    { apiGroups: [...new Set(ADMISSION_POLICIES.map((p) => p.resource.group))], resources: ADMISSION_POLICIES.map((p) => p.resource.resource), verbs: ['create'] },
+    ...rulesOf(TENANT_GUARDRAILS),
+    { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+    {
+      why: '--manage-serving-cert: the CA of the serving certificate goes into the APIService\'s caBundle.',
+      apiGroups: ['apiregistration.k8s.io'], resources: ['apiservices'], resourceNames: [`${PADDOCK.apiVersion}.${PADDOCK.apiGroup}`], verbs: ['get', 'patch'],
+    },
+  ];
+}
+
+const binding = (kind: 'ClusterRoleBinding' | 'RoleBinding', name: string, roleKind: 'ClusterRole' | 'Role', role: string, namespace?: string): Document['object'] => ({
+  apiVersion: `${RBAC_GROUP}/v1`,
+  kind,
+  metadata: namespace === undefined ? { name } : { name, namespace },
+  roleRef: { apiGroup: RBAC_GROUP, kind: roleKind, name: role },
+  subjects: [SERVICE_ACCOUNT],
+});
+
+const role = (name: string, rules: RoleRule[]): Document['object'] => ({ apiVersion: `${RBAC_GROUP}/v1`, kind: 'Role', metadata: { name, namespace: PADDOCK.systemNamespace }, rules });
+
+/** The documents of apiservice/rbac.yaml. */
+export function paddockRbac(): Document[] {
+  const leaderElection = `${NAME}:leader-election`;
+  const servingCert = `${NAME}:serving-cert`;
+  return [
+    { object: { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: { name: NAME }, rules: paddockRules() } },
+    { object: binding('ClusterRoleBinding', NAME, 'ClusterRole', NAME) },
+    { why: 'TokenReview and SubjectAccessReview for delegated authentication and authorization.', object: binding('ClusterRoleBinding', `${NAME}:auth-delegator`, 'ClusterRole', 'system:auth-delegator') },
+    {
+      why: 'Reads kube-system/extension-apiserver-authentication (client CA, front-proxy CA and header names).',
+      object: binding('RoleBinding', `${NAME}:extension-apiserver-authentication-reader`, 'Role', 'extension-apiserver-authentication-reader', 'kube-system'),
+    },
+    { why: 'Leader election: only one replica reconciles.', object: role(leaderElection, [{ apiGroups: [RESOURCES.leases.group], resources: [RESOURCES.leases.resource], verbs: [...READ, 'create', 'update', 'patch'] }]) },
+    { object: binding('RoleBinding', leaderElection, 'Role', leaderElection, PADDOCK.systemNamespace) },
+    {
+      why: '--manage-serving-cert: Paddock keeps its serving certificate in this Secret (create cannot be limited\nby name; get and update can).',
+      object: role(servingCert, [
+        { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+        { apiGroups: [''], resources: ['secrets'], resourceNames: [SERVING_CERT_SECRET], verbs: ['get', 'update'] },
+      ]),
+    },
+    { object: binding('RoleBinding', servingCert, 'Role', servingCert, PADDOCK.systemNamespace) },
+  ];
+}

@@ -1,0 +1,37 @@
+/**
+ * What the shared cache is told of tenancy (the cache itself imports nothing from here): how Tenants
+ * are indexed, which annotations of a namespace are Paddock's, the guardrail kinds and the admission
+ * policies.
+ */
+import { INDEX, type PaddockCacheOptions } from '../cache/paddock-cache';
+import type { KeptAnnotations } from '../cache/summaries';
+import { CLAIM_TOKEN_ANNOTATION } from './claims';
+import { ADMISSION_POLICIES } from './guardrails/admission-bindings';
+import { GUARDRAILS } from './guardrails/registry';
+import { declaredNamespaceName, MANAGED_METADATA_ANNOTATION, PADDOCK_KEY_PREFIX } from './names';
+import { decodeManagedKeys } from './namespace';
+import { ownerKeysOfTenant } from './owner-keys';
+
+/**
+ * The annotations of a namespace Paddock reads: its own (`paddock.dev/…`, the claim token) and those its
+ * bookkeeping annotation records as set by it. The bookkeeping is the same text on every namespace of
+ * the same shape: shared.
+ */
+export const PADDOCK_ANNOTATIONS: KeptAnnotations = {
+  shared: MANAGED_METADATA_ANNOTATION,
+  keep(annotations) {
+    const owned = new Set(decodeManagedKeys(annotations[MANAGED_METADATA_ANNOTATION]).annotations);
+    return (key) => key.startsWith(PADDOCK_KEY_PREFIX) || key === CLAIM_TOKEN_ANNOTATION || owned.has(key);
+  },
+};
+
+export const TENANCY_CACHE: PaddockCacheOptions = {
+  tenantIndexers: (namespaceName) => ({
+    [INDEX.owner]: (t) => ownerKeysOfTenant(t),
+    // The cached Namespace's instance of the name, when there is one: not a copy per Tenant.
+    [INDEX.declared]: (t) => (t.spec?.namespaces ?? []).map((n) => namespaceName(declaredNamespaceName(t.metadata.name, n))),
+  }),
+  namespaceAnnotations: PADDOCK_ANNOTATIONS,
+  guardrails: GUARDRAILS,
+  policies: ADMISSION_POLICIES,
+};

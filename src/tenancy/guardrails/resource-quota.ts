@@ -1,0 +1,44 @@
+/**
+ * ResourceQuotas `paddock-quota-<i>`: one in each tenant namespace per item of the Tenant's
+ * `spec.resourceQuotas`. Amounts are written as strings and compare as quantities (kube-apiserver
+ * stores `1000m` as `1`), scopes as a set.
+ */
+import type { ResourceRef } from '../../kube/resources';
+import type { ResourceQuota, ResourceQuotaSpec } from '../../kube/types';
+import { cloneJson, diffJson } from '../json';
+import { inTenantNamespaces } from './cached';
+import { guardrailMeta, manages, typeMeta, type NamespaceGuardrail } from './kind';
+import { diffQuantities, quantityStrings, sortedStrings } from './semantic';
+
+const RESOURCE: ResourceRef = { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', namespaced: true };
+
+export function resourceQuotaName(index: number): string {
+  return `paddock-quota-${index}`;
+}
+
+function resourceQuotaSpec(quota: ResourceQuotaSpec): ResourceQuotaSpec {
+  const spec: ResourceQuotaSpec = {};
+  if (quota.hard) spec.hard = quantityStrings(quota.hard);
+  if (quota.scopes) spec.scopes = [...quota.scopes];
+  if (quota.scopeSelector) spec.scopeSelector = cloneJson(quota.scopeSelector);
+  return spec;
+}
+
+export const resourceQuotas: NamespaceGuardrail<ResourceQuota> = {
+  scope: 'namespace',
+  resource: RESOURCE,
+  informer: inTenantNamespaces,
+  desired: (tenant, namespace) =>
+    (tenant.spec.resourceQuotas ?? []).map((quota, i) => ({ ...typeMeta(RESOURCE), metadata: guardrailMeta(tenant, namespace, resourceQuotaName(i)), spec: resourceQuotaSpec(quota) })),
+  diff(live, desired, eq) {
+    const l = live.spec ?? {};
+    const d = desired.spec ?? {};
+    return [
+      ...diffQuantities('spec.hard', l.hard, d.hard, eq),
+      ...diffJson('spec.scopes', sortedStrings(l.scopes), sortedStrings(d.scopes)),
+      ...diffJson('spec.scopeSelector', l.scopeSelector, d.scopeSelector),
+    ];
+  },
+  ownersMayWrite: false,
+  rbac: manages(RESOURCE),
+};
