@@ -15,7 +15,8 @@ import { MUTATE, REQUEST_VARIABLES, VALIDATE, type ResourceRule } from './cel';
 import { RESTRICTIONS } from './registry';
 import type { Restriction } from './restriction';
 
-export const ADMISSION_API_VERSION = 'admissionregistration.k8s.io/v1';
+export const ADMISSION_GROUP = 'admissionregistration.k8s.io';
+export const ADMISSION_API_VERSION = `${ADMISSION_GROUP}/v1`;
 export const RESTRICTIONS_POLICY_NAME = 'paddock-tenant-restrictions';
 export const DEFAULTS_POLICY_NAME = 'paddock-tenant-defaults';
 
