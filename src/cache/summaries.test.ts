@@ -117,6 +117,13 @@ describe('tenantSummary', () => {
     expect(gas.spec.owners).not.toBe(oil.spec.owners);
   });
 
+  it('shares a spec field it has never heard of as it shares the offer: a field added to the Tenant is shared without naming it here', () => {
+    const pool = new Interner();
+    const withNew = (name: string) => ({ ...tenant(name), spec: { ...tenant(name).spec, services: { types: { allowed: ['ClusterIP', 'NodePort'] } } } });
+    const [oil, gas] = [tenantSummary(withNew('oil') as never, pool), tenantSummary(withNew('gas') as never, pool)];
+    expect((gas.spec as unknown as Record<string, unknown>).services).toBe((oil.spec as unknown as Record<string, unknown>).services);
+  });
+
   it('takes condition words and the short messages of conditions that hold from the pool of strings', () => {
     const pooled: unknown[] = [];
     const pool = new (class extends Interner {

@@ -136,11 +136,12 @@ export function guardrailSummary<T extends KubeObject>(obj: T, pool: Interner = 
   return recordOf<T>(o.apiVersion, o.kind, SPEC_CONTENT, ...identity, pool.value(o.spec), status);
 }
 
-/** The spec fields of a Tenant that are usually the same for many tenants: a platform's standard offer. */
-const TEMPLATE_FIELDS = [
-  'namespaceMetadata', 'resourceQuotas', 'limitRanges', 'networkPolicies', 'nodeSelector', 'podSecurity',
-  'storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses', 'containerRegistries',
-] as const satisfies readonly (keyof TenantSpec)[];
+/**
+ * The spec fields of a Tenant that are its own (who owns it, which namespaces, how many): every other
+ * field — quotas, limits, policies, and whatever a tenant may use, now and as fields are added — is
+ * usually the same for many tenants (a platform's standard offer) and is shared between them.
+ */
+const OWN_FIELDS: ReadonlySet<string> = new Set(['owners', 'namespaces', 'namespaceQuota', 'networkIsolation', 'deletionPolicy'] satisfies (keyof TenantSpec)[]);
 
 /**
  * A Tenant as cached: all of it (its status and finalizer are written from the cached copy), with what
@@ -153,9 +154,10 @@ const TEMPLATE_FIELDS = [
  */
 export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace: (name: string) => Namespace | undefined = () => undefined): Tenant {
   const out: Tenant = { ...tenant };
-  if (tenant.spec) {
-    const templates = TEMPLATE_FIELDS.filter((f) => tenant.spec[f] !== undefined).map((f) => [f, pool.value(tenant.spec[f])]);
-    out.spec = { ...tenant.spec, ...Object.fromEntries(templates) };
+  if (tenant.spec && typeof tenant.spec === 'object') {
+    const spec: Record<string, unknown> = { ...tenant.spec };
+    for (const [field, value] of Object.entries(spec)) if (value !== undefined && value !== null && typeof value === 'object' && !OWN_FIELDS.has(field)) spec[field] = pool.value(value);
+    out.spec = spec as unknown as TenantSpec;
   }
   const status = tenant.status;
   if (!status) return out;

@@ -10,7 +10,7 @@ const ROOT = join(__dirname, '..', '..');
 const withoutWhy = ({ why: _why, ...rule }: RoleRule): PolicyRule => rule;
 
 describe.each(MANIFESTS.map((m) => [m.path, m] as const))('%s', (path, manifest) => {
-  it('is what the code generates (regenerate with npm run gen:rbac)', () => {
+  it('is what the code generates (regenerate with npm run gen:manifests)', () => {
     expect(readFileSync(join(ROOT, path), 'utf8')).toBe(manifest.text());
   });
 });

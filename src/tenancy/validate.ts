@@ -17,18 +17,14 @@ import { isRecord } from './json';
 import { isQuantity } from './quantity-equal';
 import { isDns1123Label, isDns1123Subdomain, isLabelValue, isQualifiedName } from './syntax';
 import type { AddProblem, ProblemReason, SpecProblem } from './problems';
+import { DELETION_POLICIES, LIMIT_TYPES, OWNER_KINDS, OWNER_ROLES, POD_SECURITY_LEVELS, POLICY_TYPES } from './schema/enums';
 import { RESTRICTIONS } from './restrictions/registry';
 
 export type { ProblemReason, SpecProblem } from './problems';
 
-const OWNER_KINDS = ['User', 'Group', 'ServiceAccount'];
-const ROLES = ['admin', 'operator', 'viewer'];
-const LEVELS = ['privileged', 'baseline', 'restricted'];
 /** Pod Security Admission's own version grammar (pod-security-admission api.ParseVersion). */
 const PSA_VERSION = /^(latest|v1\.(0|[1-9][0-9]*))$/;
-const LIMIT_TYPES = ['Pod', 'Container', 'PersistentVolumeClaim'];
 const LIMIT_MAPS = ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'] as const;
-const POLICY_TYPES = ['Ingress', 'Egress'];
 
 /** Label keys whose value Paddock decides; setting them through namespaceMetadata would fight it. */
 const RESERVED_LABELS = new Set<string>([
@@ -71,7 +67,7 @@ export function validateTenant(tenant: Tenant): SpecProblem[] {
   validateLabelMap('spec.nodeSelector', spec.nodeSelector, add);
   validatePodSecurity(spec.podSecurity, add);
   for (const r of RESTRICTIONS) r.validate?.(`spec.${r.field}`, spec[r.field], add);
-  if (spec.deletionPolicy !== undefined && spec.deletionPolicy !== 'Retain' && spec.deletionPolicy !== 'Delete') {
+  if (spec.deletionPolicy !== undefined && !DELETION_POLICIES.includes(spec.deletionPolicy)) {
     add('spec.deletionPolicy', 'FieldValueNotSupported', 'must be Retain or Delete');
   }
   return problems;
@@ -91,7 +87,7 @@ function validateOwners(owners: unknown, add: Add): void {
     const o = owner as Partial<TenantOwner>;
     if (!OWNER_KINDS.includes(o.kind as string)) return add(`${field}.kind`, 'FieldValueNotSupported', 'must be User, Group or ServiceAccount');
     if (typeof o.name !== 'string' || o.name === '') return add(`${field}.name`, 'FieldValueRequired', 'must not be empty');
-    if (o.role !== undefined && !ROLES.includes(o.role)) add(`${field}.role`, 'FieldValueNotSupported', 'must be admin, operator or viewer');
+    if (o.role !== undefined && !OWNER_ROLES.includes(o.role)) add(`${field}.role`, 'FieldValueNotSupported', 'must be admin, operator or viewer');
     if (o.kind === 'ServiceAccount') {
       if (!isDns1123Subdomain(o.name)) add(`${field}.name`, 'FieldValueInvalid', 'a ServiceAccount name must be a DNS-1123 subdomain');
       if (typeof o.namespace !== 'string' || !isDns1123Label(o.namespace)) add(`${field}.namespace`, 'FieldValueRequired', 'a ServiceAccount owner needs its namespace');
@@ -197,7 +193,7 @@ function validatePolicies(policies: unknown, add: Add): void {
 function validatePodSecurity(podSecurity: unknown, add: Add): void {
   if (podSecurity === undefined) return;
   if (!isRecord(podSecurity)) return add('spec.podSecurity', 'FieldValueInvalid', 'must be an object');
-  if (podSecurity.enforce !== undefined && !LEVELS.includes(podSecurity.enforce as string)) {
+  if (podSecurity.enforce !== undefined && !POD_SECURITY_LEVELS.includes(podSecurity.enforce as string)) {
     add('spec.podSecurity.enforce', 'FieldValueNotSupported', 'must be privileged, baseline or restricted');
   }
   if (podSecurity.version !== undefined && !(typeof podSecurity.version === 'string' && PSA_VERSION.test(podSecurity.version))) {

@@ -5,6 +5,53 @@ import type { AddProblem } from '../problems';
 import { isDns1123Subdomain } from '../syntax';
 import { allowedNames, classDefault, jsonPatch, listText, MUTATE, TENANT, VALIDATE, type Mutation, type ResourceRule, type Validation, type Variable } from './cel';
 import type { Restriction } from './restriction';
+import type { Schema } from '../schema/schema';
+
+/** `{allowed, selector, default}` in the Tenant CRD; the default must itself be listed. */
+const CLASS_POLICY_SCHEMA: Schema = {
+  type: 'object',
+  description: "Which classes the tenant's workloads may use; absent means any. A class is allowed when listed or when its labels match the selector.",
+  'x-kubernetes-validations': [
+    {
+      rule: '!has(self.default) || (has(self.allowed) && self.default in self.allowed)',
+      message: 'default must itself be allowed: list it in allowed',
+      fieldPath: '.default',
+    },
+  ],
+  properties: {
+    allowed: {
+      type: 'array',
+      maxItems: 256,
+      'x-kubernetes-list-type': 'set',
+      items: { type: 'string', minLength: 1, maxLength: 253 },
+    },
+    selector: {
+      type: 'object',
+      properties: {
+        matchLabels: { type: 'object', additionalProperties: { type: 'string' } },
+        matchExpressions: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['key', 'operator'],
+            'x-kubernetes-validations': [
+              {
+                rule: "self.operator in ['In', 'NotIn'] ? has(self.values) && size(self.values) > 0 : !has(self.values) || size(self.values) == 0",
+                message: 'In and NotIn need values; Exists and DoesNotExist take none',
+              },
+            ],
+            properties: {
+              key: { type: 'string' },
+              operator: { type: 'string', enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] },
+              values: { type: 'array', items: { type: 'string' } },
+            },
+          },
+        },
+      },
+    },
+    default: { type: 'string', minLength: 1, maxLength: 253 },
+  },
+};
 
 /**
  * A class kind a tenant may restrict (`{allowed, selector, default}`): restricted when the field is set,
@@ -19,6 +66,8 @@ export function classKind(field: ClassField, parts: {
     field,
     restricts: (spec: TenantSpec) => spec[field] !== undefined,
     defaults: (spec: TenantSpec) => spec[field]?.default !== undefined,
+    schema: CLASS_POLICY_SCHEMA,
+    resolvesNames: true,
     validate: validateClassPolicy,
     validating: { ...parts.validating, variables: [{ name: field, expression: allowedNames(field) }, ...parts.validating.variables] },
     mutating: parts.mutating,

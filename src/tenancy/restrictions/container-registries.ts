@@ -22,6 +22,12 @@ export const containerRegistries: Restriction = {
   field: 'containerRegistries',
   restricts: (spec: TenantSpec) => spec.containerRegistries !== undefined,
   defaults: () => false,
+  schema: {
+    type: 'object',
+    description:
+      "Registries (host, or host/path prefix) the tenant's images may come from; absent means any. Images are read as kubelet reads them (nginx is docker.io/library/nginx, index.docker.io is docker.io) and an entry allows a name equal to it or continuing it at a '/'. A host has a dot or a port, or is localhost.",
+    properties: { allowed: { type: 'array', maxItems: 64, 'x-kubernetes-list-type': 'set', items: { type: 'string', minLength: 1, maxLength: 253, pattern: REGISTRY_ENTRY } } },
+  },
   validate: validateRegistries,
   validating: {
     rules: [VALIDATE.pods],

@@ -12,6 +12,7 @@ const hasNodeSelector = (spec: TenantSpec) => Object.keys(spec.nodeSelector ?? {
  */
 export const nodeSelector: Restriction = {
   field: 'nodeSelector',
+  schema: { type: 'object', description: "Labels a node must have for the tenant's pods; also decides which nodes the tenant may see.", additionalProperties: { type: 'string' } },
   restricts: hasNodeSelector,
   defaults: hasNodeSelector,
   validating: {

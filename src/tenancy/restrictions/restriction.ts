@@ -1,12 +1,13 @@
 import type { TenantSpec } from '../../kube/types';
 import type { AddProblem } from '../problems';
+import type { Schema } from '../schema/schema';
 import type { Mutation, ResourceRule, Validation, Variable } from './cel';
 
 /**
  * One thing a Tenant may restrict — a class kind, registries, nodes, and those to come — in one place:
  * its spec field, how that field is validated, and what it contributes to the two admission policies
- * every restricting tenant binds. The policies are composed from the registry (registry.ts): adding a
- * restriction is adding a module and its line there.
+ * every restricting tenant binds. The policies and the Tenant CRD are composed from the registry
+ * (registry.ts): adding a restriction is adding a module and its line there.
  *
  * Invariants the composition checks (policies.test.ts): variable names are unique across modules; a
  * module's expressions read only the shared request variables (cel.ts REQUEST_VARIABLES) and variables
@@ -19,6 +20,10 @@ export interface Restriction {
   restricts(spec: TenantSpec): boolean;
   /** Whether `spec` has something here for the defaults policy to fill in: the tenant then needs its binding. */
   defaults(spec: TenantSpec): boolean;
+  /** The field's schema in the Tenant CRD (schema/tenant-crd.ts): what kube-apiserver refuses itself. */
+  readonly schema: Schema;
+  /** Whether the reconciler resolves the field into names kept in `status.allowed.<field>` (class kinds). */
+  readonly resolvesNames?: boolean;
   /** Problems of the field's value that the CRD schema cannot express, reported at `path` and below. */
   validate?(path: string, value: unknown, add: AddProblem): void;
   /** What the validating policy checks: the requests it needs matched, its variables, its validations. */

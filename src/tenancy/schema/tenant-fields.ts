@@ -1,0 +1,183 @@
+/**
+ * The Tenant's fields that are not restrictions, as the CRD's structural schema states them (the
+ * restrictions state their own: restrictions/). kube-apiserver refuses what these say is invalid; what
+ * a schema cannot say is checked by validate.ts.
+ */
+import { DELETION_POLICIES, LIMIT_TYPES, OWNER_KINDS, OWNER_ROLES, POD_SECURITY_LEVELS, POLICY_TYPES } from './enums';
+import type { Schema } from './schema';
+
+/** spec: everything but the restriction fields, in the order the CRD lists them. */
+export const SPEC_FIELDS: Readonly<Record<string, Schema>> = {
+  owners: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 64,
+    description: 'Who owns the tenant; at least one.',
+    items: {
+      type: 'object',
+      required: ['kind', 'name'],
+      'x-kubernetes-validations': [
+        {
+          rule: "self.kind == 'ServiceAccount' ? has(self.__namespace__) : !has(self.__namespace__)",
+          message: 'namespace is required for a ServiceAccount owner and not allowed otherwise',
+        },
+      ],
+      properties: {
+        kind: { type: 'string', enum: OWNER_KINDS },
+        name: { type: 'string', minLength: 1, maxLength: 253 },
+        namespace: { type: 'string', maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
+        role: { type: 'string', enum: OWNER_ROLES, default: 'admin' },
+      },
+    },
+  },
+  namespaces: {
+    type: 'array',
+    maxItems: 256,
+    'x-kubernetes-list-type': 'set',
+    description: 'Declared namespaces, created as <tenant>-<name>.',
+    items: { type: 'string', minLength: 1, maxLength: 62, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
+  },
+  namespaceQuota: {
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    description: 'Most namespaces (declared and self-service) the tenant may have; absent means no limit.',
+  },
+  namespaceMetadata: {
+    type: 'object',
+    properties: {
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      annotations: { type: 'object', additionalProperties: { type: 'string' } },
+    },
+  },
+  resourceQuotas: {
+    type: 'array',
+    maxItems: 16,
+    description: 'One ResourceQuota (paddock-quota-<i>) per item in every namespace.',
+    items: {
+      type: 'object',
+      properties: {
+        hard: {
+          type: 'object',
+          additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
+        },
+        scopes: { type: 'array', items: { type: 'string' } },
+        scopeSelector: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    },
+  },
+  limitRanges: {
+    type: 'array',
+    maxItems: 16,
+    description: 'One LimitRange (paddock-limits-<i>) per item in every namespace.',
+    items: {
+      type: 'object',
+      required: ['limits'],
+      properties: {
+        limits: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['type'],
+            properties: {
+              type: { type: 'string', enum: LIMIT_TYPES },
+              max: {
+                type: 'object',
+                additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
+              },
+              min: {
+                type: 'object',
+                additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
+              },
+              default: {
+                type: 'object',
+                additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
+              },
+              defaultRequest: {
+                type: 'object',
+                additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
+              },
+              maxLimitRequestRatio: {
+                type: 'object',
+                additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  networkIsolation: {
+    type: 'boolean',
+    default: true,
+    description: "Ingress only from this tenant's namespaces (NetworkPolicy paddock-isolation).",
+  },
+  networkPolicies: {
+    type: 'array',
+    maxItems: 16,
+    description: 'NetworkPolicySpecs added as paddock-policy-<i> next to the isolation policy.',
+    items: {
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      properties: {
+        podSelector: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        policyTypes: { type: 'array', items: { type: 'string', enum: POLICY_TYPES } },
+      },
+    },
+  },
+  podSecurity: {
+    type: 'object',
+    default: {},
+    properties: {
+      enforce: { type: 'string', enum: POD_SECURITY_LEVELS, default: 'baseline' },
+      version: { type: 'string', default: 'latest', pattern: '^(latest|v1\\.[0-9]+)$' },
+    },
+  },
+  deletionPolicy: { type: 'string', enum: DELETION_POLICIES, default: 'Retain' },
+};
+
+/** status, but for `allowed` (the restrictions that resolve names contribute its fields). */
+export const STATUS: Schema = {
+  type: 'object',
+  properties: {
+    phase: { type: 'string', enum: ['Pending', 'Active', 'Degraded', 'Terminating'] },
+    namespaces: { type: 'array', items: { type: 'string' } },
+    claims: {
+      description: "The namespaces Paddock provisioned for this tenant, recorded by UID: the only proof that a namespace is the tenant's (a label is not). Written by Paddock alone.",
+      type: 'array',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+      items: {
+        type: 'object',
+        required: ['name', 'origin'],
+        properties: {
+          name: { type: 'string', maxLength: 63 },
+          origin: { type: 'string', enum: ['Declared', 'SelfService'] },
+          uid: { type: 'string', maxLength: 64 },
+          proof: { type: 'string', maxLength: 64 },
+          claimedAt: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+    size: { type: 'integer', format: 'int32' },
+    ownerSummary: { type: 'string' },
+    observedGeneration: { type: 'integer', format: 'int64' },
+    conditions: {
+      type: 'array',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['type'],
+      items: {
+        type: 'object',
+        required: ['type', 'status'],
+        properties: {
+          type: { type: 'string' },
+          status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
+          reason: { type: 'string' },
+          message: { type: 'string' },
+          observedGeneration: { type: 'integer', format: 'int64' },
+          lastTransitionTime: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+  },
+};
