@@ -228,3 +228,37 @@ describe('WatchHub: shutting down', () => {
     expect(waiting.ended).toBe(true);
   });
 });
+
+describe('WatchHub: timeoutSeconds', () => {
+  /** A watch that allows bookmarks (every 20 ms) with `timeoutSeconds`, and a promise of its next bookmark or its end. */
+  function watchFor(timeoutSeconds: number) {
+    const { view } = tenantWorld({ window: 100 });
+    const hub = new WatchHub(tenantNamespacesResource(view), { maxBufferedBytes: 1 << 20, bookmarkIntervalMs: 20, minTimeoutSeconds: 3600, resourceVersionWaitMs: 200, log: logger() });
+    const sink = new MemorySink();
+    let settle: () => void = () => {};
+    const bookmarkOrEnd = new Promise<void>((resolve) => (settle = resolve));
+    const write = sink.write.bind(sink);
+    sink.write = (bytes) => (write(bytes), sink.events.some((e) => e.type === 'BOOKMARK') && settle(), true);
+    sink.end = () => ((sink.ended = true), settle());
+    hub.serve(sink, {
+      viewer: alice,
+      options: { limit: 0, watch: true, allowWatchBookmarks: true, timeoutSeconds },
+      negotiated: { mediaType: 'application/json', contentType: 'application/json', target: 'Object', pretty: false },
+      includeObject: 'Metadata',
+      transport: 'http',
+    }, () => {});
+    return { hub, sink, bookmarkOrEnd };
+  }
+
+  // 2147484 s is the first whole number of seconds whose milliseconds do not fit a 32-bit timer delay.
+  it.each([2147483, 2147484, 9999999999, 9223372036854775807])('keeps a watch with timeoutSeconds=%d open: a bookmark comes, and the stream goes on', async (timeoutSeconds) => {
+    const { hub, sink, bookmarkOrEnd } = watchFor(timeoutSeconds);
+    try {
+      await bookmarkOrEnd;
+      expect(sink.ended).toBe(false);
+      expect(sink.events.map((e) => e.type)).toContain('BOOKMARK');
+    } finally {
+      hub.closeAll();
+    }
+  });
+});
