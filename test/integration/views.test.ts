@@ -89,6 +89,38 @@ describe('what a tenant may use, shown per caller', () => {
     }
   });
 
+  it("tells a watcher nothing when only another tenant's access to a row it sees changes, and leaves the row its resourceVersion", async () => {
+    const patchTenant = (name: string, spec: unknown) => kubectl('admin', ['patch', 'tenant', name, '--type=merge', '-p', JSON.stringify({ spec })]);
+    // Lines are `EVENT NAME PROVISIONER ...`: the events of one row, in order.
+    const events = (w: KubectlWatch, name: string) => w.lines.filter((l) => l.trim().split(/\s+/)[1] === name).map((l) => l.trim().split(/\s+/)[0]);
+    const stampOf = async (name: string) => (await kubectlJson(ann, ['get', 'tsc', name])).metadata.resourceVersion;
+    const a = new KubectlWatch(ann, [], 'tsc');
+    const b = new KubectlWatch(ben, [], 'tsc');
+    try {
+      await waitFor('the initial rows', async () => events(a, std).length === 1 && events(a, gold).length === 1 && events(b, bronze).length === 1, 30_000, 100);
+      const stamp = await stampOf(std);
+      // gas (ben) may use std too, and gets one more owner: only ben's view changes.
+      await patchTenant(gas, { owners: [SA('ben'), { kind: 'User', name: `${id}-dave` }], storageClasses: { allowed: [bronze, std] } });
+      await waitFor('ADDED std for ben', async () => events(b, std).includes('ADDED'), 30_000, 100);
+      // A later Tenant change ann sees (Tenant events reach a replica in order): once it has arrived, an
+      // event for the change of gas would have come before it. It is one ben sees nothing of either:
+      // bronze is his already, and oil gaining it changes only who else may see it.
+      await patchTenant(oil, { storageClasses: { allowed: [std, bronze], selector: { matchLabels: { tier: 'gold' } } } });
+      await waitFor('ADDED bronze for ann', async () => events(a, bronze).includes('ADDED'), 30_000, 100);
+      await patchTenant(gas, { owners: [SA('ben')], storageClasses: { allowed: [bronze] } });
+      await waitFor('DELETED std for ben', async () => events(b, std).includes('DELETED'), 30_000, 100);
+      await patchTenant(oil, { storageClasses: { allowed: [std], selector: { matchLabels: { tier: 'gold' } } } });
+      await waitFor('DELETED bronze for ann', async () => events(a, bronze).includes('DELETED'), 30_000, 100);
+      expect(events(a, std)).toEqual(['ADDED']);
+      expect(events(b, bronze)).toEqual(['ADDED']);
+      expect(events(b, std)).toEqual(['ADDED', 'DELETED']);
+      expect(await stampOf(std)).toBe(stamp);
+    } finally {
+      a.stop();
+      b.stop();
+    }
+  });
+
   it('a watch follows a relabelled class, an edited allowed list and a second tenant (union)', async () => {
     const w = new KubectlWatch(ann, [], 'tsc');
     try {

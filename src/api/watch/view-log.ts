@@ -1,7 +1,6 @@
 import type { HistoryEntry, SourceAt, SourceHistory, SourcePosition } from '../../cache/history';
 import type { KubeObject } from '../../kube/types';
-import { sameAudience } from '../serving/rows';
-import { sameContent } from '../serving/same-content';
+import { rowChange } from '../serving/rows';
 import { Change, ChangeFeed, type Restamp, type RowState } from './changelog';
 import { formatResourceVersion, parseResourceVersion, type ResourceVersionSigner } from './resource-version';
 
@@ -106,11 +105,12 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
   /**
    * Records that a row went from `before` (undefined: it did not exist) to `after` (undefined: it is
    * gone) through the latest change of source `source`. Within one source change, rows are appended in
-   * name order.
+   * name order. `audienceOnly`: only who may see the row changed, and `after` holds the object of `before`
+   * (see Change).
    */
-  append(source: number, before: RowState<T> | undefined, after: RowState<T> | undefined): Change<T> {
+  append(source: number, before: RowState<T> | undefined, after: RowState<T> | undefined, audienceOnly = false): Change<T> {
     const name = (after ?? before)!.object.metadata.name;
-    return this.publish(new Change(this.versionOf(source, name), before, after, this.restamp));
+    return this.publish(new Change(this.versionOf(source, name), before, after, this.restamp, audienceOnly));
   }
 
   /**
@@ -219,10 +219,12 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
         const b = before[k];
         const a = this.join.rowAt(name, at);
         if (!a && !b) return;
-        if (a && b && sameContent(a.object as KubeObject, b.object as KubeObject) && sameAudience(a.audience, b.audience)) return;
+        // Judged as the live change was (rowChange): nothing, who may see it alone, or its content.
+        const kind = a && b ? rowChange(b, a) : 'content';
+        if (kind === 'none') return;
         const rv = this.#versionOf(positionsAfter, i, name);
         const after = a && { object: this.restamp(a.object, rv), audience: a.audience };
-        changes.push(new Change(rv, b, after, this.restamp));
+        changes.push(new Change(rv, b, after, this.restamp, kind === 'audience'));
       });
     }
     return changes;
