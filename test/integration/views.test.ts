@@ -1,4 +1,7 @@
-import { applyObject, kubectl, kubectlJson, parseTable, serviceAccountUser, uniqueName, waitFor } from './env';
+import { confirmsHiddenObject } from '../../src/api/testing/hidden-objects';
+import { httpsGet } from '../controlplane/controlplane';
+import { applyObject, controlPlane, kubectl, kubectlJson, parseTable, serviceAccountUser, uniqueName, waitFor } from './env';
+import { replicas } from './paddock-env';
 import { KubectlWatch } from './watch-client';
 
 jest.setTimeout(180_000);
@@ -140,5 +143,40 @@ describe('what a tenant may use, shown per caller', () => {
     } finally {
       w.stop();
     }
+  });
+});
+
+describe('what a resourceVersion tells carol, who owns nothing', () => {
+  const TSC = '/apis/tenancy.paddock.dev/v1alpha1/tenantstorageclasses';
+  const hidden = `${id}-hidden`;
+  /** carol's list through kube-apiserver (either replica answers: positions mean the same on both). */
+  const carolList = async () => JSON.parse((await kubectl('carol', ['get', '--raw', TSC])).stdout);
+  /** Once every replica answers the admin's get of the hidden class with `status`, any list carol gets is after the change. */
+  const everywhere = (status: number) => waitFor(`every replica answering ${status} for ${hidden}`, async () => {
+    const { pki } = controlPlane();
+    const answers = await Promise.all(replicas().map((r) => httpsGet(`https://127.0.0.1:${r.port}${TSC}/${hidden}`, pki, pki.users.admin)));
+    return answers.every((a) => a.status === status);
+  }, 30_000, 100);
+
+  afterAll(async () => {
+    await kubectl('admin', ['delete', 'storageclass', hidden, '--ignore-not-found', '--wait=false']);
+  });
+
+  it('confirms no guessed name of a StorageClass she may not see, created or deleted, even given its resourceVersion', async () => {
+    const before = await carolList();
+    const created = await kubectlJson('admin', ['create', '-f', '-'], JSON.stringify(storageClass(hidden, { test: id })));
+    const objectRv: string = created.metadata.resourceVersion;
+    await everywhere(200);
+    const after = await carolList();
+    expect(after.items.map((o: { metadata: { name: string } }) => o.metadata.name)).not.toContain(hidden);
+    expect(after.metadata.resourceVersion).not.toBe(before.metadata.resourceVersion);
+    expect(confirmsHiddenObject(before.metadata.resourceVersion, after.metadata.resourceVersion, hidden, objectRv)).toBe(false);
+    // Nor its revision: not when, in etcd's numbering, the hidden collection changed.
+    expect(after.metadata.resourceVersion).not.toContain(objectRv);
+
+    await kubectl('admin', ['delete', 'storageclass', hidden]);
+    await everywhere(404);
+    const gone = await carolList();
+    expect(confirmsHiddenObject(after.metadata.resourceVersion, gone.metadata.resourceVersion, hidden, objectRv)).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ import { admits, audienceOfKeys, restampRows, rowChange, viewerKeys, whenListed 
 import { sameContent } from '../serving/same-content';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
-import type { ResourceVersionSigner } from '../watch/resource-version';
+import type { ResourceVersionSeal } from '../watch/version-seal';
 import { ViewLog, type RowJoin, type SourcesAt } from '../watch/view-log';
 import { tenantNamespaceBody, type GuardrailSummary } from './read-model';
 import { restampRow, TenantNamespaceRow } from './row';
@@ -67,9 +67,9 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
   /** Every row in name order, made on first use after a change (see `all`); undefined once a row changes. */
   #all: readonly TenantNamespace[] | undefined;
 
-  constructor(readonly cache: PaddockCache, window: number, signer: ResourceVersionSigner) {
+  constructor(readonly cache: PaddockCache, window: number, seal: ResourceVersionSeal) {
     const sources = [cache.namespaces, cache.tenants, cache.resourceQuotas].map((informer) => historyOf<KubeObject>(informer as never, window));
-    this.log = new ViewLog<TenantNamespace>(sources, this.#join(), restampRow, signer);
+    this.log = new ViewLog<TenantNamespace>(sources, this.#join(), restampRow, seal);
     this.#now = {
       namespace: (name) => cache.namespaces.store.get(name),
       tenant: (name) => cache.tenants.store.get(name),

@@ -5,7 +5,7 @@ import { logger } from '../../log/logger';
 import type { ListOptions } from '../request/list-options';
 import { listRows } from '../serving/list';
 import type { ServedResource, Viewer } from '../serving/resource';
-import { TEST_SIGNER } from '../testing/tenant-world';
+import { TEST_SEAL } from '../testing/tenant-world';
 import type { Change } from '../watch/changelog';
 import { WatchHub } from '../watch/handler';
 import { eventFor } from '../watch/visibility';
@@ -87,7 +87,7 @@ describe('tenantstorageclasses: another tenant allowed a class the caller sees',
     w.sc('standard');
     w.tenant('oil', ALICE, { storageClasses: { allowed: ['gold', 'standard'] } });
     w.tenant('gas', GAS, { storageClasses: { allowed: [] } });
-    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SIGNER);
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SEAL);
     return { ...w, r, ...w.hubOf(r) };
   }
 
@@ -148,7 +148,7 @@ describe('tenantnodes: a hidden Tenant\'s nodeSelector starts matching a node th
     w.node('n2', { pool: 'cpu' });
     w.tenant('oil', ALICE, { nodeSelector: { pool: 'gpu' } });
     w.tenant('gas', GAS, { nodeSelector: { pool: 'arm' } });
-    const r = viewResource(NODES, w.cache, 100, TEST_SIGNER);
+    const r = viewResource(NODES, w.cache, 100, TEST_SEAL);
     const { watch } = w.hubOf(r);
     const a = watch(alice);
     const b = watch(bob);

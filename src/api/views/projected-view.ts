@@ -7,7 +7,7 @@ import type { RowView, Viewer } from '../serving/resource';
 import { admits, audienceOfKeys, restampRows, rowChange, sameAudience, stampedRow, whenListed, withResourceVersion } from '../serving/rows';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
-import type { ResourceVersionSigner } from '../watch/resource-version';
+import type { ResourceVersionSeal } from '../watch/version-seal';
 import { ViewLog, type ComputedRow, type RowJoin } from '../watch/view-log';
 
 /** How one view is projected from one source kind, and which tenants may use a source object. */
@@ -68,12 +68,12 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     readonly projection: Projection<T>,
     readonly tenants: SharedInformer<Tenant>,
     window: number,
-    signer: ResourceVersionSigner,
+    seal: ResourceVersionSeal,
   ) {
     // Its sources: the source kind and the Tenants (one source when the view projects the Tenants).
     const sources = (projection.source as unknown) === tenants ? [projection.source] : [projection.source, tenants as unknown as SharedInformer<KubeObject>];
     this.#tenantsAt = sources.length - 1;
-    this.log = new ViewLog<T>(sources.map((informer) => historyOf(informer, window)), this.#join(this.#tenantsAt), withResourceVersion, signer);
+    this.log = new ViewLog<T>(sources.map((informer) => historyOf(informer, window)), this.#join(this.#tenantsAt), withResourceVersion, seal);
     // When the view projects the Tenants, one handler takes each Tenant event: as a Tenant (its owners
     // first: its new content must never be logged with its old audience), then as a source object.
     const ownsTenants = this.#tenantsAt === 0;

@@ -3,11 +3,11 @@ import { logger } from '../../log/logger';
 import { parseFieldSelector } from '../../selectors/field-selector';
 import { parseLabelSelector } from '../../selectors/label-selector';
 import type { ListOptions } from '../request/list-options';
-import { TEST_SIGNER, tenantWorld } from '../testing/tenant-world';
+import { TEST_SEAL, tenantWorld } from '../testing/tenant-world';
 import { tenantNamespacesResource } from '../tenantnamespaces/resource';
 import type { Viewer } from '../tenantnamespaces/view';
 import { WatchHub } from './handler';
-import { formatResourceVersion } from './resource-version';
+import { encodeVersion } from './resource-version';
 import type { WatchSink } from './watcher';
 
 
@@ -220,7 +220,7 @@ describe('WatchHub: shutting down', () => {
 
   it('ends a watch still waiting for a resourceVersion this replica has not reached with a bookmark at that resourceVersion', () => {
     const w = world();
-    const ahead = TEST_SIGNER.sign(formatResourceVersion(w.view.log.sources.map((s) => ({ rev: s.rev + 10, fingerprint: '0123456789abcdef' }))));
+    const ahead = TEST_SEAL.seal(encodeVersion(w.view.log.sources.map((s) => ({ rev: s.rev + 10, fingerprint: '0123456789abcdef' }))));
     const waiting = w.watch(alice, { resourceVersion: ahead, allowWatchBookmarks: true });
     expect(w.hub.size).toBe(1);
     w.hub.closeAll();
