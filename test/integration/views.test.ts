@@ -1,4 +1,7 @@
-import { applyObject, kubectl, kubectlJson, parseTable, serviceAccountUser, uniqueName, waitFor } from './env';
+import { confirmsHiddenObject } from '../../src/api/testing/hidden-objects';
+import { httpsGet } from '../controlplane/controlplane';
+import { applyObject, controlPlane, kubectl, kubectlJson, parseTable, serviceAccountUser, uniqueName, waitFor } from './env';
+import { replicas } from './paddock-env';
 import { KubectlWatch } from './watch-client';
 
 jest.setTimeout(180_000);
@@ -89,6 +92,38 @@ describe('what a tenant may use, shown per caller', () => {
     }
   });
 
+  it("tells a watcher nothing when only another tenant's access to a row it sees changes, and leaves the row its resourceVersion", async () => {
+    const patchTenant = (name: string, spec: unknown) => kubectl('admin', ['patch', 'tenant', name, '--type=merge', '-p', JSON.stringify({ spec })]);
+    // Lines are `EVENT NAME PROVISIONER ...`: the events of one row, in order.
+    const events = (w: KubectlWatch, name: string) => w.lines.filter((l) => l.trim().split(/\s+/)[1] === name).map((l) => l.trim().split(/\s+/)[0]);
+    const stampOf = async (name: string) => (await kubectlJson(ann, ['get', 'tsc', name])).metadata.resourceVersion;
+    const a = new KubectlWatch(ann, [], 'tsc');
+    const b = new KubectlWatch(ben, [], 'tsc');
+    try {
+      await waitFor('the initial rows', async () => events(a, std).length === 1 && events(a, gold).length === 1 && events(b, bronze).length === 1, 30_000, 100);
+      const stamp = await stampOf(std);
+      // gas (ben) may use std too, and gets one more owner: only ben's view changes.
+      await patchTenant(gas, { owners: [SA('ben'), { kind: 'User', name: `${id}-dave` }], storageClasses: { allowed: [bronze, std] } });
+      await waitFor('ADDED std for ben', async () => events(b, std).includes('ADDED'), 30_000, 100);
+      // A later Tenant change ann sees (Tenant events reach a replica in order): once it has arrived, an
+      // event for the change of gas would have come before it. It is one ben sees nothing of either:
+      // bronze is his already, and oil gaining it changes only who else may see it.
+      await patchTenant(oil, { storageClasses: { allowed: [std, bronze], selector: { matchLabels: { tier: 'gold' } } } });
+      await waitFor('ADDED bronze for ann', async () => events(a, bronze).includes('ADDED'), 30_000, 100);
+      await patchTenant(gas, { owners: [SA('ben')], storageClasses: { allowed: [bronze] } });
+      await waitFor('DELETED std for ben', async () => events(b, std).includes('DELETED'), 30_000, 100);
+      await patchTenant(oil, { storageClasses: { allowed: [std], selector: { matchLabels: { tier: 'gold' } } } });
+      await waitFor('DELETED bronze for ann', async () => events(a, bronze).includes('DELETED'), 30_000, 100);
+      expect(events(a, std)).toEqual(['ADDED']);
+      expect(events(b, bronze)).toEqual(['ADDED']);
+      expect(events(b, std)).toEqual(['ADDED', 'DELETED']);
+      expect(await stampOf(std)).toBe(stamp);
+    } finally {
+      a.stop();
+      b.stop();
+    }
+  });
+
   it('a watch follows a relabelled class, an edited allowed list and a second tenant (union)', async () => {
     const w = new KubectlWatch(ann, [], 'tsc');
     try {
@@ -108,5 +143,40 @@ describe('what a tenant may use, shown per caller', () => {
     } finally {
       w.stop();
     }
+  });
+});
+
+describe('what a resourceVersion tells carol, who owns nothing', () => {
+  const TSC = '/apis/tenancy.paddock.dev/v1alpha1/tenantstorageclasses';
+  const hidden = `${id}-hidden`;
+  /** carol's list through kube-apiserver (either replica answers: positions mean the same on both). */
+  const carolList = async () => JSON.parse((await kubectl('carol', ['get', '--raw', TSC])).stdout);
+  /** Once every replica answers the admin's get of the hidden class with `status`, any list carol gets is after the change. */
+  const everywhere = (status: number) => waitFor(`every replica answering ${status} for ${hidden}`, async () => {
+    const { pki } = controlPlane();
+    const answers = await Promise.all(replicas().map((r) => httpsGet(`https://127.0.0.1:${r.port}${TSC}/${hidden}`, pki, pki.users.admin)));
+    return answers.every((a) => a.status === status);
+  }, 30_000, 100);
+
+  afterAll(async () => {
+    await kubectl('admin', ['delete', 'storageclass', hidden, '--ignore-not-found', '--wait=false']);
+  });
+
+  it('confirms no guessed name of a StorageClass she may not see, created or deleted, even given its resourceVersion', async () => {
+    const before = await carolList();
+    const created = await kubectlJson('admin', ['create', '-f', '-'], JSON.stringify(storageClass(hidden, { test: id })));
+    const objectRv: string = created.metadata.resourceVersion;
+    await everywhere(200);
+    const after = await carolList();
+    expect(after.items.map((o: { metadata: { name: string } }) => o.metadata.name)).not.toContain(hidden);
+    expect(after.metadata.resourceVersion).not.toBe(before.metadata.resourceVersion);
+    expect(confirmsHiddenObject(before.metadata.resourceVersion, after.metadata.resourceVersion, hidden, objectRv)).toBe(false);
+    // Nor its revision: not when, in etcd's numbering, the hidden collection changed.
+    expect(after.metadata.resourceVersion).not.toContain(objectRv);
+
+    await kubectl('admin', ['delete', 'storageclass', hidden]);
+    await everywhere(404);
+    const gone = await carolList();
+    expect(confirmsHiddenObject(after.metadata.resourceVersion, gone.metadata.resourceVersion, hidden, objectRv)).toBe(false);
   });
 });

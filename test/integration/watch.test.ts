@@ -338,6 +338,21 @@ describe('resourceVersions', () => {
     expect(w.events.every((e) => e.type === 'ADDED')).toBe(true);
   });
 
+  // Past 2147483 s the milliseconds no longer fit a 32-bit timer; kube-apiserver takes any int64.
+  it.each(['2147484', '9999999999'])('keeps a watch with timeoutSeconds=%s open, delivering a later change', async (seconds) => {
+    const w = await DirectWatch.open(portOf('paddock-a'), `timeoutSeconds=${seconds}&fieldSelector=metadata.name=${ns}`, controlPlane().pki.users.alice);
+    try {
+      await w.waitFor('the initial ADDED', (ev) => ev.some((e) => e.type === 'ADDED') || w.ended);
+      await kubectl('admin', ['label', 'namespace', ns, `long-timeout=${seconds}`, '--overwrite']);
+      // A stream ended early cannot deliver it: wait for the change or the end, whichever comes.
+      await w.waitFor('the later change', (ev) => ev.some((e) => e.object.metadata.labels?.['long-timeout'] === seconds) || w.ended);
+      expect(w.ended).toBe(false);
+      expect(w.status).toBe(200);
+    } finally {
+      w.close();
+    }
+  });
+
   it('closes a watcher that never reads, while another keeps flowing', async () => {
     const ROUNDS = 200;
     const big = uniqueName('wbig');

@@ -2,6 +2,7 @@ import { parseFieldSelector, type FieldSelector } from '../../selectors/field-se
 import { SelectorParseError } from '../../selectors/errors';
 import { parseLabelSelector, type LabelSelector } from '../../selectors/label-selector';
 import { badRequest, unsupportedFieldLabel } from '../status';
+import { truncateForMessage } from '../status/quote';
 
 /** The query parameters of a list or watch (metav1.ListOptions), validated. */
 export interface ListOptions {
@@ -35,11 +36,17 @@ function bool(q: Query, name: string): boolean | undefined {
   throw badRequest(`strconv.ParseBool: parsing "${v}": invalid syntax`);
 }
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Go's strconv.ParseInt(v, 10, 64), as kube reads integer query parameters: any int64, nothing beyond. */
 function int(q: Query, name: string): number | undefined {
   const v = single(q, name);
   if (v === undefined || v === '') return undefined;
-  if (!/^-?\d+$/.test(v)) throw badRequest(`strconv.ParseInt: parsing "${v}": invalid syntax`);
-  return Number(v);
+  if (!/^[+-]?\d+$/.test(v)) throw badRequest(`strconv.ParseInt: parsing "${truncateForMessage(v)}": invalid syntax`);
+  const n = BigInt(v);
+  if (n < INT64_MIN || n > INT64_MAX) throw badRequest(`strconv.ParseInt: parsing "${truncateForMessage(v)}": value out of range`);
+  return Number(n);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ListOptions } from '../request/list-options';
 import { badRequest, expired, EXPIRED_MESSAGES, notFound, timeout } from '../status';
 import type { RowView, ServedResource, Viewer } from './resource';
 import type { Change } from '../watch/changelog';
-import { sees, type Sight } from '../watch/visibility';
+import { eventFor, type Sight } from '../watch/visibility';
 import { ListSnapshots } from './snapshots';
 
 /** For callers that keep no snapshots (every continuation goes through the change log). */
@@ -108,7 +108,9 @@ export function listRows<T extends KubeObject>(resource: ServedResource<T>, view
   if (opts.continueToken) {
     let kept: readonly KubeObject[] | undefined;
     const sight: Sight<KubeObject> = { admits: (a) => view.admits(viewer, a), matches: (o) => matchesSelectors(resource as unknown as ServedResource<KubeObject>, opts, o) };
-    const seen = (ch: Change<KubeObject>) => sees(sight, ch.before) || sees(sight, ch.after);
+    // A change counts when it would make an event for this caller (a change of who may see a row that the
+    // caller sees before and after it makes none: its pages did not change).
+    const seen = (ch: Change<KubeObject>) => eventFor(sight, ch) !== undefined;
     ({ start, resourceVersion, rows: kept, snapshot } = continueFrom(view, snapshots, owner, opts.continueToken, seen));
     rows = kept as readonly T[] | undefined;
   } else checkListResourceVersion(view, opts);

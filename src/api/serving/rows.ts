@@ -6,6 +6,7 @@ import type { KubeObject } from '../../kube/types';
 import { subjectKeysOfUser } from '../../tenancy/owner-keys';
 import type { Audience, RowState } from '../watch/changelog';
 import type { Viewer } from './resource';
+import { sameContent } from './same-content';
 
 /** `row`, frozen, with metadata.resourceVersion set. */
 export function withResourceVersion<T extends KubeObject>(row: T, resourceVersion: string): T {
@@ -51,6 +52,19 @@ export function audienceOfKeys(keys: readonly string[]): Audience {
   let audience = audiencesOfKeys.get(keys);
   if (!audience) audiencesOfKeys.set(keys, (audience = Object.freeze(new Set(keys))));
   return audience;
+}
+
+/**
+ * What a row's newly computed state is to its state before (both present):
+ * - `'none'`: the same content (JSON apart from the resourceVersion) and audience — nothing to log;
+ * - `'audience'`: the same content, seen by others — the row keeps its object and resourceVersion, and
+ *   only the callers who gain or lose it are told (see Change.audienceOnly);
+ * - `'content'`: a new state, with a resourceVersion of its own.
+ * Every view decides by this one rule, live and in a replay alike.
+ */
+export function rowChange<T extends KubeObject>(before: RowState<T>, after: RowState<T>): 'none' | 'audience' | 'content' {
+  if (!sameContent(before.object, after.object)) return 'content';
+  return sameAudience(before.audience, after.audience) ? 'none' : 'audience';
 }
 
 export function sameAudience(a: Audience, b: Audience): boolean {

@@ -60,6 +60,11 @@ export class TenantNamespaceRow implements RowState<TenantNamespace> {
     return new TenantNamespaceRow(this.namespace, resourceVersion, this.spec, this.status, this.audience);
   }
 
+  /** The same row, as served (its resourceVersion too), seen by `audience`: a change of who may see it alone. */
+  seenBy(audience: Audience): TenantNamespaceRow {
+    return new TenantNamespaceRow(this.namespace, this.version, this.spec, this.status, audience);
+  }
+
   /** The same row reading its metadata from `namespace`, which shows the same (a later version of its Namespace). */
   reading(namespace: Namespace): TenantNamespaceRow {
     return new TenantNamespaceRow(namespace, this.version, this.spec, this.status, this.audience);

@@ -3,7 +3,7 @@ import { parseFieldSelector } from '../../selectors/field-selector';
 import { parseLabelSelector } from '../../selectors/label-selector';
 import type { ListOptions } from '../request/list-options';
 import { StatusError } from '../status';
-import { formatResourceVersion } from '../watch/resource-version';
+import { encodeVersion } from '../watch/resource-version';
 import { getRow, listRows } from '../serving/list';
 import { ListSnapshots } from '../serving/snapshots';
 import { tenantWorld } from '../testing/tenant-world';
@@ -176,7 +176,7 @@ describe('list and get', () => {
   it.each([
     ["kube-apiserver's or an earlier version's integer resourceVersion", () => '12345', undefined, 410],
     ['a resourceVersion whose state is no longer retained', forgotten, undefined, 410],
-    ['a resourceVersion this replica has not reached', (w: World) => w.view.log.signer.sign(formatResourceVersion(w.view.log.sources.map((s) => ({ rev: s.rev + 5, fingerprint: 'ffffffffffffffff' })))), undefined, 504],
+    ['a resourceVersion this replica has not reached', (w: World) => w.view.log.seal.seal(encodeVersion(w.view.log.sources.map((s) => ({ rev: s.rev + 5, fingerprint: 'ffffffffffffffff' })))), undefined, 504],
     ['an Exact resourceVersion that is not the current one', previous, 'Exact' as const, 410],
     ['a resourceVersion that is not one', () => 'abc', undefined, 400],
   ])('answers a list at %s with its Status', (_what, rv, match, code) => {

@@ -7,11 +7,11 @@ import { PADDOCK, type KubeObject, type Namespace, type ResourceQuota, type Tena
 import { claimsOf, isProvisioned } from '../../tenancy/claims';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
-import { admits, audienceOfKeys, restampRows, sameAudience, viewerKeys, whenListed } from '../serving/rows';
+import { admits, audienceOfKeys, restampRows, rowChange, viewerKeys, whenListed } from '../serving/rows';
 import { sameContent } from '../serving/same-content';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
-import type { ResourceVersionSigner } from '../watch/resource-version';
+import type { ResourceVersionSeal } from '../watch/version-seal';
 import { ViewLog, type RowJoin, type SourcesAt } from '../watch/view-log';
 import { tenantNamespaceBody, type GuardrailSummary } from './read-model';
 import { restampRow, TenantNamespaceRow } from './row';
@@ -48,6 +48,9 @@ function audienceOf(tenant: Tenant | undefined): Audience {
  * - there is one row per namespace that carries a `paddock.dev/tenant` label and is proven that
  *   tenant's by one of its claims (a label alone never makes a row: see tenancy/claims.ts);
  * - a row changes (and the log gets one change) only when its served content or who may see it changes;
+ *   a change of who may see it alone keeps its resourceVersion and reaches only the callers who gain or
+ *   lose it (see rowChange). Here the audience is the owners the row shows (status.owners), so a change
+ *   of it is a change of content too; the rule is the one every view follows;
  * - each row records who may see it (its audience); `canSee` and every watch judge by that record, so a
  *   list, a get and a watch (live or resumed) agree on each state of each row;
  * - `names` is always sorted, so lists come out ordered by name as kube-apiserver orders them;
@@ -64,9 +67,9 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
   /** Every row in name order, made on first use after a change (see `all`); undefined once a row changes. */
   #all: readonly TenantNamespace[] | undefined;
 
-  constructor(readonly cache: PaddockCache, window: number, signer: ResourceVersionSigner) {
+  constructor(readonly cache: PaddockCache, window: number, seal: ResourceVersionSeal) {
     const sources = [cache.namespaces, cache.tenants, cache.resourceQuotas].map((informer) => historyOf<KubeObject>(informer as never, window));
-    this.log = new ViewLog<TenantNamespace>(sources, this.#join(), restampRow, signer);
+    this.log = new ViewLog<TenantNamespace>(sources, this.#join(), restampRow, seal);
     this.#now = {
       namespace: (name) => cache.namespaces.store.get(name),
       tenant: (name) => cache.tenants.store.get(name),
@@ -111,14 +114,15 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
 
   /**
    * Whether the row `name` is now as it was at `rv` (a delete precondition): the same resourceVersion,
-   * or — since another replica numbers the same state otherwise — the same content in the state `rv` names.
+   * or — since another replica numbers the same state otherwise — the same content in the state `rv` names
+   * (who may see it is not part of the row: a change of it alone leaves the resourceVersion as it was).
    */
   unchangedSince(name: string, rv: string): boolean {
     const row = this.#rows.get(name);
     if (!row) return false;
     if (row.object.metadata.resourceVersion === rv) return true;
     const then = this.log.rowAt(rv, name);
-    return typeof then === 'object' && sameContent(then.object, row.object) && sameAudience(then.audience, row.audience);
+    return typeof then === 'object' && sameContent(then.object, row.object);
   }
 
   /** The tenants whose rows `viewer` sees; undefined means all of them. */
@@ -178,23 +182,25 @@ export class TenantNamespaceView implements RowView<TenantNamespace> {
       if (before) this.#remove(name, before, source);
       return;
     }
-    if (before && sameContent(before.object, computed.object) && sameAudience(before.audience, computed.audience)) {
+    const change = before ? rowChange(before, computed) : 'content';
+    if (change === 'none') {
       // No change to serve. When only the Namespace moved on (in what the row does not show), the row
       // reads the cached one from now on, so as not to keep the one it replaced alive.
-      if (before.namespace !== computed.namespace) {
-        this.#rows.set(name, before.reading(computed.namespace));
+      if (before!.namespace !== computed.namespace) {
+        this.#rows.set(name, before!.reading(computed.namespace));
         this.#all = undefined;
       }
       return;
     }
     const tenantName = computed.object.spec.tenant;
     if (before && before.object.spec.tenant !== tenantName) this.#unindex(name, before.object.spec.tenant);
-    const row = computed.withResourceVersion(this.log.versionOf(source, name));
+    // Who may see it changed, and nothing else: the same row as served, its resourceVersion too.
+    const row = change === 'audience' ? before!.reading(computed.namespace).seenBy(computed.audience) : computed.withResourceVersion(this.log.versionOf(source, name));
     this.#rows.set(name, row);
     this.#all = undefined;
     if (!before) this.#names.insert(name);
     this.#index(name, tenantName);
-    this.log.append(source, before, row);
+    this.log.append(source, before, row, change === 'audience');
   }
 
   /** The join as a replay reads it: the same row from the sources at a client's resourceVersion. */

@@ -3,10 +3,10 @@ import { FakeInformer } from '../../cache/testing/fake-informer';
 import type { Namespace, NamespaceClaim, ResourceQuota, Tenant, TenantSpec } from '../../kube/types';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import { TenantNamespaceView } from '../tenantnamespaces/view';
-import { ResourceVersionSigner } from '../watch/resource-version';
+import { ResourceVersionSeal } from '../watch/version-seal';
 
 /** One key for every replica a test makes, as replicas share the serving certificate's. */
-export const TEST_SIGNER = new ResourceVersionSigner(() => 'a test key');
+export const TEST_SEAL = new ResourceVersionSeal(() => 'a test key');
 
 /**
  * Tenants, namespaces and quotas in fake informers, with the TenantNamespace view over them: a small
@@ -21,7 +21,7 @@ export function tenantWorld(opts: { window?: number } = {}) {
     quotasIn: (ns: string) => quotas.store.list().filter((q) => q.metadata.namespace === ns),
     namespacesOf: (t: string) => namespaces.store.list().filter((n) => n.metadata.labels?.['paddock.dev/tenant'] === t),
   } as unknown as PaddockCache;
-  const view = new TenantNamespaceView(cache, opts.window ?? 100, TEST_SIGNER);
+  const view = new TenantNamespaceView(cache, opts.window ?? 100, TEST_SEAL);
   const tenant = (name: string, owners: Tenant['spec']['owners'], claims: NamespaceClaim[], spec: Partial<TenantSpec> = {}) =>
     tenants.set(name, { metadata: { name, uid: name }, spec: { owners, ...spec }, status: { claims } });
   const namespace = (name: string, tenantName: string, phase: 'Active' | 'Terminating' = 'Active') =>

@@ -5,7 +5,7 @@ import { viewSchemas } from '../openapi/view-schemas';
 import type { ResourceNames, ServedResource, TableConvertor } from '../serving/resource';
 import type { SharedInformer } from '../../cache/informer';
 import { ProjectedView } from './projected-view';
-import type { ResourceVersionSigner } from '../watch/resource-version';
+import type { ResourceVersionSeal } from '../watch/version-seal';
 
 /**
  * The only annotations a view shows: those that mark a cluster default, which the built-in printers
@@ -77,9 +77,9 @@ function projector(def: ViewDefinition, names: ResourceNames) {
 }
 
 /** Serves `def` from the shared cache: a projected view, read-only, filtered per caller. */
-export function viewResource(def: ViewDefinition, cache: PaddockCache, window: number, signer: ResourceVersionSigner): ServedResource<KubeObject> {
+export function viewResource(def: ViewDefinition, cache: PaddockCache, window: number, seal: ResourceVersionSeal): ServedResource<KubeObject> {
   const names = viewNames(def);
-  const view = new ProjectedView<KubeObject>({ source: def.informer(cache), mayUse: def.mayUse, relevant: def.relevant, sameNameOnly: def.sameNameOnly, project: projector(def, names) }, cache.tenants, window, signer);
+  const view = new ProjectedView<KubeObject>({ source: def.informer(cache), mayUse: def.mayUse, relevant: def.relevant, sameNameOnly: def.sameNameOnly, project: projector(def, names) }, cache.tenants, window, seal);
   const prefix = `${PADDOCK.apiGroup.split('.').reverse().join('.')}.${PADDOCK.apiVersion}`;
   const definitions = { kind: `${prefix}.${def.kind}`, list: `${prefix}.${def.kind}List` };
   return {

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../kube/types';
 import type { ServedResource } from '../serving/resource';
 import { INGRESS_CLASSES, PRIORITY_CLASSES, RUNTIME_CLASSES, STORAGE_CLASSES } from './classes';
 import { viewResource, type ViewDefinition } from './define';
-import type { ResourceVersionSigner } from '../watch/resource-version';
+import type { ResourceVersionSeal } from '../watch/version-seal';
 import { NODES } from './nodes';
 import { OWNED_TENANTS } from './owned-tenants';
 
@@ -11,6 +11,6 @@ import { OWNED_TENANTS } from './owned-tenants';
 export const VIEWS: readonly ViewDefinition[] = [STORAGE_CLASSES, INGRESS_CLASSES, PRIORITY_CLASSES, RUNTIME_CLASSES, NODES, OWNED_TENANTS];
 
 /** Every view, served from the shared cache. */
-export function viewResources(cache: PaddockCache, window: number, signer: ResourceVersionSigner): ServedResource<KubeObject>[] {
-  return VIEWS.map((def) => viewResource(def, cache, window, signer));
+export function viewResources(cache: PaddockCache, window: number, seal: ResourceVersionSeal): ServedResource<KubeObject>[] {
+  return VIEWS.map((def) => viewResource(def, cache, window, seal));
 }

@@ -1,4 +1,4 @@
-import { TEST_SIGNER } from '../testing/tenant-world';
+import { TEST_SEAL } from '../testing/tenant-world';
 import type { PaddockCache } from '../../cache/paddock-cache';
 import { FakeInformer } from '../../cache/testing/fake-informer';
 import type { KubeObject, Tenant, TenantSpec } from '../../kube/types';
@@ -11,7 +11,7 @@ import { viewResource } from './define';
 import { NODES } from './nodes';
 import { OWNED_TENANTS } from './owned-tenants';
 import { seededRandom } from '../../testing/seeded-random';
-import { ResourceVersionSigner } from '../watch/resource-version';
+import { ResourceVersionSeal } from '../watch/version-seal';
 
 function world() {
   const tenants = new FakeInformer<Tenant>();
@@ -39,7 +39,7 @@ describe('class views: the union over the caller\'s tenants', () => {
     w.tenant('oil', ALICE, { storageClasses: { allowed: ['standard'] } });
     w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }, ...ALICE], { storageClasses: { selector: { matchLabels: { tier: 'gold' } } } });
     w.tenant('water', [{ kind: 'User', name: 'dave' }], { storageClasses: { allowed: ['silver'] } });
-    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SIGNER);
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SEAL);
     expect(names(r.view.visibleRows(alice))).toEqual(['gold', 'standard']);
     expect(names(r.view.visibleRows(bob))).toEqual(['gold']);
     expect(names(r.view.visibleRows(carol))).toEqual([]);
@@ -51,7 +51,7 @@ describe('class views: the union over the caller\'s tenants', () => {
     w.sc('a');
     w.sc('b');
     w.tenant('oil', ALICE);
-    expect(names(viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SIGNER).view.visibleRows(alice))).toEqual(['a', 'b']);
+    expect(names(viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SEAL).view.visibleRows(alice))).toEqual(['a', 'b']);
   });
 
   it('follows relabels, owner changes and spec edits, logging exactly the rows whose audience changed', () => {
@@ -59,7 +59,7 @@ describe('class views: the union over the caller\'s tenants', () => {
     w.sc('standard', { tier: 'bronze' });
     w.sc('fast', { tier: 'bronze' });
     w.tenant('oil', ALICE, { storageClasses: { selector: { matchLabels: { tier: 'gold' } } } });
-    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SIGNER);
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SEAL);
     const changes: Change<KubeObject>[] = [];
     r.view.subscribe((c) => changes.push(c));
     const seen = () => changes.map((c) => eventFor({ admits: (a) => r.view.admits(alice, a), matches: () => true }, c)).filter(Boolean).map((e) => `${e!.type} ${e!.object.metadata.name}`);
@@ -81,7 +81,7 @@ describe('class views: the union over the caller\'s tenants', () => {
     const w = world();
     w.sc('standard');
     w.tenant('oil', ALICE, { storageClasses: { allowed: ['standard'] } });
-    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SIGNER);
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SEAL);
     const who = [alice, bob, viewer('dave')];
     const audience = () => who.filter((v) => r.view.canSee(v, r.view.get('standard')!)).map((v) => v.name);
     expect(audience()).toEqual(['alice']);
@@ -105,7 +105,7 @@ describe('class views: the union over the caller\'s tenants', () => {
     const w = world();
     w.sc('fast', { tier: 'gold' });
     w.tenant('oil', ALICE, { storageClasses: { selector: { matchLabels: { tier: 'gold' } } } });
-    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SIGNER);
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SEAL);
     const changes: Change<KubeObject>[] = [];
     r.view.subscribe((c) => changes.push(c));
     w.sc('fast', { tier: 'bronze' });
@@ -118,7 +118,7 @@ describe('class views: the union over the caller\'s tenants', () => {
     const w = world();
     w.storageClasses.set('x', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'x', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', 'example.com/admin-note': 'x', 'storageclass.kubernetes.io/is-default-class': 'true' } }, provisioner: 'p', reclaimPolicy: 'Retain' } as KubeObject);
     w.tenant('oil', ALICE);
-    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SIGNER);
+    const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SEAL);
     const row = listRows(r, alice, { limit: 0, watch: false, allowWatchBookmarks: false }).items[0] as KubeObject & Record<string, unknown>;
     expect(row).toMatchObject({ apiVersion: 'tenancy.paddock.dev/v1alpha1', kind: 'TenantStorageClass', provisioner: 'p', reclaimPolicy: 'Retain' });
     expect(row.metadata.annotations).toEqual({ 'storageclass.kubernetes.io/is-default-class': 'true' });
@@ -133,7 +133,7 @@ describe('tenantnodes and ownedtenants', () => {
     w.nodes.set('n2', { metadata: { name: 'n2', labels: { pool: 'cpu' } } });
     w.tenant('oil', ALICE, { nodeSelector: { pool: 'gpu' } });
     w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }]);
-    const r = viewResource(NODES, w.cache, 100, TEST_SIGNER);
+    const r = viewResource(NODES, w.cache, 100, TEST_SEAL);
     expect(names(r.view.visibleRows(alice))).toEqual(['n1']);
     expect(names(r.view.visibleRows(bob))).toEqual([]);
     w.nodes.set('n2', { metadata: { name: 'n2', labels: { pool: 'gpu' } } });
@@ -144,7 +144,7 @@ describe('tenantnodes and ownedtenants', () => {
     const w = world();
     w.tenant('oil', ALICE);
     w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }]);
-    const r = viewResource(OWNED_TENANTS, w.cache, 100, TEST_SIGNER);
+    const r = viewResource(OWNED_TENANTS, w.cache, 100, TEST_SEAL);
     expect(names(r.view.visibleRows(alice))).toEqual(['oil']);
     expect(names(r.view.visibleRows(bob))).toEqual(['gas']);
     const row = r.view.get('oil') as KubeObject & { status: Record<string, unknown> };
@@ -158,7 +158,7 @@ describe('ownedtenants and ownership changes', () => {
   it('a removed owner gets DELETED with the Tenant as it last could see it, never the new owners', () => {
     const w = world();
     w.tenants.set('oil', { metadata: { name: 'oil', uid: 'oil' }, spec: { owners: ALICE }, status: { size: 1 } });
-    const r = viewResource(OWNED_TENANTS, w.cache, 100, TEST_SIGNER);
+    const r = viewResource(OWNED_TENANTS, w.cache, 100, TEST_SEAL);
     const changes: Change<KubeObject>[] = [];
     r.view.subscribe((c) => changes.push(c));
     w.tenants.set('oil', { metadata: { name: 'oil', uid: 'oil' }, spec: { owners: [{ kind: 'User', name: 'dave' }], namespaces: ['secret-project'] }, status: { size: 1 } });
@@ -170,7 +170,7 @@ describe('ownedtenants and ownership changes', () => {
   it('stamps the rows made while its sources list with one resourceVersion once both have listed', async () => {
     const w = world();
     for (const n of ['oil', 'gas']) w.tenants.set(n, { metadata: { name: n, uid: n }, spec: { owners: ALICE }, status: { size: 1 } });
-    const r = viewResource(OWNED_TENANTS, w.cache, 100, TEST_SIGNER);
+    const r = viewResource(OWNED_TENANTS, w.cache, 100, TEST_SEAL);
     const stamps = () => listRows(r, alice, { limit: 0, watch: false, allowWatchBookmarks: false }).items.map((o) => o.metadata.resourceVersion);
     expect(new Set(stamps()).size).toBe(2);
     w.tenants.markListed();
@@ -184,8 +184,8 @@ describe('ownedtenants and ownership changes', () => {
     for (let seed = 1; seed <= 5; seed++) {
       const random = seededRandom(seed);
       const w = world();
-      const narrow = viewResource(OWNED_TENANTS, w.cache, 1000, TEST_SIGNER);
-      const full = viewResource({ ...OWNED_TENANTS, sameNameOnly: false }, w.cache, 1000, TEST_SIGNER);
+      const narrow = viewResource(OWNED_TENANTS, w.cache, 1000, TEST_SEAL);
+      const full = viewResource({ ...OWNED_TENANTS, sameNameOnly: false }, w.cache, 1000, TEST_SEAL);
       const counts = [0, 0];
       narrow.view.subscribe(() => counts[0]++);
       full.view.subscribe(() => counts[1]++);
@@ -210,7 +210,7 @@ describe('ownedtenants and ownership changes', () => {
     for (let i = 0; i < 2000; i++) w.tenants.set(`t${i}`, { metadata: { name: `t${i}`, uid: `t${i}` }, spec: { owners }, status: { size: 0 } });
     let calls = 0;
     const counting = { ...OWNED_TENANTS, mayUse: (t: Tenant, o: KubeObject) => (calls++, OWNED_TENANTS.mayUse(t, o)) };
-    const r = viewResource(counting, w.cache, 10_000, TEST_SIGNER);
+    const r = viewResource(counting, w.cache, 10_000, TEST_SEAL);
     const from = r.view.log.resourceVersion;
     // 300 status writes, each to another Tenant, each changing its row.
     for (let i = 0; i < 300; i++) w.tenants.set(`t${i}`, { metadata: { name: `t${i}`, uid: `t${i}` }, spec: { owners }, status: { size: 1 } });
@@ -224,20 +224,20 @@ describe('ownedtenants and ownership changes', () => {
     let now = 1_000_000;
     const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
     let failing = false;
-    const signer = new ResourceVersionSigner(() => {
+    const seal = new ResourceVersionSeal(() => {
       if (failing) throw new Error('the serving key is unreadable');
       return 'key';
     });
     const w = world();
     w.tenants.set('oil', { metadata: { name: 'oil', uid: 'oil' }, spec: { owners: ALICE }, status: { size: 1 } });
-    const r = viewResource(OWNED_TENANTS, w.cache, 100, signer);
+    const r = viewResource(OWNED_TENANTS, w.cache, 100, seal);
     const before = r.view.get('oil')!.metadata.resourceVersion;
     const unhandled: unknown[] = [];
     const listener = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', listener);
     try {
       failing = true;
-      now += 60_000; // the signer reads its key source again
+      now += 60_000; // the seal reads its key source again
       w.tenants.markListed();
       await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {

@@ -4,11 +4,10 @@ import type { SharedInformer } from '../../cache/informer';
 import type { KubeObject, Tenant } from '../../kube/types';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import type { RowView, Viewer } from '../serving/resource';
-import { admits, audienceOfKeys, restampRows, sameAudience, stampedRow, whenListed, withResourceVersion } from '../serving/rows';
-import { sameContent } from '../serving/same-content';
+import { admits, audienceOfKeys, restampRows, rowChange, sameAudience, stampedRow, whenListed, withResourceVersion } from '../serving/rows';
 import { SortedNames } from '../serving/sorted-names';
 import type { Audience, Change } from '../watch/changelog';
-import type { ResourceVersionSigner } from '../watch/resource-version';
+import type { ResourceVersionSeal } from '../watch/version-seal';
 import { ViewLog, type ComputedRow, type RowJoin } from '../watch/view-log';
 
 /** How one view is projected from one source kind, and which tenants may use a source object. */
@@ -43,8 +42,9 @@ const NO_KEYS: readonly string[] = Object.freeze([]);
  * Invariants:
  * - a row's audience is exactly the owner subject keys of the tenants that may use its source object now,
  *   kept incrementally: per row, how many of those tenants hold each key;
- * - a row is logged (and watchers told) only when its served content or its audience changes, so a
- *   Tenant status write, a node heartbeat or a resync costs nothing downstream;
+ * - a row is logged only when its served content or its audience changes, so a Tenant status write, a
+ *   node heartbeat or a resync costs nothing downstream; a change of its audience alone keeps its object
+ *   and resourceVersion and reaches only the callers who gain or lose it (see rowChange);
  * - the counts are those of the Tenants as the informer's store holds them: its events are handed out
  *   as each change is applied (informer.ts), so only while one is being handled does the Tenant it
  *   changes differ — and the event carries what it was;
@@ -68,12 +68,12 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     readonly projection: Projection<T>,
     readonly tenants: SharedInformer<Tenant>,
     window: number,
-    signer: ResourceVersionSigner,
+    seal: ResourceVersionSeal,
   ) {
     // Its sources: the source kind and the Tenants (one source when the view projects the Tenants).
     const sources = (projection.source as unknown) === tenants ? [projection.source] : [projection.source, tenants as unknown as SharedInformer<KubeObject>];
     this.#tenantsAt = sources.length - 1;
-    this.log = new ViewLog<T>(sources.map((informer) => historyOf(informer, window)), this.#join(this.#tenantsAt), withResourceVersion, signer);
+    this.log = new ViewLog<T>(sources.map((informer) => historyOf(informer, window)), this.#join(this.#tenantsAt), withResourceVersion, seal);
     // When the view projects the Tenants, one handler takes each Tenant event: as a Tenant (its owners
     // first: its new content must never be logged with its old audience), then as a source object.
     const ownsTenants = this.#tenantsAt === 0;
@@ -289,13 +289,15 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
       this.log.append(source, before, undefined);
       return;
     }
-    const projected = this.projection.project(obj);
-    const audience = this.#audience(name);
-    if (before && sameContent(before.object, projected) && sameAudience(before.audience, audience)) return;
-    const row: Row<T> = Object.freeze({ object: withResourceVersion(projected, this.log.versionOf(source, name)), audience });
+    const computed = { object: this.projection.project(obj), audience: this.#audience(name) };
+    const change = before ? rowChange(before, computed) : 'content';
+    if (change === 'none') return;
+    // Who may see it changed, and nothing else: the same object, the same resourceVersion.
+    const object = change === 'audience' ? before!.object : withResourceVersion(computed.object, this.log.versionOf(source, name));
+    const row: Row<T> = Object.freeze({ object, audience: computed.audience });
     this.#rows.set(name, row);
     if (!before) this.#names.insert(name);
-    this.log.append(source, before, row);
+    this.log.append(source, before, row, change === 'audience');
   }
 }
 

@@ -1,25 +1,5 @@
 import type { RowState } from './changelog';
-import { formatResourceVersion, parseResourceVersion } from './resource-version';
 import { NumberedFeed } from './testing/numbered-feed';
-
-describe('resourceVersions', () => {
-  const positions = [{ rev: 812, fingerprint: '3fa4c0de11b2a7e9' }, { rev: 790, fingerprint: '0000000000000000' }];
-
-  it('name a position in each source and parse back to it', () => {
-    const rv = formatResourceVersion(positions);
-    expect(rv).toBe('812-3fa4c0de11b2a7e9.790-0000000000000000');
-    expect(parseResourceVersion(rv, 2)).toEqual(positions);
-  });
-
-  it("tells kube's integers and another view's resourceVersions apart from malformed ones", () => {
-    expect(parseResourceVersion('12345', 2)).toBe('foreign');
-    expect(parseResourceVersion(formatResourceVersion(positions), 3)).toBe('foreign');
-  });
-
-  it.each(['', 'abc', '-1', '1.5', '812-3fa4c0de11b2a7e9.790', '812-3FA4C0DE11B2A7E9.790-0000000000000000', 'x'.repeat(500)])('calls %j invalid', (rv) => {
-    expect(parseResourceVersion(rv, 2)).toBe('invalid');
-  });
-});
 
 describe('Change', () => {
   interface Obj { name: string; rv?: string }

@@ -21,6 +21,10 @@ export type Restamp<T> = (object: T, resourceVersion: string) => T;
  * every change by those two recorded states, never by the present, so its events (live or replayed from an
  * older resourceVersion) are what its caller could see at each step.
  *
+ * A change of who may see a row and nothing else (`audienceOnly`: another tenant allowed the class, an
+ * owner added to another Tenant) is news only to the callers who gain or lose the row: the row keeps its
+ * object and resourceVersion, and a caller who sees it before and after gets no event.
+ *
  * Its encodings (a JSON watch line, a one-row Table line, ...) are computed at most once per distinct form
  * and shared by every watcher that sends that form: `encoded(key, build)`.
  */
@@ -29,6 +33,7 @@ export class Change<T> {
   readonly #encodings = new Map<string, Buffer>();
   readonly #restamp: Restamp<T>;
   #departed: T | undefined;
+  #arrived: T | undefined;
 
   constructor(
     readonly rv: string,
@@ -37,6 +42,8 @@ export class Change<T> {
     /** The row after the change; undefined for DELETED. */
     readonly after: RowState<T> | undefined,
     restamp: Restamp<T> = (o) => o,
+    /** Only the audience changed: the object after is the object before (see the class comment). */
+    readonly audienceOnly = false,
   ) {
     if (!before && !after) throw new TypeError('a change needs a state before or after it');
     this.type = !before ? 'ADDED' : after ? 'MODIFIED' : 'DELETED';
@@ -46,6 +53,18 @@ export class Change<T> {
   /** The object after the change; for DELETED, its last state (see `departed`). */
   get object(): T {
     return this.after ? this.after.object : this.departed;
+  }
+
+  /**
+   * What an ADDED event carries to a watcher that sees the row only after the change: the state after it.
+   * After an audience-only change that state still carries the resourceVersion of the row's last content
+   * change, a position before the ones this watcher was sent: it is numbered as this change instead, so
+   * that a client resuming from its event repeats nothing. Made on first use and kept with the change.
+   */
+  get arrived(): T {
+    if (!this.after) throw new TypeError('a DELETED change has no state after it');
+    if (!this.audienceOnly) return this.after.object;
+    return (this.#arrived ??= this.#restamp(this.after.object, this.rv));
   }
 
   /** The object before the change; undefined for ADDED. */

@@ -3,11 +3,11 @@ import { logger } from '../../log/logger';
 import { parseFieldSelector } from '../../selectors/field-selector';
 import { parseLabelSelector } from '../../selectors/label-selector';
 import type { ListOptions } from '../request/list-options';
-import { TEST_SIGNER, tenantWorld } from '../testing/tenant-world';
+import { TEST_SEAL, tenantWorld } from '../testing/tenant-world';
 import { tenantNamespacesResource } from '../tenantnamespaces/resource';
 import type { Viewer } from '../tenantnamespaces/view';
 import { WatchHub } from './handler';
-import { formatResourceVersion } from './resource-version';
+import { encodeVersion } from './resource-version';
 import type { WatchSink } from './watcher';
 
 
@@ -220,11 +220,45 @@ describe('WatchHub: shutting down', () => {
 
   it('ends a watch still waiting for a resourceVersion this replica has not reached with a bookmark at that resourceVersion', () => {
     const w = world();
-    const ahead = TEST_SIGNER.sign(formatResourceVersion(w.view.log.sources.map((s) => ({ rev: s.rev + 10, fingerprint: '0123456789abcdef' }))));
+    const ahead = TEST_SEAL.seal(encodeVersion(w.view.log.sources.map((s) => ({ rev: s.rev + 10, fingerprint: '0123456789abcdef' }))));
     const waiting = w.watch(alice, { resourceVersion: ahead, allowWatchBookmarks: true });
     expect(w.hub.size).toBe(1);
     w.hub.closeAll();
     expect(waiting.events.map((e) => [e.type, e.object.metadata.resourceVersion])).toEqual([['BOOKMARK', ahead]]);
     expect(waiting.ended).toBe(true);
+  });
+});
+
+describe('WatchHub: timeoutSeconds', () => {
+  /** A watch that allows bookmarks (every 20 ms) with `timeoutSeconds`, and a promise of its next bookmark or its end. */
+  function watchFor(timeoutSeconds: number) {
+    const { view } = tenantWorld({ window: 100 });
+    const hub = new WatchHub(tenantNamespacesResource(view), { maxBufferedBytes: 1 << 20, bookmarkIntervalMs: 20, minTimeoutSeconds: 3600, resourceVersionWaitMs: 200, log: logger() });
+    const sink = new MemorySink();
+    let settle: () => void = () => {};
+    const bookmarkOrEnd = new Promise<void>((resolve) => (settle = resolve));
+    const write = sink.write.bind(sink);
+    sink.write = (bytes) => (write(bytes), sink.events.some((e) => e.type === 'BOOKMARK') && settle(), true);
+    sink.end = () => ((sink.ended = true), settle());
+    hub.serve(sink, {
+      viewer: alice,
+      options: { limit: 0, watch: true, allowWatchBookmarks: true, timeoutSeconds },
+      negotiated: { mediaType: 'application/json', contentType: 'application/json', target: 'Object', pretty: false },
+      includeObject: 'Metadata',
+      transport: 'http',
+    }, () => {});
+    return { hub, sink, bookmarkOrEnd };
+  }
+
+  // 2147484 s is the first whole number of seconds whose milliseconds do not fit a 32-bit timer delay.
+  it.each([2147483, 2147484, 9999999999, 9223372036854775807])('keeps a watch with timeoutSeconds=%d open: a bookmark comes, and the stream goes on', async (timeoutSeconds) => {
+    const { hub, sink, bookmarkOrEnd } = watchFor(timeoutSeconds);
+    try {
+      await bookmarkOrEnd;
+      expect(sink.ended).toBe(false);
+      expect(sink.events.map((e) => e.type)).toContain('BOOKMARK');
+    } finally {
+      hub.closeAll();
+    }
   });
 });

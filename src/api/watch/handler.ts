@@ -10,6 +10,7 @@ import { objectJson, objectTableJson, partialObjectMetadataJson } from '../servi
 import { selectRows } from '../serving/list';
 import type { ServedResource, TableConvertor, Viewer } from '../serving/resource';
 import { Change, type Audience, type ChangeType } from './changelog';
+import { longTimeout } from './long-timeout';
 import { routesOf, type Routes } from './routing';
 import { Watcher, type WatchSink } from './watcher';
 
@@ -190,16 +191,17 @@ export class WatchHub<T extends KubeObject = KubeObject> {
       const unsubscribe = hub.#routes.add(viewer, watcher);
       if (opts.allowWatchBookmarks) hub.#open.set(watcher, () => watcher.writeRaw(hub.#bookmark(req, view.log.resourceVersion, false)));
 
-      const timers: NodeJS.Timeout[] = [];
       // timeoutSeconds unset or 0 both mean the server's default, as kube-apiserver's ListResource reads it.
+      // Any other value (up to int64's largest) is how long the watch lasts: never shorter, however long.
       const seconds = opts.timeoutSeconds || hub.options.minTimeoutSeconds * (1 + Math.random());
-      timers.push(setTimeout(() => watcher.close('done'), seconds * 1000));
-      if (opts.allowWatchBookmarks) {
-        timers.push(setInterval(() => watcher.writeRaw(hub.#bookmark(req, view.log.resourceVersion, false)), hub.options.bookmarkIntervalMs));
-      }
+      const cancelTimeout = longTimeout(() => watcher.close('done'), seconds * 1000);
+      const bookmarks = opts.allowWatchBookmarks
+        ? setInterval(() => watcher.writeRaw(hub.#bookmark(req, view.log.resourceVersion, false)), hub.options.bookmarkIntervalMs)
+        : undefined;
       stop = () => {
         unsubscribe();
-        for (const t of timers) clearTimeout(t);
+        cancelTimeout();
+        clearInterval(bookmarks);
       };
     }
   }

@@ -1,105 +1,78 @@
-import { createHmac, createSecretKey, hkdfSync, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { SourcePosition } from '../../cache/history';
 
 /**
- * The resourceVersions of a view: where a client stands in each source collection the view is joined
- * from (for TenantNamespaces: Namespaces, Tenants, ResourceQuotas), as `<rev>-<fingerprint>` per
- * source, joined by `.` — e.g. `8812-3fa4c0de11b2a7e9.8790-c2d1...`.
+ * What a view's resourceVersion says, before it is sealed (see version-seal.ts): where a client stands in
+ * each source collection the view is joined from (for TenantNamespaces: Namespaces, Tenants,
+ * ResourceQuotas) — the revision the issuing replica had reached there and the fingerprint of the state
+ * it held — and, for the resourceVersion of one change, which row of the latest change of which source
+ * it is (`mark`).
  *
  * The fingerprint names the state of the collection (see cache/history.ts), so a resourceVersion that
  * one replica issued means the same on every replica, and on this one after a restart. The revision is
  * the highest kube-apiserver revision the issuing replica had reached in that collection: a replica that
  * does not know the fingerprint and has not reached that revision is behind (it waits), one that has is
- * past it (410 Expired). Clients treat resourceVersions as opaque strings, as the API conventions ask.
+ * past it (410 Expired).
+ *
+ * Bytes: one header byte (format in the high four bits, the number of sources in the low four), then per
+ * source 8 bytes of revision and 8 of fingerprint, then for a change's mark the source's index and the
+ * row's name (UTF-8). Every field has a fixed place and size, so nothing about a position shows in the
+ * length of a sealed resourceVersion — only a change's row name does, and that row is the reader's.
  */
-export function formatResourceVersion(positions: readonly SourcePosition[]): string {
-  return positions.map((p) => `${p.rev}-${p.fingerprint}`).join('.');
+export interface VersionBody {
+  readonly positions: readonly SourcePosition[];
+  readonly mark?: { readonly source: number; readonly row: string };
 }
 
-const POSITION = /^(\d{1,16})-([0-9a-f]{16})$/;
+const FORMAT = 1;
+const POSITION_BYTES = 16;
+const MAX_SOURCES = 15;
+const FINGERPRINT = /^[0-9a-f]{16}$/;
+
+export function encodeVersion(positions: readonly SourcePosition[], mark?: VersionBody['mark']): Buffer {
+  if (positions.length < 1 || positions.length > MAX_SOURCES) throw new RangeError(`a view has 1 to ${MAX_SOURCES} sources, not ${positions.length}`);
+  const name = mark ? Buffer.from(mark.row, 'utf8') : undefined;
+  const out = Buffer.alloc(1 + POSITION_BYTES * positions.length + (name ? 1 + name.length : 0));
+  out[0] = (FORMAT << 4) | positions.length;
+  positions.forEach((p, i) => {
+    const at = 1 + POSITION_BYTES * i;
+    if (!Number.isSafeInteger(p.rev) || p.rev < 0) throw new RangeError(`revision ${p.rev} is not a whole number`);
+    if (!FINGERPRINT.test(p.fingerprint)) throw new RangeError(`fingerprint ${p.fingerprint} is not 16 hex digits`);
+    out.writeUInt32BE(Math.floor(p.rev / 2 ** 32), at);
+    out.writeUInt32BE(p.rev % 2 ** 32, at + 4);
+    out.write(p.fingerprint, at + 8, 'hex');
+  });
+  if (mark && name) {
+    const at = 1 + POSITION_BYTES * positions.length;
+    out[at] = mark.source;
+    name.copy(out, at + 1);
+  }
+  return out;
+}
 
 /**
- * Reads a resourceVersion a client sent, for a view of `sources` collections: its positions;
- * `'foreign'` for one that is well-formed but not this view's (kube's, an earlier version's integer,
- * another view's); `'invalid'` for anything else.
+ * What `bytes` (an opened resourceVersion) says, for a view of `sources` collections; `'foreign'` when
+ * they are not a resourceVersion of such a view (another view's, another format's).
  */
-export function parseResourceVersion(rv: string, sources: number): SourcePosition[] | 'foreign' | 'invalid' {
-  if (/^\d{1,19}$/.test(rv)) return 'foreign';
-  if (rv.length > 40 * sources + 40) return 'invalid';
-  const parts = rv.split('.');
+export function decodeVersion(bytes: Buffer, sources: number): VersionBody | 'foreign' {
+  const size = 1 + POSITION_BYTES * sources;
+  if (bytes.length < size || bytes[0] !== ((FORMAT << 4) | sources)) return 'foreign';
+  // A mark holds a source and a name of at least one byte.
+  if (bytes.length === size + 1) return 'foreign';
   const positions: SourcePosition[] = [];
-  for (const part of parts) {
-    const m = POSITION.exec(part);
-    if (!m) return 'invalid';
-    positions.push({ rev: Number(m[1]), fingerprint: m[2] });
+  for (let i = 0; i < sources; i++) {
+    const at = 1 + POSITION_BYTES * i;
+    const rev = bytes.readUInt32BE(at) * 2 ** 32 + bytes.readUInt32BE(at + 4);
+    positions.push({ rev, fingerprint: bytes.toString('hex', at + 8, at + 16) });
   }
-  return positions.length === sources ? positions : 'foreign';
+  if (bytes.length === size) return { positions };
+  const source = bytes[size];
+  if (source >= sources) return 'foreign';
+  return { positions, mark: { source, row: bytes.toString('utf8', size + 1) } };
 }
-
-const MAC_LENGTH = 22; // base64url of 128 bits
-const MAC = /^[A-Za-z0-9_-]{22}$/;
-/** How long a derived key is used before the key source is read again (a rotated serving key). */
-const KEY_REFRESH_MS = 10_000;
 
 /**
- * Signs resourceVersions so that a client can only hand back one a replica gave out: positions that
- * never existed together (one source's state from before a revocation, another's from after) would make
- * a replay judge today's content by yesterday's owners. The key is derived from a secret every replica
- * shares and clients do not have — the serving certificate's private key (one per APIService Service) —
- * so a resourceVersion from one replica verifies on the other. After the key rotates, those signed with
- * the previous key still verify; older ones are 410 Expired (the client relists once).
+ * The readable resourceVersions of earlier versions (`<rev>-<fingerprint>` per source, an optional row
+ * mark, and a MAC): never served again — they showed the positions — but a client that holds one is
+ * told 410 Expired and relists once, rather than a 400 it would retry forever.
  */
-export class ResourceVersionSigner {
-  #keys: KeyObject[] = [];
-  #source: Buffer | undefined;
-  #readAt = -Infinity;
-  /** The last resourceVersion signed, and with which key: a list's repeats until a source changes. */
-  #last: { positions: string; key: KeyObject; signed: string } | undefined;
-
-  constructor(readonly keySource: () => Buffer | string) {}
-
-  /** `positions` followed by `.` and its MAC. */
-  sign(positions: string): string {
-    const key = this.#current()[0];
-    const last = this.#last;
-    if (last && last.positions === positions && last.key === key) return last.signed;
-    const signed = `${positions}.${this.#mac(key, positions)}`;
-    this.#last = { positions, key, signed };
-    return signed;
-  }
-
-  /** The positions of a signed resourceVersion, or undefined when it was not signed by a replica. */
-  verify(rv: string): string | undefined {
-    const dot = rv.lastIndexOf('.');
-    const positions = rv.slice(0, dot);
-    const mac = rv.slice(dot + 1);
-    if (dot < 0 || !MAC.test(mac)) return undefined;
-    const given = Buffer.from(mac);
-    for (const key of this.#current()) {
-      const expected = Buffer.from(this.#mac(key, positions));
-      if (expected.length === given.length && timingSafeEqual(expected, given)) return positions;
-    }
-    return undefined;
-  }
-
-  #mac(key: KeyObject, positions: string): string {
-    return createHmac('sha256', key).update(positions).digest('base64url').slice(0, MAC_LENGTH);
-  }
-
-  /** The current key first, then the previous one. */
-  #current(): KeyObject[] {
-    const now = Date.now();
-    if (now - this.#readAt > KEY_REFRESH_MS) {
-      this.#readAt = now;
-      const raw = this.keySource();
-      const source = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
-      if (!this.#source || !source.equals(this.#source)) {
-        this.#source = source;
-        // A KeyObject, made once: an HMAC keyed by a Buffer imports the key again on every call.
-        const key = createSecretKey(Buffer.from(hkdfSync('sha256', source, Buffer.alloc(0), 'paddock resourceVersion', 32)));
-        this.#keys = [key, ...this.#keys].slice(0, 2);
-      }
-    }
-    return this.#keys;
-  }
-}
+export const EARLIER_FORMAT = /^\d{1,16}-[0-9a-f]{16}(?:\.\d{1,16}-[0-9a-f]{16})*(?:~\d~.*)?\.[A-Za-z0-9_-]{22}$/s;

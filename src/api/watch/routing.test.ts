@@ -4,7 +4,7 @@ import type { KubeObject } from '../../kube/types';
 import type { Viewer } from '../serving/resource';
 import { admits } from '../serving/rows';
 import { seededRandom as random } from '../../testing/seeded-random';
-import { TEST_SIGNER, tenantWorld } from '../testing/tenant-world';
+import { TEST_SEAL, tenantWorld } from '../testing/tenant-world';
 import { viewResources } from '../views';
 import type { Audience, Change, RowState } from './changelog';
 import { AudienceRoutes, Broadcast, routesOf, type Routes } from './routing';
@@ -176,7 +176,7 @@ describe('routesOf: every view the hub serves admits by the owner-key rule, so i
     expect(routesOf(tenantWorld().view)).toBeInstanceOf(AudienceRoutes);
     const informers = new Map<string | symbol, FakeInformer<KubeObject>>();
     const cache = new Proxy({}, { get: (_o, k) => informers.get(k) ?? informers.set(k, new FakeInformer()).get(k) }) as unknown as PaddockCache;
-    const resources = viewResources(cache, 100, TEST_SIGNER);
+    const resources = viewResources(cache, 100, TEST_SEAL);
     expect(resources.length).toBeGreaterThan(0);
     for (const r of resources) expect([r.names.resource, routesOf(r.view) instanceof AudienceRoutes]).toEqual([r.names.resource, true]);
   });

@@ -1,9 +1,9 @@
 import type { HistoryEntry, SourceAt, SourceHistory, SourcePosition } from '../../cache/history';
 import type { KubeObject } from '../../kube/types';
-import { sameAudience } from '../serving/rows';
-import { sameContent } from '../serving/same-content';
+import { rowChange } from '../serving/rows';
 import { Change, ChangeFeed, type Restamp, type RowState } from './changelog';
-import { formatResourceVersion, parseResourceVersion, type ResourceVersionSigner } from './resource-version';
+import { decodeVersion, EARLIER_FORMAT, encodeVersion } from './resource-version';
+import { ResourceVersionSeal } from './version-seal';
 
 /**
  * A row as a view computes it from its sources: its content (not yet stamped) and who may see it. Two
@@ -53,13 +53,11 @@ interface Read {
   step?: { source: number; row: string };
 }
 
-/** Separates a change's row mark (`~<source>~<row>`) from the positions in its resourceVersion. */
-const MARK = '~';
-const MARKED = /^([^~]*)(?:~(\d)~(.*))?$/s;
-
 /**
  * The changes of a view, numbered by the positions of its sources (see resource-version.ts), so that a
- * resourceVersion from any replica — or from this one before a restart — resumes here.
+ * resourceVersion from any replica — or from this one before a restart — resumes here. Every
+ * resourceVersion given out is sealed (version-seal.ts): a client reads nothing in it, not even of the
+ * objects it may see, and can hand back only one a replica gave out.
  *
  * Live changes are appended by the view as its sources' events arrive and go to the subscribers at
  * once. A resume does not replay this replica's own sequence of changes (another replica received the
@@ -79,14 +77,14 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
     readonly sources: readonly SourceHistory<KubeObject>[],
     readonly join: RowJoin<T>,
     readonly restamp: Restamp<T>,
-    readonly signer: ResourceVersionSigner,
+    readonly seal: ResourceVersionSeal,
   ) {
     super();
   }
 
   /** The resourceVersion of the view as of now. */
   get resourceVersion(): string {
-    return this.signer.sign(formatResourceVersion(this.sources.map((s) => s.position)));
+    return this.seal.seal(encodeVersion(this.sources.map((s) => s.position)));
   }
 
   /**
@@ -96,21 +94,22 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
    * off after any of them resumes with exactly the rest.
    */
   versionOf(source: number, name: string): string {
-    return this.#versionOf(formatResourceVersion(this.sources.map((s) => s.position)), source, name);
+    return this.#versionOf(this.sources.map((s) => s.position), source, name);
   }
 
-  #versionOf(positions: string, source: number, name: string): string {
-    return this.signer.sign(`${positions}${MARK}${source}${MARK}${name}`);
+  #versionOf(positions: readonly SourcePosition[], source: number, name: string): string {
+    return this.seal.seal(encodeVersion(positions, { source, row: name }));
   }
 
   /**
    * Records that a row went from `before` (undefined: it did not exist) to `after` (undefined: it is
    * gone) through the latest change of source `source`. Within one source change, rows are appended in
-   * name order.
+   * name order. `audienceOnly`: only who may see the row changed, and `after` holds the object of `before`
+   * (see Change).
    */
-  append(source: number, before: RowState<T> | undefined, after: RowState<T> | undefined): Change<T> {
+  append(source: number, before: RowState<T> | undefined, after: RowState<T> | undefined, audienceOnly = false): Change<T> {
     const name = (after ?? before)!.object.metadata.name;
-    return this.publish(new Change(this.versionOf(source, name), before, after, this.restamp));
+    return this.publish(new Change(this.versionOf(source, name), before, after, this.restamp, audienceOnly));
   }
 
   /**
@@ -139,19 +138,16 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
     return { positions, client, step };
   }
 
-  /** What a client's resourceVersion says, once its signature is checked; or why it says nothing here. */
+  /** What a client's resourceVersion says, once it is opened; or why it says nothing here. */
   #read(rv: string): Read | 'invalid' | 'expired' {
-    if (/^\d{1,19}$/.test(rv)) return 'expired'; // kube-apiserver's, or an earlier version's
-    const dot = rv.lastIndexOf('.');
-    // `<positions>` or `<positions>~<source>~<row>`, then `.<mac>`.
-    const body = MARKED.exec(rv.slice(0, Math.max(dot, 0)));
-    const parsed = body ? parseResourceVersion(body[1], this.sources.length) : 'invalid';
-    if (dot < 0 || !body || parsed === 'invalid') return 'invalid';
-    const step = body[2] === undefined ? undefined : { source: Number(body[2]), row: body[3] };
-    if (step && step.source >= this.sources.length) return 'invalid';
-    // Another view's, or not one a replica signed (positions stitched from several moments): never replayed.
-    if (parsed === 'foreign' || this.signer.verify(rv) === undefined) return 'expired';
-    return { client: parsed, step };
+    // kube-apiserver's, or an earlier version's integer or readable positions: the client relists once.
+    if (/^\d{1,19}$/.test(rv) || EARLIER_FORMAT.test(rv)) return 'expired';
+    if (!ResourceVersionSeal.isSealedShape(rv)) return 'invalid';
+    // Not sealed by a replica (altered, or with a key no longer held), or another view's: never replayed.
+    const plain = this.seal.open(rv);
+    const body = plain && decodeVersion(plain, this.sources.length);
+    if (!body || body === 'foreign') return 'expired';
+    return { client: [...body.positions], step: body.mark };
   }
 
   /** The changes after `rv`, in order, or why there are none to give. */
@@ -204,7 +200,7 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
     // Revision order across sources (each source's own order is kept: its revisions never decrease).
     steps.sort((a, b) => a.entry.rev - b.entry.rev || a.i - b.i || a.entry.seq - b.entry.seq);
     if (step) steps.unshift({ i: step.source, entry: this.sources[step.source].entriesAfter(start[step.source])[0], after: step.row });
-    const current = [...client];
+    const current: SourcePosition[] = [...client];
     const changes: Change<T>[] = [];
     let budget = REPLAY_BUDGET;
     for (const { i, entry, after: from } of steps) {
@@ -214,15 +210,17 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
       const before = names.map((name) => this.join.rowAt(name, at));
       at[i].advance(entry);
       current[i] = { rev: entry.rev, fingerprint: entry.fingerprint };
-      const positionsAfter = formatResourceVersion(current);
+      const positionsAfter = [...current];
       names.forEach((name, k) => {
         const b = before[k];
         const a = this.join.rowAt(name, at);
         if (!a && !b) return;
-        if (a && b && sameContent(a.object as KubeObject, b.object as KubeObject) && sameAudience(a.audience, b.audience)) return;
+        // Judged as the live change was (rowChange): nothing, who may see it alone, or its content.
+        const kind = a && b ? rowChange(b, a) : 'content';
+        if (kind === 'none') return;
         const rv = this.#versionOf(positionsAfter, i, name);
         const after = a && { object: this.restamp(a.object, rv), audience: a.audience };
-        changes.push(new Change(rv, b, after, this.restamp));
+        changes.push(new Change(rv, b, after, this.restamp, kind === 'audience'));
       });
     }
     return changes;

@@ -23,7 +23,8 @@ export function sees<T>(sight: Sight<T>, state: RowState<T> | undefined): boolea
  * the watch saw the row's state before the change and whether it sees the state after it, both as recorded
  * with the change (who owned it, its labels and fields then), never as of now.
  *
- * - seen before and after: MODIFIED with the new state;
+ * - seen before and after: MODIFIED with the new state — unless only who may see the row changed, which
+ *   tells this watch nothing about its rows (only about other callers' access): no event;
  * - seen after only: ADDED with the new state (created, granted to the caller, or now matching);
  * - seen before only: DELETED with the state before, numbered as this change — the last state this watch
  *   was allowed to see, never the state that took it away (another owner's names, labels that no longer
@@ -35,7 +36,10 @@ export function sees<T>(sight: Sight<T>, state: RowState<T> | undefined): boolea
  */
 export function eventFor<T>(sight: Sight<T>, change: Change<T>): WatchEvent<T> | undefined {
   const before = sees(sight, change.before);
-  if (sees(sight, change.after)) return { type: before ? 'MODIFIED' : 'ADDED', object: change.after!.object };
+  if (sees(sight, change.after)) {
+    if (!before) return { type: 'ADDED', object: change.arrived };
+    return change.audienceOnly ? undefined : { type: 'MODIFIED', object: change.after!.object };
+  }
   if (before) return { type: 'DELETED', object: change.departed };
   return undefined;
 }
