@@ -43,6 +43,9 @@ if (process.env.PADDOCK_NODE_SKIP_REASON) console.error(`node suites will be ski
 let failedChecks = 0;
 console.error('type-checking (tsc --noEmit)...');
 if (spawnSync('tsc', ['--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' }).status !== 0) failedChecks++;
+// Unused files, exports and dependencies (knip.json); import cycles are src/dependencies.test.ts's.
+console.error('linting (knip)...');
+if (spawnSync('knip', ['--no-progress'], { stdio: 'inherit' }).status !== 0) failedChecks++;
 // Integration suites run the compiled program (dist/), as the container image does.
 if (projects.includes('integration') && spawnSync('tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' }).status !== 0) failedChecks++;
 // The install suite deploys the image built from the Dockerfile (reused while its inputs are unchanged).

@@ -6,11 +6,6 @@ export function objectKey(obj: KubeObject): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 
-/** The key of `name` in `namespace` (cluster-scoped when namespace is empty or absent). */
-export function keyOf(name: string, namespace?: string): string {
-  return namespace ? `${namespace}/${name}` : name;
-}
-
 /** Inverse of objectKey. */
 export function splitKey(key: string): { namespace?: string; name: string } {
   const slash = key.indexOf('/');

@@ -65,4 +65,3 @@ export const isConflict = (err: unknown): boolean => codeOf(err) === 409;
 export const isAlreadyExists = (err: unknown): boolean => err instanceof KubeApiError && err.reason === 'AlreadyExists';
 /** 410: a resourceVersion or continue token is too old (`Expired` or `Gone`); the cure is a fresh list. */
 export const isGone = (err: unknown): boolean => codeOf(err) === 410;
-export const isTooManyRequests = (err: unknown): boolean => codeOf(err) === 429;

@@ -22,7 +22,7 @@ import {
 } from './label-requirement';
 
 export { SelectorParseError } from './errors';
-export type { LabelOperator, LabelRequirement, Labels } from './label-requirement';
+export type { LabelRequirement, Labels } from './label-requirement';
 
 export class LabelSelector {
   static readonly #everything = new LabelSelector([], false);

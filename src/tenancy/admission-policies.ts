@@ -14,7 +14,7 @@ import { controllerRef, tenantLabels } from './ownership';
 import { RESTRICTIONS } from './restrictions/registry';
 import { ADMISSION_API_VERSION, DEFAULTS_POLICY_NAME, matchResources, RESTRICTIONS_POLICY_NAME, type AdmissionObject } from './restrictions/policies';
 
-export { ADMISSION_API_VERSION, ADMISSION_GROUP, DEFAULTS_POLICY_NAME, defaultsPolicy, RESTRICTIONS_POLICY_NAME, restrictionsPolicy, type AdmissionObject } from './restrictions/policies';
+export { ADMISSION_GROUP, DEFAULTS_POLICY_NAME, defaultsPolicy, RESTRICTIONS_POLICY_NAME, restrictionsPolicy, type AdmissionObject } from './restrictions/policies';
 
 /** The binding of the restrictions policy for `tenant`. */
 export function restrictionsBindingName(tenant: string): string {

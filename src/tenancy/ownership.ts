@@ -28,14 +28,6 @@ export function labelledTenant(obj: KubeObject): string | undefined {
   return obj.metadata.labels?.[PADDOCK.tenantLabel];
 }
 
-/**
- * True when `namespace` exists but is not `tenant`'s to manage: no tenant label, or another tenant's.
- * Such a namespace is never adopted or changed; the Tenant reports `NamespaceConflict`.
- */
-export function isForeignNamespace(namespace: KubeObject, tenant: string): boolean {
-  return labelledTenant(namespace) !== tenant;
-}
-
 /** True when `ref` is the controller reference `desired` (same Tenant, same uid, same flags). */
 export function sameControllerRef(ref: OwnerReference, desired: OwnerReference): boolean {
   return (

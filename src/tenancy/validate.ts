@@ -20,7 +20,7 @@ import type { AddProblem, ProblemReason, SpecProblem } from './problems';
 import { DELETION_POLICIES, LIMIT_TYPES, OWNER_KINDS, OWNER_ROLES, POD_SECURITY_LEVELS, POLICY_TYPES } from './schema/enums';
 import { RESTRICTIONS } from './restrictions/registry';
 
-export type { ProblemReason, SpecProblem } from './problems';
+export type { SpecProblem } from './problems';
 
 /** Pod Security Admission's own version grammar (pod-security-admission api.ParseVersion). */
 const PSA_VERSION = /^(latest|v1\.(0|[1-9][0-9]*))$/;

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join, resolve } from 'node:path';
-import { b64, generatePki, issueClientCert, type CertFiles, type ClientIdentity, type Pki, FRONT_PROXY_CLIENT, USERS } from './pki';
+import { b64, generatePki, type CertFiles, type Pki, FRONT_PROXY_CLIENT, USERS } from './pki';
 import { freePort, isAlive, killGroup, startDetached, waitFor } from './processes';
 
 /**
@@ -56,14 +56,6 @@ export function clientKubeconfig(server: string, caFile: string, user: string, c
     contexts: [{ name: user, context: { cluster: 'paddock-local', user } }],
     'current-context': user,
   }, null, 2);
-}
-
-/** Writes a kubeconfig for a new client-certificate identity and returns its path. */
-export function addUser(state: ControlPlaneState, name: string, identity: ClientIdentity): string {
-  const cert = issueClientCert(state.pki, `user-${name}`, identity);
-  const path = join(state.dir, `kubeconfig-${name}`);
-  writeFileSync(path, clientKubeconfig(state.server, state.pki.ca.cert, identity.user, cert), { mode: 0o600 });
-  return path;
 }
 
 /** GET over HTTPS trusting the cluster CA, authenticating with `cert`. */
