@@ -111,6 +111,7 @@ export interface TenantSpec {
   priorityClasses?: ClassPolicy;
   runtimeClasses?: ClassPolicy;
   containerRegistries?: { allowed?: string[] };
+  imagePullPolicies?: ('Always' | 'IfNotPresent' | 'Never')[];
 }
 
 /** Which classes of one kind a tenant may use (SPEC §9): listed by name, or matching the selector. */

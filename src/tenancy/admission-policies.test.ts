@@ -69,11 +69,15 @@ describe('policies', () => {
     for (const field of ['storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses', 'containerRegistries']) expect(text).toContain(`has(params.spec.${field})`);
   });
 
-  it('defaults only on create, with reinvocation, and never overwrite what the object says', () => {
-    const spec = defaultsPolicy().spec as { reinvocationPolicy: string; mutations: { patchType: string; jsonPatch: { expression: string } }[]; matchConstraints: { resourceRules: { operations: string[] }[] } };
+  it('defaults only on create, with reinvocation, and never overwrite what the object says — but a tenant\'s one allowed pull policy', () => {
+    const spec = defaultsPolicy().spec as { reinvocationPolicy: string; mutations: { patchType: string; jsonPatch: { expression: string }; applyConfiguration: { expression: string } }[]; matchConstraints: { resourceRules: { operations: string[] }[] } };
     expect(spec.reinvocationPolicy).toBe('IfNeeded');
     for (const r of spec.matchConstraints.resourceRules) expect(r.operations).toEqual(['CREATE']);
-    for (const m of spec.mutations) expect(m.patchType).toBe('JSONPatch');
+    // JSON Patch `add`s only where the object names nothing (the `remove` of a stale priority goes with a class added).
+    const applied = spec.mutations.filter((m) => m.patchType !== 'JSONPatch');
+    expect(applied.map((m) => m.patchType)).toEqual(['ApplyConfiguration']);
+    expect(applied[0]!.applyConfiguration.expression).toContain('size(params.spec.imagePullPolicies) == 1');
+    for (const m of spec.mutations.filter((m) => m.patchType === 'JSONPatch')) expect(m.jsonPatch.expression).not.toMatch(/op: 'replace'/);
     expect(spec.mutations[0]!.jsonPatch.expression).toContain('!has(object.spec.storageClassName)');
   });
 

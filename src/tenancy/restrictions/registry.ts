@@ -1,4 +1,5 @@
 import { containerRegistries } from './container-registries';
+import { imagePullPolicies } from './image-pull-policies';
 import { ingressClasses } from './ingress-classes';
 import { nodeSelector } from './node-selector';
 import { priorityClasses } from './priority-classes';
@@ -10,4 +11,4 @@ import { storageClasses } from './storage-classes';
  * Everything a Tenant may restrict, in the order the policies check it (a request refused for several
  * reasons is refused for the first). One line per restriction module.
  */
-export const RESTRICTIONS: readonly Restriction[] = [storageClasses, ingressClasses, priorityClasses, runtimeClasses, containerRegistries, nodeSelector];
+export const RESTRICTIONS: readonly Restriction[] = [storageClasses, ingressClasses, priorityClasses, runtimeClasses, containerRegistries, imagePullPolicies, nodeSelector];

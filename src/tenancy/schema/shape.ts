@@ -52,6 +52,7 @@ export const TENANT_SPEC_SHAPE: Shape<TenantSpec> = {
   priorityClasses: CLASS_POLICY,
   runtimeClasses: CLASS_POLICY,
   containerRegistries: { allowed: ['string'] },
+  imagePullPolicies: ['string'],
 };
 
 export const TENANT_STATUS_SHAPE: Shape<TenantStatus> = {
