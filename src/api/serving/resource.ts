@@ -1,16 +1,9 @@
 import type { KubeObject, Status } from '../../kube/types';
 import type { TableColumnDefinition } from '../table/columns';
 import type { DeleteOptions } from '../request/delete-options';
-import type { Audience, Change } from '../watch/changelog';
-import type { ViewLog } from '../watch/view-log';
-
-/** Who asks, as a view needs it: its name and groups, and whether it may see every row of the resource. */
-export interface Viewer {
-  name: string;
-  groups: readonly string[];
-  /** kube-apiserver lets it list the resource's source kind cluster-wide (SubjectAccessReview). */
-  seesAll: boolean;
-}
+import type { Viewer } from '../storage/viewer';
+import type { RowStorage } from '../storage/row-storage';
+import type { SelectableFields } from '../storage/select';
 
 /** The names of a served resource (SPEC §1, §9), as discovery, OpenAPI, Status messages and Tables use them. */
 export interface ResourceNames {
@@ -29,37 +22,10 @@ export interface ResourceNames {
   readonly verbs: readonly string[];
 }
 
-/**
- * The rows of a resource as every request reads them: kept current from the shared cache, each row
- * state recorded with who may see it (its audience), every change numbered in one change log.
- */
-export interface RowView<T extends KubeObject> {
-  readonly log: ViewLog<T>;
-  get(name: string): T | undefined;
-  /** Whether `viewer` sees the current state of the row named as `row`. */
-  canSee(viewer: Viewer, row: T): boolean;
-  /** Whether `viewer` is among those who may see a row state with `audience`. */
-  admits(viewer: Viewer, audience: Audience): boolean;
-  /** The rows `viewer` sees, ordered by name (may be an array the view shares: never modified). */
-  visibleRows(viewer: Viewer): readonly T[];
-  /**
-   * The rows `viewer` sees whose field `field` has `value`, when the view can find them without scanning
-   * (an index); undefined to let the caller filter.
-   */
-  visibleRowsWhere?(viewer: Viewer, field: string, value: string): readonly T[] | undefined;
-  subscribe(listener: (change: Change<T>) => void): () => void;
-}
-
 /** How a resource's rows are printed in a meta.k8s.io Table (`kubectl get`, `-o wide`). */
 export interface TableConvertor<T> {
   readonly columns: readonly TableColumnDefinition[];
   cells(row: T, now: Date): unknown[];
-}
-
-/** The fields a `fieldSelector` may name, and their values on a row (missing read as ""). */
-export interface SelectableFields<T> {
-  readonly labels: readonly string[];
-  of(row: T): Record<string, string>;
 }
 
 /** An OpenAPI schema of the kind, per flavor, with the definitions it references. */
@@ -73,7 +39,8 @@ export type SchemaSet = (flavor: 'v2' | 'v3') => Record<string, Record<string, u
  */
 export interface ServedResource<T extends KubeObject = KubeObject> {
   readonly names: ResourceNames;
-  readonly view: RowView<T>;
+  /** Its rows, as the request path reads them. */
+  readonly storage: RowStorage<T>;
   readonly table: TableConvertor<T>;
   readonly fields: SelectableFields<T>;
   /** The kind a caller may `list` cluster-wide to see every row (kube's own answer, by SubjectAccessReview). */
@@ -91,3 +58,6 @@ export interface ServedResource<T extends KubeObject = KubeObject> {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyServedResource = ServedResource<any>;
+
+export type { SelectableFields } from '../storage/select';
+export type { Viewer } from '../storage/viewer';

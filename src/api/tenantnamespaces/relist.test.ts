@@ -6,8 +6,8 @@ import { silentLogger } from '../../kube/log';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import { TenantNamespaceView } from './view';
 import { TEST_SEAL } from '../testing/tenant-world';
-import { sameContent } from '../serving/same-content';
-import type { Change } from '../watch/changelog';
+import { sameContent } from '../storage/same-content';
+import type { Change } from '../storage/change';
 import type { KubeObject, Namespace, ResourceQuota, Tenant, TenantNamespace } from '../../kube/types';
 
 const never = {} as ListerWatcher<KubeObject>;
@@ -25,7 +25,7 @@ it('sends, for a relist, the changes a replay from before it computes', () => {
   const namespaces = new SharedInformer<Namespace>('namespaces', never as never, { logger: silentLogger });
   const quotas = new SharedInformer<ResourceQuota>('quotas', never as never, { logger: silentLogger, indexers: { [NAMESPACE_INDEX]: namespaceIndexFunc } });
   const cache = { tenants, namespaces, resourceQuotas: quotas, quotasIn: (n: string) => quotas.store.byIndex(NAMESPACE_INDEX, n) } as unknown as PaddockCache;
-  const view = new TenantNamespaceView(cache, 1000, TEST_SEAL);
+  const view = new TenantNamespaceView(cache, 1000, TEST_SEAL).store;
   tenants.replace([tn('oil', 1, ['oil-a', 'oil-b'])], '1');
   namespaces.replace([ns('oil-a', 2, 'oil'), ns('oil-b', 3, 'oil')], '3');
   quotas.replace([q('oil-a', 'q1', 4, '1'), q('oil-a', 'q2', 5, '2'), q('oil-b', 'q1', 6, '3')], '6');

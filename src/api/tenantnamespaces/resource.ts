@@ -5,17 +5,17 @@ import type { ServedResource } from '../serving/resource';
 import { fieldsOf, SUPPORTED_FIELD_LABELS } from './fields';
 import type { SelfService } from './self-service';
 import { TENANT_NAMESPACE_TABLE } from './table';
-import type { TenantNamespaceView } from './view';
+import type { RowStorage } from '../storage/row-storage';
 
 /**
  * `tenantnamespaces` (SPEC §4, §5): the tenant namespaces a caller owns, joined from Namespaces, Tenants
  * and ResourceQuotas; the one writable resource (self-service create and delete). A caller that may
  * list namespaces cluster-wide sees every row.
  */
-export function tenantNamespacesResource(view: TenantNamespaceView, selfService?: SelfService): ServedResource<TenantNamespace> {
+export function tenantNamespacesResource(storage: RowStorage<TenantNamespace>, selfService?: SelfService): ServedResource<TenantNamespace> {
   return {
     names: TENANT_NAMESPACES,
-    view,
+    storage,
     table: TENANT_NAMESPACE_TABLE,
     fields: { labels: SUPPORTED_FIELD_LABELS, of: fieldsOf },
     seesAllWith: { group: '', resource: 'namespaces' },

@@ -1,7 +1,7 @@
 import { Interner, namespaceSummary } from '../../cache/summaries';
 import type { Namespace, TenantNamespace } from '../../kube/types';
 import { encodeBody } from '../request/respond';
-import { sameContent } from '../serving/same-content';
+import { sameContent } from '../storage/same-content';
 import { restampRow, TenantNamespaceRow } from './row';
 
 const labels = { 'kubernetes.io/metadata.name': 'oil-production', 'paddock.dev/tenant': 'oil' };

@@ -13,7 +13,7 @@
 import { namespaceMeta } from '../../cache/records';
 import type { Namespace, ObjectMeta, TenantNamespace } from '../../kube/types';
 import { TENANT_NAMESPACES } from '../resource';
-import type { Audience, RowState } from '../watch/changelog';
+import type { Audience, RowState } from '../storage/change';
 import { tenantNamespaceMetadata } from './read-model';
 
 export class TenantNamespaceRow implements RowState<TenantNamespace> {

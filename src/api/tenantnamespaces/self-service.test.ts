@@ -16,7 +16,7 @@ describe('SelfService', () => {
     w.namespace('oil-dev', 'oil');
     const deleted: string[] = [];
     const client = { delete: async (path: string) => void deleted.push(path) } as unknown as KubeClient;
-    const ss = new SelfService(w.view, client);
+    const ss = new SelfService(w.tns, client);
     expect(await codeOf(ss.delete(alice, 'oil-dev', { dryRun: false, preconditions: {} }))).toBe(403);
     expect(await codeOf(ss.delete(alice, 'oil-dev', { dryRun: true, preconditions: {} }))).toBe(403);
     expect(deleted).toEqual([]);
@@ -30,7 +30,7 @@ describe('SelfService', () => {
       get: async () => w.tenants.items.get('oil'),
       update: async () => { throw new Error('no write expected'); },
     } as unknown as KubeClient;
-    const ss = new SelfService(w.view, client);
+    const ss = new SelfService(w.tns, client);
     const body = { apiVersion: 'tenancy.paddock.dev/v1alpha1', kind: 'TenantNamespace', metadata: { name: 'oil-x' }, spec: { tenant: 'oil' } };
     const real = await codeOf(ss.create(alice, body, false));
     expect(real).toBe(403);
@@ -48,7 +48,7 @@ describe('SelfService', () => {
         get: async () => live,
         update: async (_p: string, body: unknown) => (live = body),
       } as unknown as KubeClient;
-      const ss = new SelfService(w.view, client);
+      const ss = new SelfService(w.tns, client);
       const before = w.view.log.resourceVersion;
       const body = { apiVersion: 'tenancy.paddock.dev/v1alpha1', kind: 'TenantNamespace', metadata: { name: 'oil-x' }, spec: { tenant: 'oil' } };
       const created = ss.create(alice, body, false);

@@ -76,14 +76,14 @@ export class SelfService {
   readonly ledger: ClaimLedger;
 
   constructor(readonly view: TenantNamespaceView, readonly client: KubeClient) {
-    this.ledger = new ClaimLedger(client, (n) => view.cache.tenants.store.get(n));
+    this.ledger = new ClaimLedger(client, (n) => view.tenant(n));
   }
 
   /** `strict`: fieldValidation=Strict, unknown fields are refused (kubectl's default). */
   async create(viewer: Viewer, body: unknown, dryRun: boolean, strict = false): Promise<TenantNamespace> {
     const { name, tenant: tenantName } = validate(body, strict);
     const cached = this.#adminTenant(viewer, tenantName, name);
-    if (this.view.cache.namespaces.store.get(name) || claimOf(cached, name)) throw alreadyExists(TENANT_NAMESPACES, name);
+    if (this.view.namespace(name) || claimOf(cached, name)) throw alreadyExists(TENANT_NAMESPACES, name);
     this.#checkQuota(cached, name);
     const ns = desiredNamespace(cached, name);
     try {
@@ -135,9 +135,9 @@ export class SelfService {
   }
 
   async delete(viewer: Viewer, name: string, options: DeleteOptions): Promise<ReturnType<typeof success>> {
-    const row = this.view.get(name);
-    if (!row || !this.view.canSee(viewer, row)) throw notFound(TENANT_NAMESPACES, name);
-    const tenant = this.view.cache.tenants.store.get(row.spec.tenant);
+    const row = this.view.store.get(name);
+    if (!row || !this.view.store.canSee(viewer, row)) throw notFound(TENANT_NAMESPACES, name);
+    const tenant = this.view.tenant(row.spec.tenant);
     if (!tenant || !isAdminOwner(viewer, tenant)) {
       throw forbidden(TENANT_NAMESPACES, name, viewer.name, 'delete', `only an admin owner of tenant "${row.spec.tenant}" may delete its namespaces`);
     }
@@ -149,7 +149,7 @@ export class SelfService {
     if (uid !== undefined && uid !== row.metadata.uid) {
       throw conflict(TENANT_NAMESPACES, name, `Precondition failed: UID in precondition: ${uid.slice(0, 64)}, UID in object meta: ${row.metadata.uid}`);
     }
-    if (resourceVersion !== undefined && !this.view.unchangedSince(name, resourceVersion)) {
+    if (resourceVersion !== undefined && !this.view.store.unchangedSince(name, resourceVersion)) {
       throw conflict(TENANT_NAMESPACES, name, `Precondition failed: ResourceVersion in precondition: ${resourceVersion.slice(0, 64)}, ResourceVersion in object meta: ${row.metadata.resourceVersion}`);
     }
     const deleteOptions: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: row.metadata.uid } };
@@ -170,9 +170,9 @@ export class SelfService {
    * tenant's (a longer `<tenant>-` prefix owns it, or the tenant's own name takes others' namespaces).
    */
   #adminTenant(viewer: Viewer, tenantName: string, name: string): Tenant {
-    const tenant = this.view.cache.tenants.store.get(tenantName);
+    const tenant = this.view.tenant(tenantName);
     this.#checkStillAdmin(viewer, tenant, tenantName, name);
-    if (tenantOfName(name, (t) => this.view.cache.tenants.store.get(t) !== undefined) !== tenantName) {
+    if (tenantOfName(name, (t) => this.view.tenant(t) !== undefined) !== tenantName) {
       throw forbidden(TENANT_NAMESPACES, name, viewer.name, 'create', `the name is not in the namespace space of tenant "${tenantName}"`);
     }
     if (tenant.status?.conditions?.some((c) => c.type === 'Ready' && c.reason === 'TenantNameConflict')) {
@@ -209,19 +209,19 @@ export class SelfService {
    */
   async #awaitRow(name: string, created: Namespace, tenant: Tenant): Promise<TenantNamespace> {
     const arrived = (): TenantNamespace | undefined => {
-      const row = this.view.get(name);
+      const row = this.view.store.get(name);
       return row?.metadata.uid === created.metadata.uid ? row : undefined;
     };
     const now = arrived();
     if (now) return now;
-    const rv = this.view.log.resourceVersion;
+    const rv = this.view.store.resourceVersion;
     return new Promise((resolve) => {
       const done = (row: TenantNamespace): void => {
         clearTimeout(timer);
         off();
         resolve(row);
       };
-      const off = this.view.subscribe(() => {
+      const off = this.view.store.subscribe(() => {
         const row = arrived();
         if (row) done(row);
       });

@@ -3,7 +3,7 @@ import { parseFieldSelector } from '../../selectors/field-selector';
 import { parseLabelSelector } from '../../selectors/label-selector';
 import type { ListOptions } from '../request/list-options';
 import { StatusError } from '../status';
-import { encodeVersion } from '../watch/resource-version';
+import { encodeVersion } from '../storage/version-codec';
 import { getRow, listRows } from '../serving/list';
 import { ListSnapshots } from '../serving/snapshots';
 import { tenantWorld } from '../testing/tenant-world';

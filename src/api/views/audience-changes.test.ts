@@ -6,9 +6,9 @@ import type { ListOptions } from '../request/list-options';
 import { listRows } from '../serving/list';
 import type { ServedResource, Viewer } from '../serving/resource';
 import { TEST_SEAL } from '../testing/tenant-world';
-import type { Change } from '../watch/changelog';
+import type { Change } from '../storage/change';
 import { WatchHub } from '../watch/handler';
-import { eventFor } from '../watch/visibility';
+import { eventFor } from '../storage/visibility';
 import type { WatchSink } from '../watch/watcher';
 import { STORAGE_CLASSES } from './classes';
 import { viewResource } from './define';
@@ -76,9 +76,9 @@ function world() {
   return { tenants, cache, tenant, sc, node, hubOf };
 }
 
-const rvOf = (r: ServedResource<KubeObject>, name: string) => r.view.get(name)!.metadata.resourceVersion;
+const rvOf = (r: ServedResource<KubeObject>, name: string) => r.storage.get(name)!.metadata.resourceVersion;
 const replayed = (r: ServedResource<KubeObject>, v: Viewer, rv: string) =>
-  (r.view.log.since(rv) as Change<KubeObject>[]).map((c) => eventFor({ admits: (a) => r.view.admits(v, a), matches: () => true }, c)).filter(Boolean).map((e) => `${e!.type} ${e!.object.metadata.name}`);
+  (r.storage.since(rv) as Change<KubeObject>[]).map((c) => eventFor({ admits: (a) => r.storage.admits(v, a), matches: () => true }, c)).filter(Boolean).map((e) => `${e!.type} ${e!.object.metadata.name}`);
 
 describe('tenantstorageclasses: another tenant allowed a class the caller sees', () => {
   function setup() {
@@ -116,12 +116,12 @@ describe('tenantstorageclasses: another tenant allowed a class the caller sees',
     expect(b.kinds).toEqual(['ADDED standard']);
     const added = b.events[0].object.metadata.resourceVersion!;
     expect(added).not.toBe(rvOf(r, 'standard'));
-    expect(r.view.log.since(added)).toEqual([]);
+    expect(r.storage.since(added)).toEqual([]);
   });
 
   it('replays the same: nothing to the caller who saw it throughout, ADDED and DELETED to the one who came and went', () => {
     const { r, tenant, sc } = setup();
-    const from = r.view.log.resourceVersion;
+    const from = r.storage.resourceVersion;
     tenant('gas', GAS, { storageClasses: { allowed: ['standard'] } });
     tenant('gas', [...GAS, DAVE], { storageClasses: { allowed: ['standard'] } });
     sc('gold', { marker: '1' });

@@ -5,7 +5,7 @@ import { viewSchemas } from '../openapi/view-schemas';
 import type { ResourceNames, ServedResource, TableConvertor } from '../serving/resource';
 import type { SharedInformer } from '../../cache/informer';
 import { ProjectedView } from './projected-view';
-import type { ResourceVersionSeal } from '../watch/version-seal';
+import type { ResourceVersionSeal } from '../storage/version-seal';
 
 /**
  * The only annotations a view shows: those that mark a cluster default, which the built-in printers
@@ -84,7 +84,7 @@ export function viewResource(def: ViewDefinition, cache: PaddockCache, window: n
   const definitions = { kind: `${prefix}.${def.kind}`, list: `${prefix}.${def.kind}List` };
   return {
     names,
-    view,
+    storage: view.store,
     table: def.table,
     fields: { labels: ['metadata.name'], of: (o) => ({ 'metadata.name': o.metadata.name }) },
     seesAllWith: { group: def.source.group, resource: def.source.resource },

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../kube/types';
 import type { ServedResource } from '../serving/resource';
 import { INGRESS_CLASSES, PRIORITY_CLASSES, RUNTIME_CLASSES, STORAGE_CLASSES } from './classes';
 import { viewResource, type ViewDefinition } from './define';
-import type { ResourceVersionSeal } from '../watch/version-seal';
+import type { ResourceVersionSeal } from '../storage/version-seal';
 import { NODES } from './nodes';
 import { OWNED_TENANTS } from './owned-tenants';
 

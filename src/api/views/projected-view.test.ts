@@ -4,14 +4,14 @@ import { FakeInformer } from '../../cache/testing/fake-informer';
 import type { KubeObject, Tenant, TenantSpec } from '../../kube/types';
 import { listRows } from '../serving/list';
 import type { Viewer } from '../serving/resource';
-import type { Change } from '../watch/changelog';
-import { eventFor } from '../watch/visibility';
+import type { Change } from '../storage/change';
+import { eventFor } from '../storage/visibility';
 import { STORAGE_CLASSES } from './classes';
 import { viewResource } from './define';
 import { NODES } from './nodes';
 import { OWNED_TENANTS } from './owned-tenants';
 import { seededRandom } from '../../testing/seeded-random';
-import { ResourceVersionSeal } from '../watch/version-seal';
+import { ResourceVersionSeal } from '../storage/version-seal';
 
 function world() {
   const tenants = new FakeInformer<Tenant>();
@@ -40,10 +40,10 @@ describe('class views: the union over the caller\'s tenants', () => {
     w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }, ...ALICE], { storageClasses: { selector: { matchLabels: { tier: 'gold' } } } });
     w.tenant('water', [{ kind: 'User', name: 'dave' }], { storageClasses: { allowed: ['silver'] } });
     const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SEAL);
-    expect(names(r.view.visibleRows(alice))).toEqual(['gold', 'standard']);
-    expect(names(r.view.visibleRows(bob))).toEqual(['gold']);
-    expect(names(r.view.visibleRows(carol))).toEqual([]);
-    expect(names(r.view.visibleRows(viewer('admin', [], true)))).toEqual(['bronze', 'gold', 'silver', 'standard']);
+    expect(names(r.storage.visibleRows(alice))).toEqual(['gold', 'standard']);
+    expect(names(r.storage.visibleRows(bob))).toEqual(['gold']);
+    expect(names(r.storage.visibleRows(carol))).toEqual([]);
+    expect(names(r.storage.visibleRows(viewer('admin', [], true)))).toEqual(['bronze', 'gold', 'silver', 'standard']);
   });
 
   it('gives every class to the owners of a tenant that does not restrict storage classes', () => {
@@ -51,7 +51,7 @@ describe('class views: the union over the caller\'s tenants', () => {
     w.sc('a');
     w.sc('b');
     w.tenant('oil', ALICE);
-    expect(names(viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SEAL).view.visibleRows(alice))).toEqual(['a', 'b']);
+    expect(names(viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SEAL).storage.visibleRows(alice))).toEqual(['a', 'b']);
   });
 
   it('follows relabels, owner changes and spec edits, logging exactly the rows whose audience changed', () => {
@@ -61,8 +61,8 @@ describe('class views: the union over the caller\'s tenants', () => {
     w.tenant('oil', ALICE, { storageClasses: { selector: { matchLabels: { tier: 'gold' } } } });
     const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SEAL);
     const changes: Change<KubeObject>[] = [];
-    r.view.subscribe((c) => changes.push(c));
-    const seen = () => changes.map((c) => eventFor({ admits: (a) => r.view.admits(alice, a), matches: () => true }, c)).filter(Boolean).map((e) => `${e!.type} ${e!.object.metadata.name}`);
+    r.storage.subscribe((c) => changes.push(c));
+    const seen = () => changes.map((c) => eventFor({ admits: (a) => r.storage.admits(alice, a), matches: () => true }, c)).filter(Boolean).map((e) => `${e!.type} ${e!.object.metadata.name}`);
 
     w.sc('fast', { tier: 'gold' }); // relabelled into the selector
     expect(seen()).toEqual(['ADDED fast']);
@@ -83,7 +83,7 @@ describe('class views: the union over the caller\'s tenants', () => {
     w.tenant('oil', ALICE, { storageClasses: { allowed: ['standard'] } });
     const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SEAL);
     const who = [alice, bob, viewer('dave')];
-    const audience = () => who.filter((v) => r.view.canSee(v, r.view.get('standard')!)).map((v) => v.name);
+    const audience = () => who.filter((v) => r.storage.canSee(v, r.storage.get('standard')!)).map((v) => v.name);
     expect(audience()).toEqual(['alice']);
     w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }, ...ALICE], { storageClasses: { allowed: ['standard'] } });
     expect(audience()).toEqual(['alice', 'bob']);
@@ -107,9 +107,9 @@ describe('class views: the union over the caller\'s tenants', () => {
     w.tenant('oil', ALICE, { storageClasses: { selector: { matchLabels: { tier: 'gold' } } } });
     const r = viewResource(STORAGE_CLASSES, w.cache, 100, TEST_SEAL);
     const changes: Change<KubeObject>[] = [];
-    r.view.subscribe((c) => changes.push(c));
+    r.storage.subscribe((c) => changes.push(c));
     w.sc('fast', { tier: 'bronze' });
-    const ev = eventFor({ admits: (a) => r.view.admits(alice, a), matches: () => true }, changes[0]!);
+    const ev = eventFor({ admits: (a) => r.storage.admits(alice, a), matches: () => true }, changes[0]!);
     expect(ev?.type).toBe('DELETED');
     expect(ev?.object.metadata.labels).toEqual({ tier: 'gold' });
   });
@@ -134,10 +134,10 @@ describe('tenantnodes and ownedtenants', () => {
     w.tenant('oil', ALICE, { nodeSelector: { pool: 'gpu' } });
     w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }]);
     const r = viewResource(NODES, w.cache, 100, TEST_SEAL);
-    expect(names(r.view.visibleRows(alice))).toEqual(['n1']);
-    expect(names(r.view.visibleRows(bob))).toEqual([]);
+    expect(names(r.storage.visibleRows(alice))).toEqual(['n1']);
+    expect(names(r.storage.visibleRows(bob))).toEqual([]);
     w.nodes.set('n2', { metadata: { name: 'n2', labels: { pool: 'gpu' } } });
-    expect(names(r.view.visibleRows(alice))).toEqual(['n1', 'n2']);
+    expect(names(r.storage.visibleRows(alice))).toEqual(['n1', 'n2']);
   });
 
   it('shows the caller its own Tenants, without their claims', () => {
@@ -145,9 +145,9 @@ describe('tenantnodes and ownedtenants', () => {
     w.tenant('oil', ALICE);
     w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }]);
     const r = viewResource(OWNED_TENANTS, w.cache, 100, TEST_SEAL);
-    expect(names(r.view.visibleRows(alice))).toEqual(['oil']);
-    expect(names(r.view.visibleRows(bob))).toEqual(['gas']);
-    const row = r.view.get('oil') as KubeObject & { status: Record<string, unknown> };
+    expect(names(r.storage.visibleRows(alice))).toEqual(['oil']);
+    expect(names(r.storage.visibleRows(bob))).toEqual(['gas']);
+    const row = r.storage.get('oil') as KubeObject & { status: Record<string, unknown> };
     expect(row.kind).toBe('OwnedTenant');
     expect(row.status.claims).toBeUndefined();
     expect(row.status.size).toBe(1);
@@ -160,9 +160,9 @@ describe('ownedtenants and ownership changes', () => {
     w.tenants.set('oil', { metadata: { name: 'oil', uid: 'oil' }, spec: { owners: ALICE }, status: { size: 1 } });
     const r = viewResource(OWNED_TENANTS, w.cache, 100, TEST_SEAL);
     const changes: Change<KubeObject>[] = [];
-    r.view.subscribe((c) => changes.push(c));
+    r.storage.subscribe((c) => changes.push(c));
     w.tenants.set('oil', { metadata: { name: 'oil', uid: 'oil' }, spec: { owners: [{ kind: 'User', name: 'dave' }], namespaces: ['secret-project'] }, status: { size: 1 } });
-    const events = changes.map((c) => eventFor({ admits: (a) => r.view.admits(alice, a), matches: () => true }, c)).filter(Boolean);
+    const events = changes.map((c) => eventFor({ admits: (a) => r.storage.admits(alice, a), matches: () => true }, c)).filter(Boolean);
     expect(events.map((e) => e!.type)).toEqual(['DELETED']);
     expect(JSON.stringify(events.map((e) => e!.object))).not.toContain('dave');
   });
@@ -175,8 +175,8 @@ describe('ownedtenants and ownership changes', () => {
     expect(new Set(stamps()).size).toBe(2);
     w.tenants.markListed();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(stamps()).toEqual([r.view.log.resourceVersion, r.view.log.resourceVersion]);
-    expect(r.view.log.since(r.view.log.resourceVersion)).toEqual([]);
+    expect(stamps()).toEqual([r.storage.resourceVersion, r.storage.resourceVersion]);
+    expect(r.storage.since(r.storage.resourceVersion)).toEqual([]);
   });
 
   it('visits only the Tenant itself and serves exactly what asking every Tenant serves (random histories)', () => {
@@ -187,9 +187,9 @@ describe('ownedtenants and ownership changes', () => {
       const narrow = viewResource(OWNED_TENANTS, w.cache, 1000, TEST_SEAL);
       const full = viewResource({ ...OWNED_TENANTS, sameNameOnly: false }, w.cache, 1000, TEST_SEAL);
       const counts = [0, 0];
-      narrow.view.subscribe(() => counts[0]++);
-      full.view.subscribe(() => counts[1]++);
-      const start = [narrow.view.log.resourceVersion, full.view.log.resourceVersion];
+      narrow.storage.subscribe(() => counts[0]++);
+      full.storage.subscribe(() => counts[1]++);
+      const start = [narrow.storage.resourceVersion, full.storage.resourceVersion];
       for (let step = 0; step < 300; step++) {
         const name = `t${random.int(12)}`;
         if (random.chance(0.2)) w.tenants.remove(name);
@@ -199,7 +199,7 @@ describe('ownedtenants and ownership changes', () => {
       for (const who of people) expect(seen(narrow, who)).toEqual(seen(full, who));
       expect(counts[0]).toBe(counts[1]);
       // A replay from the start agrees too.
-      const replayed = (r: typeof narrow, rv: string) => (r.view.log.since(rv) as Change<KubeObject>[]).map((c) => `${c.type} ${c.object.metadata.name}`);
+      const replayed = (r: typeof narrow, rv: string) => (r.storage.since(rv) as Change<KubeObject>[]).map((c) => `${c.type} ${c.object.metadata.name}`);
       expect(replayed(narrow, start[0])).toEqual(replayed(full, start[1]));
     }
   });
@@ -211,11 +211,11 @@ describe('ownedtenants and ownership changes', () => {
     let calls = 0;
     const counting = { ...OWNED_TENANTS, mayUse: (t: Tenant, o: KubeObject) => (calls++, OWNED_TENANTS.mayUse(t, o)) };
     const r = viewResource(counting, w.cache, 10_000, TEST_SEAL);
-    const from = r.view.log.resourceVersion;
+    const from = r.storage.resourceVersion;
     // 300 status writes, each to another Tenant, each changing its row.
     for (let i = 0; i < 300; i++) w.tenants.set(`t${i}`, { metadata: { name: `t${i}`, uid: `t${i}` }, spec: { owners }, status: { size: 1 } });
     calls = 0;
-    const changes = r.view.log.since(from);
+    const changes = r.storage.since(from);
     expect(Array.isArray(changes) && changes.length).toBe(300);
     expect(calls).toBeLessThanOrEqual(20 * 300);
   });
@@ -231,7 +231,7 @@ describe('ownedtenants and ownership changes', () => {
     const w = world();
     w.tenants.set('oil', { metadata: { name: 'oil', uid: 'oil' }, spec: { owners: ALICE }, status: { size: 1 } });
     const r = viewResource(OWNED_TENANTS, w.cache, 100, seal);
-    const before = r.view.get('oil')!.metadata.resourceVersion;
+    const before = r.storage.get('oil')!.metadata.resourceVersion;
     const unhandled: unknown[] = [];
     const listener = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', listener);
@@ -245,6 +245,6 @@ describe('ownedtenants and ownership changes', () => {
       clock.mockRestore();
     }
     expect(unhandled).toEqual([]);
-    expect(r.view.get('oil')!.metadata.resourceVersion).toBe(before);
+    expect(r.storage.get('oil')!.metadata.resourceVersion).toBe(before);
   });
 });

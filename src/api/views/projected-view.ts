@@ -1,14 +1,13 @@
-import { historyOf, type SourceAt } from '../../cache/history';
+import type { SourceAt } from '../../cache/history';
 import { addKey, countKeys, hasKey, keysIn, removeKey, type KeySet } from '../../cache/key-sets';
 import type { SharedInformer } from '../../cache/informer';
 import type { KubeObject, Tenant } from '../../kube/types';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
-import type { RowView, Viewer } from '../serving/resource';
-import { admits, audienceOfKeys, restampRows, rowChange, sameAudience, stampedRow, whenListed, withResourceVersion } from '../serving/rows';
-import { SortedNames } from '../serving/sorted-names';
-import type { Audience, Change } from '../watch/changelog';
-import type { ResourceVersionSeal } from '../watch/version-seal';
-import { ViewLog, type ComputedRow, type RowJoin } from '../watch/view-log';
+import { admits, audienceOfKeys, NOBODY, sameAudience } from '../storage/audience';
+import type { Audience, RowState } from '../storage/change';
+import type { ResourceVersionSeal } from '../storage/version-seal';
+import type { RowJoin } from '../storage/change-log';
+import { plainRows, RowStore } from '../storage/row-store';
 
 /** How one view is projected from one source kind, and which tenants may use a source object. */
 export interface Projection<T extends KubeObject> {
@@ -28,10 +27,6 @@ export interface Projection<T extends KubeObject> {
   project(obj: KubeObject): T;
 }
 
-/** A row as served (stamped with the resourceVersion of its last change), with who may see it. Immutable. */
-type Row<T> = ComputedRow<T>;
-
-const NOBODY: Audience = Object.freeze(new Set<string>());
 const NO_KEYS: readonly string[] = Object.freeze([]);
 
 
@@ -42,18 +37,15 @@ const NO_KEYS: readonly string[] = Object.freeze([]);
  * Invariants:
  * - a row's audience is exactly the owner subject keys of the tenants that may use its source object now,
  *   kept incrementally: per row, how many of those tenants hold each key;
- * - a row is logged only when its served content or its audience changes, so a Tenant status write, a
- *   node heartbeat or a resync costs nothing downstream; a change of its audience alone keeps its object
- *   and resourceVersion and reaches only the callers who gain or lose it (see rowChange);
+ * - a row is handed to the store only when its audience may have changed or its source object did, and
+ *   the store logs it only when its served content or its audience changed, so a Tenant status write, a
+ *   node heartbeat or a resync costs nothing downstream (see RowStore);
  * - the counts are those of the Tenants as the informer's store holds them: its events are handed out
  *   as each change is applied (informer.ts), so only while one is being handled does the Tenant it
- *   changes differ — and the event carries what it was;
- * - names are kept sorted, as kube-apiserver orders lists.
+ *   changes differ — and the event carries what it was.
  */
-export class ProjectedView<T extends KubeObject> implements RowView<T> {
-  readonly log: ViewLog<T>;
-  readonly #rows = new Map<string, Row<T>>();
-  readonly #names = new SortedNames();
+export class ProjectedView<T extends KubeObject> {
+  readonly store: RowStore<T>;
   /** Per source object: the tenants that may use it (see key-sets.ts; absent: none). */
   readonly #users = new Map<string, KeySet>();
   /**
@@ -73,7 +65,8 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     // Its sources: the source kind and the Tenants (one source when the view projects the Tenants).
     const sources = (projection.source as unknown) === tenants ? [projection.source] : [projection.source, tenants as unknown as SharedInformer<KubeObject>];
     this.#tenantsAt = sources.length - 1;
-    this.log = new ViewLog<T>(sources.map((informer) => historyOf(informer, window)), this.#join(this.#tenantsAt), withResourceVersion, seal);
+    // Who sees a row: the owner-key rule, over the audience kept for it here.
+    this.store = new RowStore<T>({ sources, window, join: this.#join(this.#tenantsAt), visibility: { admits }, shape: plainRows<T>(), seal });
     // When the view projects the Tenants, one handler takes each Tenant event: as a Tenant (its owners
     // first: its new content must never be logged with its old audience), then as a source object.
     const ownsTenants = this.#tenantsAt === 0;
@@ -93,39 +86,6 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
       update: (old, t) => tenantChanged(t.metadata.name, old),
       delete: (t, { cached }) => tenantChanged(t.metadata.name, cached),
     });
-    whenListed(sources, () => restampRows(this.#rows, this.log.resourceVersion, stampedRow));
-  }
-
-  get size(): number {
-    return this.#rows.size;
-  }
-
-  get(name: string): T | undefined {
-    return this.#rows.get(name)?.object;
-  }
-
-  canSee(viewer: Viewer, row: T): boolean {
-    const current = this.#rows.get(row.metadata.name);
-    return current !== undefined && this.admits(viewer, current.audience);
-  }
-
-  /**
-   * Whether `viewer` is among those who may see a row state with `audience` (recorded with the state):
-   * the owner-key rule itself, by which the watch hub routes this view's changes (watch/routing.ts).
-   */
-  readonly admits: (viewer: Viewer, audience: Audience) => boolean = admits;
-
-  visibleRows(viewer: Viewer): T[] {
-    const out: T[] = [];
-    for (const name of this.#names.all) {
-      const row = this.#rows.get(name)!;
-      if (this.admits(viewer, row.audience)) out.push(row.object);
-    }
-    return out;
-  }
-
-  subscribe(listener: (change: Change<T>) => void): () => void {
-    return this.log.subscribe(listener);
   }
 
   /** A source object changed: recompute which tenants may use it, and its row. */
@@ -173,8 +133,8 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
       if (users < 2) this.#keyCounts.delete(name);
       else if (!counts) this.#keyCounts.set(name, this.#countsOf(name));
       // One user or none before: its audience is compared with the one now.
-      if (!counts) changed = !sameAudience(this.#rows.get(name)?.audience ?? NOBODY, this.#audience(name));
-      // Rows are visited in name order, as a replay sends them (see ViewLog.versionOf).
+      if (!counts) changed = !sameAudience(this.store.row(name)?.audience ?? NOBODY, this.#audience(name));
+      // Rows are visited in name order, as a replay sends them (see ChangeLog.versionOf).
       if (changed) this.#write(name, obj, this.#tenantsAt);
     }
   }
@@ -240,7 +200,7 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
 
   /** The rows the tenant `tenantName` may be allowed (a copy: visiting them may change the names). */
   #usableBy(tenantName: string): readonly string[] {
-    return this.projection.sameNameOnly ? [tenantName] : this.#names.all.slice();
+    return this.projection.sameNameOnly ? [tenantName] : this.store.names.slice();
   }
 
   /** A new map of the counts of owner keys among the tenants that may use `name` now. */
@@ -279,25 +239,10 @@ export class ProjectedView<T extends KubeObject> implements RowView<T> {
     return new Set(this.#keyCounts.get(name)?.keys() ?? []);
   }
 
-  /** Logs the row of `name` as `obj` projects it (undefined: gone), if its content or audience changed. */
+  /** Hands the store the row of `name` as `obj` projects it (undefined: gone); it logs what changed. */
   #write(name: string, obj: KubeObject | undefined, source: number): void {
-    const before = this.#rows.get(name);
-    if (!obj) {
-      if (!before) return;
-      this.#rows.delete(name);
-      this.#names.remove(name);
-      this.log.append(source, before, undefined);
-      return;
-    }
-    const computed = { object: this.projection.project(obj), audience: this.#audience(name) };
-    const change = before ? rowChange(before, computed) : 'content';
-    if (change === 'none') return;
-    // Who may see it changed, and nothing else: the same object, the same resourceVersion.
-    const object = change === 'audience' ? before!.object : withResourceVersion(computed.object, this.log.versionOf(source, name));
-    const row: Row<T> = Object.freeze({ object, audience: computed.audience });
-    this.#rows.set(name, row);
-    if (!before) this.#names.insert(name);
-    this.log.append(source, before, row, change === 'audience');
+    const row: RowState<T> | undefined = obj && { object: this.projection.project(obj), audience: this.#audience(name) };
+    this.store.write(name, row, source);
   }
 }
 

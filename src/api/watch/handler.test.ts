@@ -7,7 +7,7 @@ import { TEST_SEAL, tenantWorld } from '../testing/tenant-world';
 import { tenantNamespacesResource } from '../tenantnamespaces/resource';
 import type { Viewer } from '../tenantnamespaces/view';
 import { WatchHub } from './handler';
-import { encodeVersion } from './resource-version';
+import { encodeVersion } from '../storage/version-codec';
 import type { WatchSink } from './watcher';
 
 

@@ -1,4 +1,4 @@
-import { decodeVersion, EARLIER_FORMAT, encodeVersion } from './resource-version';
+import { decodeVersion, EARLIER_FORMAT, encodeVersion } from './version-codec';
 
 describe('what a resourceVersion says', () => {
   const positions = [{ rev: 812, fingerprint: '3fa4c0de11b2a7e9' }, { rev: 2 ** 40 + 7, fingerprint: '0000000000000000' }];

@@ -1,4 +1,4 @@
-import type { Audience, Change, ChangeType, RowState } from './changelog';
+import type { Audience, Change, ChangeType, RowState } from './change';
 
 /** What one watch may see: its caller (by the audience recorded with each row state) and its selectors. */
 export interface Sight<T> {

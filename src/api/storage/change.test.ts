@@ -1,4 +1,4 @@
-import type { RowState } from './changelog';
+import type { RowState } from './change';
 import { NumberedFeed } from './testing/numbered-feed';
 
 describe('Change', () => {

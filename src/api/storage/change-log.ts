@@ -1,8 +1,8 @@
 import type { HistoryEntry, SourceAt, SourceHistory, SourcePosition } from '../../cache/history';
 import type { KubeObject } from '../../kube/types';
-import { rowChange } from '../serving/rows';
-import { Change, ChangeFeed, type Restamp, type RowState } from './changelog';
-import { decodeVersion, EARLIER_FORMAT, encodeVersion } from './resource-version';
+import { rowChange } from './row-change';
+import { Change, ChangeFeed, type Restamp, type RowState } from './change';
+import { decodeVersion, EARLIER_FORMAT, encodeVersion } from './version-codec';
 import { ResourceVersionSeal } from './version-seal';
 
 /**
@@ -43,9 +43,10 @@ export const MAX_RESOURCE_VERSION_WAITS = 1000;
 /**
  * Where a client's resourceVersion stands on this replica: the positions of the sources, and — for the
  * resourceVersion of a change — which of the rows the last change of source `step` touched the client
- * already has (those named up to `row`, in name order; the others it has as they were before it).
+ * already has (those named up to `row`, in name order; the others it has as they were before it); and
+ * whether those positions are the current ones (a list with resourceVersionMatch=Exact is served only then).
  */
-export type Located = (Read & { positions: number[] }) | 'invalid' | 'expired' | 'ahead';
+export type Located = (Read & { positions: number[]; current: boolean }) | 'invalid' | 'expired' | 'ahead';
 
 /** A client's resourceVersion as read: each source's position, and the mark of a change's resourceVersion. */
 interface Read {
@@ -69,7 +70,7 @@ interface Read {
  * returns the changes that take the rows of state `rv` to the rows now, each judged by the states before
  * and after it; subscribers get each live change synchronously inside `append`.
  */
-export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
+export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
   /** Requests waiting in whenReached. */
   #waits = 0;
 
@@ -135,7 +136,7 @@ export class ViewLog<T extends KubeObject> extends ChangeFeed<T> {
     if (ahead) return 'ahead';
     // A change's mark needs the state before that source's change as well.
     if (step && !this.sources[step.source].retains(positions[step.source] - 1)) return 'expired';
-    return { positions, client, step };
+    return { positions, client, step, current: positions.every((seq, i) => seq === this.sources[i].head) };
   }
 
   /** What a client's resourceVersion says, once it is opened; or why it says nothing here. */

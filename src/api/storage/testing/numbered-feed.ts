@@ -1,4 +1,4 @@
-import { Change, ChangeFeed, type Restamp, type RowState } from '../changelog';
+import { Change, ChangeFeed, type Restamp, type RowState } from '../change';
 
 /** A feed that numbers its changes 1, 2, 3…: for unit tests of what consumes changes. Not used by the program. */
 export class NumberedFeed<T> extends ChangeFeed<T> {

@@ -1,9 +1,9 @@
 import type { KubeObject, Namespace, ResourceQuota, Tenant, TenantNamespace } from '../../kube/types';
 import type { Viewer } from '../serving/resource';
 import { tenantWorld } from '../testing/tenant-world';
-import type { Change } from './changelog';
+import type { Change } from './change';
 import { ResourceVersionSeal } from './version-seal';
-import { MAX_RESOURCE_VERSION_WAITS } from './view-log';
+import { MAX_RESOURCE_VERSION_WAITS } from './change-log';
 import { eventFor, type Sight } from './visibility';
 
 /**
@@ -61,7 +61,7 @@ function replica() {
     if (c.obj) informer.set(c.key, c.obj);
     else informer.remove(c.key);
   };
-  return { view: w.view, apply };
+  return { view: w.view, namespaces: w.namespaces, apply };
 }
 
 /** The same changes, each source's in order, the sources interleaved at random (another replica's arrival order). */
@@ -212,7 +212,7 @@ describe('a delete precondition on another replica', () => {
     const name = row.metadata.name;
     expect(b.view.get(name)!.metadata.resourceVersion).not.toBe(row.metadata.resourceVersion);
     expect(b.view.unchangedSince(name, row.metadata.resourceVersion!)).toBe(true);
-    const ns = { source: 'namespaces' as const, key: name, obj: { ...b.view.cache.namespaces.store.get(name)!, metadata: { ...b.view.cache.namespaces.store.get(name)!.metadata, resourceVersion: '99999', labels: { ...b.view.cache.namespaces.store.get(name)!.metadata.labels, touched: 'yes' } } } };
+    const ns = { source: 'namespaces' as const, key: name, obj: { ...b.namespaces.store.get(name)!, metadata: { ...b.namespaces.store.get(name)!.metadata, resourceVersion: '99999', labels: { ...b.namespaces.store.get(name)!.metadata.labels, touched: 'yes' } } } };
     b.apply(ns);
     expect(b.view.unchangedSince(name, row.metadata.resourceVersion!)).toBe(false);
   });
