@@ -25,7 +25,7 @@ import { badRequest, failure, forbidden, isStatusError, forbiddenPath, methodNot
 import { getRow, listRows } from './serving/list';
 import { RESOURCE_VERSION_WAIT_MS } from './storage/change-log';
 import { renderList, renderObject } from './serving/render';
-import type { AnyServedResource, ServedResource, Viewer } from './serving/resource';
+import type { AnyServedResource, ServedResource, Viewer } from './serving/registration';
 import { ListSnapshots } from './serving/snapshots';
 import type { WatchHub } from './watch/handler';
 import type { WatchSink } from './watch/watcher';

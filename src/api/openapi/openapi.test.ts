@@ -1,10 +1,11 @@
 import type { TenantNamespace } from '../../kube/types';
 import { createHash } from 'node:crypto';
 import { META_DEFINITIONS_V2 } from './meta-schemas';
-import { tenantNamespacesResource } from '../tenantnamespaces/resource';
-import type { SelfService } from '../tenantnamespaces/self-service';
+import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';
+import type { SelfService } from '../resources/tenantnamespaces/self-service';
 import type { RowStorage } from '../storage/row-storage';
-import { buildOpenAPIDocuments, DEFINITION, serveOpenAPI } from './index';
+import { DEFINITION } from '../resources/tenantnamespaces/schemas';
+import { buildOpenAPIDocuments, serveOpenAPI } from './index';
 
 type Obj = Record<string, any>;
 // The documents come from the registrations alone (names, schemas, verbs); no rows are read.

@@ -2,13 +2,13 @@ import type { PaddockCache } from '../../cache/paddock-cache';
 import { FakeInformer } from '../../cache/testing/fake-informer';
 import type { KubeObject, Namespace, Tenant } from '../../kube/types';
 import { listRows } from '../serving/list';
-import type { ServedResource, Viewer } from '../serving/resource';
+import type { ServedResource, Viewer } from '../serving/registration';
 import { confirmsHiddenObject } from '../testing/hidden-objects';
 import { TEST_SEAL, tenantWorld } from '../testing/tenant-world';
-import { tenantNamespacesResource } from '../tenantnamespaces/resource';
-import { STORAGE_CLASSES } from '../views/classes';
-import { viewResource } from '../views/define';
-import { OWNED_TENANTS } from '../views/owned-tenants';
+import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';
+import { STORAGE_CLASSES } from '../resources/classes';
+import { viewResource } from '../resources/projected/define';
+import { OWNED_TENANTS } from '../resources/owned-tenants';
 
 /**
  * What the resourceVersions a caller is given tell it about what it may not see. carol owns nothing: she

@@ -2,7 +2,7 @@ import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
 import { FakeInformer } from '../../cache/testing/fake-informer';
 import type { Namespace, NamespaceClaim, ResourceQuota, Tenant, TenantSpec } from '../../kube/types';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
-import { TenantNamespaceView } from '../tenantnamespaces/view';
+import { TenantNamespaceView } from '../resources/tenantnamespaces/view';
 import { ResourceVersionSeal } from '../storage/version-seal';
 
 /** One key for every replica a test makes, as replicas share the serving certificate's. */

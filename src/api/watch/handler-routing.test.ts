@@ -1,9 +1,9 @@
 import type { Tenant, TenantNamespace } from '../../kube/types';
 import { logger } from '../../log/logger';
-import type { ServedResource, Viewer } from '../serving/resource';
+import type { ServedResource, Viewer } from '../serving/registration';
 import type { RowStorage } from '../storage/row-storage';
 import { tenantWorld } from '../testing/tenant-world';
-import { tenantNamespacesResource } from '../tenantnamespaces/resource';
+import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';
 import { WatchHub } from './handler';
 import { Watcher, type WatchSink } from './watcher';
 

@@ -8,7 +8,7 @@ import { expired, EXPIRED_MESSAGES, timeout, type StatusError } from '../status'
 import { INITIAL_EVENTS_END } from '../table';
 import { objectJson, objectTableJson, partialObjectMetadataJson } from '../serving/encodings';
 import { matchesSelectors, selectRows } from '../storage/select';
-import type { ServedResource, TableConvertor, Viewer } from '../serving/resource';
+import type { ServedResource, TableConvertor, Viewer } from '../serving/registration';
 import { Change, type Audience, type ChangeType } from '../storage/change';
 import { longTimeout } from './long-timeout';
 import { routesOf, type Routes } from './routing';

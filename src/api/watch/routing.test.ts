@@ -1,11 +1,11 @@
 import type { PaddockCache } from '../../cache/paddock-cache';
 import { FakeInformer } from '../../cache/testing/fake-informer';
 import type { KubeObject } from '../../kube/types';
-import type { Viewer } from '../serving/resource';
+import type { Viewer } from '../serving/registration';
 import { admits } from '../storage/audience';
 import { seededRandom as random } from '../../testing/seeded-random';
 import { TEST_SEAL, tenantWorld } from '../testing/tenant-world';
-import { viewResources } from '../views';
+import { viewResources } from '../resources';
 import type { Audience, Change, RowState } from '../storage/change';
 import { AudienceRoutes, Broadcast, routesOf, type Routes } from './routing';
 import { NumberedFeed } from '../storage/testing/numbered-feed';
