@@ -4,16 +4,16 @@ import { ApiServer } from './api/server';
 import { AuthConfigSource, Authenticator, Authorizer, TokenReviewer, type KubeRequester, type ServingCertificate } from './api/auth';
 import { buildDiscoveryDocuments } from './api/discovery';
 import { buildOpenAPIDocuments } from './api/openapi';
-import type { AnyServedResource } from './api/serving/resource';
-import { tenantNamespacesResource } from './api/tenantnamespaces/resource';
-import { SelfService } from './api/tenantnamespaces/self-service';
-import { TenantNamespaceView } from './api/tenantnamespaces/view';
-import { viewResources } from './api/views';
+import type { AnyServedResource } from './api/serving/registration';
+import { tenantNamespacesResource } from './api/resources/tenantnamespaces/registration';
+import { SelfService } from './api/resources/tenantnamespaces/self-service';
+import { TenantNamespaceView } from './api/resources/tenantnamespaces/view';
+import { viewResources } from './api/resources';
 import { WatchHub } from './api/watch/handler';
 import { SharedInformerFactory } from './cache/factory';
 import { ServingCertManager } from './certs/serving-cert';
-import { ResourceVersionSeal } from './api/watch/version-seal';
-import { RESOURCE_VERSION_WAIT_MS } from './api/watch/view-log';
+import { ResourceVersionSeal } from './api/storage/version-seal';
+import { RESOURCE_VERSION_WAIT_MS } from './api/storage/change-log';
 import { PaddockCache } from './cache/paddock-cache';
 import { OptionsError, parseOptions, usage, type Options } from './config/options';
 import { TenantController } from './controller/controller';
@@ -70,7 +70,7 @@ async function run(options: Options): Promise<void> {
     const seal = new ResourceVersionSeal(() => serving().key);
     const view = new TenantNamespaceView(cache, options.watchWindow, seal);
     // Every resource of tenancy.paddock.dev/v1alpha1: one registration each, one watch hub each.
-    const resources: AnyServedResource[] = [tenantNamespacesResource(view, new SelfService(view, apiClient)), ...viewResources(cache, options.watchWindow, seal)];
+    const resources: AnyServedResource[] = [tenantNamespacesResource(view.store, new SelfService(view, apiClient)), ...viewResources(cache, options.watchWindow, seal)];
     const watchOptions = { maxBufferedBytes: options.watchBufferBytes, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, resourceVersionWaitMs: RESOURCE_VERSION_WAIT_MS, log: logger({ component: 'watch' }) };
     api = new ApiServer({
       served: resources.map((resource) => ({ resource, hub: new WatchHub(resource, watchOptions) })),

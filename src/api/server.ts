@@ -23,9 +23,9 @@ import { send, sendError, sendStream, sendValue } from './request/respond';
 import type { StaticResponse } from './static/document';
 import { badRequest, failure, forbidden, isStatusError, forbiddenPath, methodNotSupported, tooManyRequests, unauthorized } from './status';
 import { getRow, listRows } from './serving/list';
-import { RESOURCE_VERSION_WAIT_MS } from './watch/view-log';
+import { RESOURCE_VERSION_WAIT_MS } from './storage/change-log';
 import { renderList, renderObject } from './serving/render';
-import type { AnyServedResource, ServedResource, Viewer } from './serving/resource';
+import type { AnyServedResource, ServedResource, Viewer } from './serving/registration';
 import { ListSnapshots } from './serving/snapshots';
 import type { WatchHub } from './watch/handler';
 import type { WatchSink } from './watch/watcher';
@@ -291,10 +291,10 @@ export class ApiServer {
         // for the token, if it never comes. Only a caller allowed to list waits, and waiting holds no
         // in-flight slot (the view bounds how many wait at once).
         const awaited = options.resourceVersion || (options.continueToken && resourceVersionOfContinue(options.continueToken));
-        if (awaited && resource.view.log.locate(awaited) === 'ahead') {
+        if (awaited && resource.storage.locate(awaited) === 'ahead') {
           checkTargetFits(this.#negotiate(req, false).negotiated, 'list');
           await this.#authorize(resource, req.user!, 'list');
-          await resource.view.log.whenReached(awaited, RESOURCE_VERSION_WAIT_MS);
+          await resource.storage.whenReached(awaited, RESOURCE_VERSION_WAIT_MS);
         }
         await this.#bounded(async () => {
           const { negotiated, includeObject, pretty } = this.#negotiate(req, false);

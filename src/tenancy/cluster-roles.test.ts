@@ -1,6 +1,6 @@
-import { TENANT_NAMESPACES } from '../api/resource';
-import { VIEWS } from '../api/views';
-import { viewNames } from '../api/views/define';
+import { TENANT_NAMESPACES } from '../api/resources/tenantnamespaces/names';
+import { VIEWS } from '../api/resources';
+import { viewNames } from '../api/resources/projected/define';
 import type { ClusterRole, PolicyRule } from '../kube/types';
 import { clusterRoleBindings, clusterRoles } from './cluster-roles';
 import { GUARDRAILS as REGISTERED } from './guardrails/registry';

@@ -1,7 +1,8 @@
+import { TENANT_NAMESPACES } from '../resources/tenantnamespaces/names';
 import { createHash } from 'node:crypto';
 import { buildDiscoveryDocuments, serveDiscovery } from './index';
 
-const docs = buildDiscoveryDocuments();
+const docs = buildDiscoveryDocuments([TENANT_NAMESPACES]);
 const V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 const V2BETA1 = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
 const json = (body: Buffer | undefined) => JSON.parse(body!.toString('utf8'));
@@ -88,7 +89,7 @@ describe('discovery', () => {
   });
 
   it('keeps the ETag stable across builds', () => {
-    expect(buildDiscoveryDocuments().aggregated.v2.hash).toBe(docs.aggregated.v2.hash);
+    expect(buildDiscoveryDocuments([TENANT_NAMESPACES]).aggregated.v2.hash).toBe(docs.aggregated.v2.hash);
   });
 
   it('serves v2beta1 to clients that ask for it first', () => {

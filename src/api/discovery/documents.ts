@@ -1,5 +1,5 @@
-import { TENANT_NAMESPACES } from '../resource';
-import type { ResourceNames } from '../serving/resource';
+import { GROUP_VERSION } from '../group-version';
+import type { ResourceNames } from '../serving/registration';
 
 /**
  * The discovery documents of this server, as kube-apiserver shapes them (k8s.io/apimachinery meta/v1
@@ -7,14 +7,14 @@ import type { ResourceNames } from '../serving/resource';
  * change while the process runs.
  */
 
-const groupVersion = { groupVersion: TENANT_NAMESPACES.groupVersion, version: TENANT_NAMESPACES.version };
+const groupVersion = { groupVersion: GROUP_VERSION.groupVersion, version: GROUP_VERSION.version };
 
 /** `GET /apis/tenancy.paddock.dev/v1alpha1`: also the APIService availability probe. */
-export function apiResourceList(resources: readonly ResourceNames[] = [TENANT_NAMESPACES]): object {
+export function apiResourceList(resources: readonly ResourceNames[]): object {
   return {
     kind: 'APIResourceList',
     apiVersion: 'v1',
-    groupVersion: TENANT_NAMESPACES.groupVersion,
+    groupVersion: GROUP_VERSION.groupVersion,
     resources: resources.map((r) => ({
       name: r.resource,
       singularName: r.singular,
@@ -29,7 +29,7 @@ export function apiResourceList(resources: readonly ResourceNames[] = [TENANT_NA
 
 /** The APIGroup entry, without kind/apiVersion as it appears inside an APIGroupList. */
 function groupEntry(): object {
-  return { name: TENANT_NAMESPACES.group, versions: [groupVersion], preferredVersion: groupVersion };
+  return { name: GROUP_VERSION.group, versions: [groupVersion], preferredVersion: groupVersion };
 }
 
 /** `GET /apis/tenancy.paddock.dev` */
@@ -49,17 +49,17 @@ export type AggregatedDiscoveryVersion = 'v2' | 'v2beta1';
  * `GET /apis` with `Accept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList` — what
  * kube-aggregator asks every aggregated server for. v2beta1 has the same shape.
  */
-export function apiGroupDiscoveryList(version: AggregatedDiscoveryVersion, resources: readonly ResourceNames[] = [TENANT_NAMESPACES]): object {
+export function apiGroupDiscoveryList(version: AggregatedDiscoveryVersion, resources: readonly ResourceNames[]): object {
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion: `apidiscovery.k8s.io/${version}`,
     metadata: {},
     items: [
       {
-        metadata: { name: TENANT_NAMESPACES.group },
+        metadata: { name: GROUP_VERSION.group },
         versions: [
           {
-            version: TENANT_NAMESPACES.version,
+            version: GROUP_VERSION.version,
             resources: resources.map((r) => ({
               resource: r.resource,
               responseKind: { group: r.group, version: r.version, kind: r.kind },

@@ -1,15 +1,15 @@
-import type { ResourceNames } from '../serving/resource';
+import type { ResourceNames } from '../serving/registration';
 import { parseAccept } from '../negotiation';
 import { notAcceptable } from '../status';
 import { conditionalResponse, staticJson, type StaticDocument, type StaticResponse } from '../static/document';
-import { TENANT_NAMESPACES } from '../resource';
+import { GROUP_VERSION } from '../group-version';
 import { apiGroup, apiGroupDiscoveryList, apiGroupList, apiResourceList, type AggregatedDiscoveryVersion } from './documents';
 
 /** Discovery paths this server answers. */
 export const DISCOVERY_PATHS = {
   apis: '/apis',
-  group: `/apis/${TENANT_NAMESPACES.group}`,
-  groupVersion: `/apis/${TENANT_NAMESPACES.groupVersion}`,
+  group: `/apis/${GROUP_VERSION.group}`,
+  groupVersion: `/apis/${GROUP_VERSION.groupVersion}`,
 } as const;
 
 /** Every discovery document, serialized once. */
@@ -21,7 +21,7 @@ export interface DiscoveryDocuments {
 }
 
 /** Serializes the discovery documents; call once at startup. */
-export function buildDiscoveryDocuments(resources?: readonly ResourceNames[]): DiscoveryDocuments {
+export function buildDiscoveryDocuments(resources: readonly ResourceNames[]): DiscoveryDocuments {
   const aggregatedType = (v: AggregatedDiscoveryVersion) => `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`;
   return Object.freeze({
     apiResourceList: staticJson(apiResourceList(resources)),

@@ -1,10 +1,10 @@
-import type { AnyServedResource } from '../serving/resource';
+import type { AnyServedResource } from '../serving/registration';
 import { META_DEFINITIONS_V2, META_SCHEMAS_V3 } from './meta-schemas';
 import { resourcePaths, resourcesPath } from './paths';
-import type { Flavor } from './schemas';
+import { GROUP_VERSION } from '../group-version';
+import type { Flavor } from './refs';
 
-const GROUP = 'tenancy.paddock.dev';
-const VERSION = 'v1alpha1';
+const { group: GROUP, version: VERSION } = GROUP_VERSION;
 
 type Obj = Record<string, unknown>;
 

@@ -1,13 +1,15 @@
+import type { TenantNamespace } from '../../kube/types';
 import { createHash } from 'node:crypto';
 import { META_DEFINITIONS_V2 } from './meta-schemas';
-import { tenantNamespacesResource } from '../tenantnamespaces/resource';
-import type { SelfService } from '../tenantnamespaces/self-service';
-import type { TenantNamespaceView } from '../tenantnamespaces/view';
-import { buildOpenAPIDocuments, DEFINITION, serveOpenAPI } from './index';
+import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';
+import type { SelfService } from '../resources/tenantnamespaces/self-service';
+import type { RowStorage } from '../storage/row-storage';
+import { DEFINITION } from '../resources/tenantnamespaces/schemas';
+import { buildOpenAPIDocuments, serveOpenAPI } from './index';
 
 type Obj = Record<string, any>;
 // The documents come from the registrations alone (names, schemas, verbs); no rows are read.
-const docs = buildOpenAPIDocuments([tenantNamespacesResource({} as TenantNamespaceView, {} as SelfService)]);
+const docs = buildOpenAPIDocuments([tenantNamespacesResource({} as RowStorage<TenantNamespace>, {} as SelfService)]);
 const parse = (b: Buffer | undefined): Obj => JSON.parse(b!.toString('utf8'));
 const v2 = parse(docs.v2.body);
 const v3 = parse(docs.v3GroupVersion.body);

@@ -1,15 +1,15 @@
-import type { ServedResource } from '../serving/resource';
-import { refPath, type Flavor } from './schemas';
+import type { ServedResource } from '../serving/registration';
+import { GROUP_VERSION } from '../group-version';
+import { refPath, type Flavor } from './refs';
 
 type Obj = Record<string, unknown>;
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
-const GV = 'tenancy.paddock.dev/v1alpha1';
-/** Path and operation ids as kube-apiserver builds them: tenancyPaddockDevV1alpha1. */
-const ID = 'TenancyPaddockDevV1alpha1';
-const TAG = 'tenancyPaddockDev_v1alpha1';
-export const RESOURCES_PATH = `/apis/${GV}/`;
-export const listPath = (resource: string) => `/apis/${GV}/${resource}`;
+/** Path and operation ids as kube-apiserver builds them: TenancyPaddockDevV1alpha1. */
+const ID = GROUP_VERSION.operationId;
+const TAG = GROUP_VERSION.tag;
+export const RESOURCES_PATH = `${GROUP_VERSION.path}/`;
+export const listPath = (resource: string) => `${GROUP_VERSION.path}/${resource}`;
 export const itemPath = (resource: string) => `${listPath(resource)}/{name}`;
 
 /** Query parameters, described as kube-apiserver describes them. */

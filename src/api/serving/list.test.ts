@@ -1,9 +1,9 @@
 import { encodeContinue } from '../request/continue-token';
 import type { ListOptions } from '../request/list-options';
-import { tenantNamespacesResource } from '../tenantnamespaces/resource';
+import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';
 import { tenantWorld } from '../testing/tenant-world';
 import { listRows } from './list';
-import type { Viewer } from './resource';
+import type { Viewer } from './registration';
 
 const carol: Viewer = { name: 'carol', groups: ['system:authenticated'], seesAll: false };
 const opts = (o: Partial<ListOptions> = {}): ListOptions => ({ limit: 0, watch: false, allowWatchBookmarks: false, ...o });

@@ -2,9 +2,11 @@ import type { KubeObject, ListMeta } from '../../kube/types';
 import { decodeContinue, encodeContinue } from '../request/continue-token';
 import type { ListOptions } from '../request/list-options';
 import { badRequest, expired, EXPIRED_MESSAGES, notFound, timeout } from '../status';
-import type { RowView, ServedResource, Viewer } from './resource';
-import type { Change } from '../watch/changelog';
-import { eventFor, type Sight } from '../watch/visibility';
+import type { RowStorage } from '../storage/row-storage';
+import { matchesSelectors, selectRows } from '../storage/select';
+import type { ServedResource, Viewer } from './registration';
+import type { Change } from '../storage/change';
+import { eventFor, type Sight } from '../storage/visibility';
 import { ListSnapshots } from './snapshots';
 
 /** For callers that keep no snapshots (every continuation goes through the change log). */
@@ -22,18 +24,18 @@ export interface ListResult<T extends KubeObject = KubeObject> {
  * retains too, and one it has not reached (the caller waited for it already) as kube does after waiting
  * (504).
  */
-function checkListResourceVersion(view: RowView<KubeObject>, opts: ListOptions): void {
+function checkListResourceVersion(storage: RowStorage<KubeObject>, opts: ListOptions): void {
   const rv = opts.resourceVersion;
   if (!rv || rv === '0') {
     if (opts.resourceVersionMatch === 'Exact') throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
     return;
   }
-  const located = view.log.locate(rv);
+  const located = storage.locate(rv);
   if (located === 'invalid') throw badRequest(`resourceVersion: Invalid value: "${rv.slice(0, 64)}": must be a resourceVersion this resource issued`);
-  if (located === 'expired') throw expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, view.log.resourceVersion));
-  if (located === 'ahead') throw timeout(`Too large resource version: ${rv}, current: ${view.log.resourceVersion}`, 1);
-  if (opts.resourceVersionMatch === 'Exact' && located.positions.some((seq, i) => seq !== view.log.sources[i].head)) {
-    throw expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, view.log.resourceVersion));
+  if (located === 'expired') throw expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, storage.resourceVersion));
+  if (located === 'ahead') throw timeout(`Too large resource version: ${rv}, current: ${storage.resourceVersion}`, 1);
+  if (opts.resourceVersionMatch === 'Exact' && !located.current) {
+    throw expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, storage.resourceVersion));
   }
 }
 
@@ -45,48 +47,23 @@ function checkListResourceVersion(view: RowView<KubeObject>, opts: ListOptions):
  * caller could see before or after a change (and that match its selectors) are considered.
  */
 function continueFrom(
-  view: RowView<KubeObject>,
+  storage: RowStorage<KubeObject>,
   snapshots: ListSnapshots,
   owner: string,
   token: string,
   seen: (change: Change<KubeObject>) => boolean,
 ): { start: string; resourceVersion: string; rows?: readonly KubeObject[]; snapshot?: string } {
   const c = decodeContinue(token);
-  const located = view.log.locate(c.resourceVersion);
+  const located = storage.locate(c.resourceVersion);
   if (located === 'invalid') throw badRequest('invalid continue token: continue key is not valid');
   if (typeof located === 'string') throw expired(EXPIRED_MESSAGES.continueTooOld);
   const rows = c.snapshot ? snapshots.get(c.snapshot, owner) : undefined;
   if (rows) return { start: c.start, resourceVersion: c.resourceVersion, rows, snapshot: c.snapshot };
-  const changes = view.log.since(c.resourceVersion);
+  const changes = storage.since(c.resourceVersion);
   // Only changes the caller could see count: whether another tenant's row changed must not show (a
   // continue token is the caller's to forge, so its start is any name the caller likes).
   if (typeof changes === 'string' || changes.some((ch) => ch.object.metadata.name >= c.start && seen(ch))) throw expired(EXPIRED_MESSAGES.continueTooOld);
   return { start: c.start, resourceVersion: c.resourceVersion };
-}
-
-/** The rows `viewer` may see that match the request's selectors, ordered by name, before paging. */
-export function selectRows<T extends KubeObject>(resource: ServedResource<T>, viewer: Viewer, opts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>): readonly T[] {
-  const { view } = resource;
-  const byName = opts.fieldSelector?.requiredValue('metadata.name');
-  let rows: readonly T[] | undefined;
-  if (byName !== undefined) {
-    const row = view.get(byName);
-    rows = row && view.canSee(viewer, row) ? [row] : [];
-  } else if (view.visibleRowsWhere && opts.fieldSelector) {
-    for (const field of resource.fields.labels) {
-      const value = opts.fieldSelector.requiredValue(field);
-      if (value !== undefined) rows ??= view.visibleRowsWhere(viewer, field, value);
-    }
-  }
-  rows ??= view.visibleRows(viewer);
-  if ((opts.labelSelector && !opts.labelSelector.isEmpty()) || (opts.fieldSelector && !opts.fieldSelector.isEmpty())) rows = rows.filter((r) => matchesSelectors(resource, opts, r));
-  return rows;
-}
-
-/** Whether `row` matches the request's label and field selectors. */
-function matchesSelectors<T extends KubeObject>(resource: ServedResource<T>, opts: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>, row: T): boolean {
-  const { labelSelector, fieldSelector } = opts;
-  return (!labelSelector || labelSelector.matches(row.metadata.labels)) && (!fieldSelector || fieldSelector.matches(resource.fields.of(row)));
 }
 
 /**
@@ -99,23 +76,24 @@ function snapshotOwner(resource: ServedResource<KubeObject>, viewer: Viewer, opt
 
 /** LIST: the caller's rows, filtered, paged with `limit` and `continue`. */
 export function listRows<T extends KubeObject>(resource: ServedResource<T>, viewer: Viewer, opts: ListOptions, snapshots = NO_SNAPSHOTS): ListResult<T> {
-  const view = resource.view as unknown as RowView<KubeObject>;
-  let resourceVersion = view.log.resourceVersion;
+  const storage = resource.storage as unknown as RowStorage<KubeObject>;
+  let resourceVersion = storage.resourceVersion;
   let start: string | undefined;
   let rows: readonly T[] | undefined;
   let snapshot: string | undefined;
   const owner = snapshotOwner(resource as unknown as ServedResource<KubeObject>, viewer, opts);
   if (opts.continueToken) {
     let kept: readonly KubeObject[] | undefined;
-    const sight: Sight<KubeObject> = { admits: (a) => view.admits(viewer, a), matches: (o) => matchesSelectors(resource as unknown as ServedResource<KubeObject>, opts, o) };
+    const fields = resource.fields as unknown as ServedResource<KubeObject>['fields'];
+    const sight: Sight<KubeObject> = { admits: (a) => storage.admits(viewer, a), matches: (o) => matchesSelectors(fields, opts, o) };
     // A change counts when it would make an event for this caller (a change of who may see a row that the
     // caller sees before and after it makes none: its pages did not change).
     const seen = (ch: Change<KubeObject>) => eventFor(sight, ch) !== undefined;
-    ({ start, resourceVersion, rows: kept, snapshot } = continueFrom(view, snapshots, owner, opts.continueToken, seen));
+    ({ start, resourceVersion, rows: kept, snapshot } = continueFrom(storage, snapshots, owner, opts.continueToken, seen));
     rows = kept as readonly T[] | undefined;
-  } else checkListResourceVersion(view, opts);
+  } else checkListResourceVersion(storage, opts);
 
-  rows ??= selectRows(resource, viewer, opts);
+  rows ??= selectRows(resource.storage, resource.fields, viewer, opts);
   const from = start === undefined ? 0 : lowerBound(rows, start);
   const metadata: ListMeta = { resourceVersion };
   let page = rows.slice(from);
@@ -130,8 +108,8 @@ export function listRows<T extends KubeObject>(resource: ServedResource<T>, view
 
 /** GET: one row; one the caller may not see answers exactly as one that does not exist. */
 export function getRow<T extends KubeObject>(resource: ServedResource<T>, viewer: Viewer, name: string): T {
-  const row = resource.view.get(name);
-  if (!row || !resource.view.canSee(viewer, row)) throw notFound(resource.names, name);
+  const row = resource.storage.get(name);
+  if (!row || !resource.storage.canSee(viewer, row)) throw notFound(resource.names, name);
   return row;
 }
 

@@ -3,7 +3,7 @@ import type { IncludeObject, Negotiated } from '../negotiation';
 import { encodeBody } from '../request/respond';
 import { toObjectTable, toPartialObjectMetadata, toPartialObjectMetadataList, toTable } from '../table';
 import { objectJson, objectListJson, objectTableJson, partialObjectMetadataJson, partialObjectMetadataListJson, tableJson } from './encodings';
-import type { ServedResource } from './resource';
+import type { ServedResource } from './registration';
 
 export interface RenderOptions {
   negotiated: Negotiated;

@@ -1,4 +1,4 @@
-import { TNS_KIND, TNS_RESOURCE } from '../resource';
+import { TNS_KIND, TNS_RESOURCE } from '../resources/tenantnamespaces/names';
 import {
   alreadyExists,
   badRequest,

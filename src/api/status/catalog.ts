@@ -1,5 +1,5 @@
 import type { Status } from '../../kube/types';
-import type { GroupKind, GroupResource } from '../resource';
+import type { GroupKind, GroupResource } from './group-resource';
 import { aggregateFieldErrors, fieldErrorBody, type FieldError } from './field-errors';
 import { goQuote, truncateForMessage } from './quote';
 import { StatusError } from './status-error';

@@ -1,8 +1,9 @@
 import type { Tenant, TenantNamespace } from '../../kube/types';
 import { logger } from '../../log/logger';
-import type { RowView, ServedResource, Viewer } from '../serving/resource';
+import type { ServedResource, Viewer } from '../serving/registration';
+import type { RowStorage } from '../storage/row-storage';
 import { tenantWorld } from '../testing/tenant-world';
-import { tenantNamespacesResource } from '../tenantnamespaces/resource';
+import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';
 import { WatchHub } from './handler';
 import { Watcher, type WatchSink } from './watcher';
 
@@ -96,17 +97,23 @@ describe('WatchHub: a change is handed only to the watches that may see a state 
     // Carol sees every row by a rule of this view's own: the routing cannot know it, so it does not route.
     const carol = user('carol');
     const w = world((r) => {
-      const v = r.view;
+      const v = r.storage;
       const admits = (viewer: Viewer, audience: ReadonlySet<string>) => viewer.name === 'carol' || v.admits(viewer, audience);
-      const view: RowView<TenantNamespace> = {
-        log: v.log,
+      const storage: RowStorage<TenantNamespace> = {
+        get resourceVersion() {
+          return v.resourceVersion;
+        },
         get: (n) => v.get(n),
         admits,
         canSee: (viewer, row) => viewer.name === 'carol' || v.canSee(viewer, row),
         visibleRows: (viewer) => (viewer.name === 'carol' ? v.visibleRows(admin) : v.visibleRows(viewer)),
+        visibleRowsWhere: () => undefined,
+        locate: (rv) => v.locate(rv),
+        since: (rv) => v.since(rv),
+        whenReached: (rv, ms) => v.whenReached(rv, ms),
         subscribe: (l) => v.subscribe(l),
       };
-      return { ...r, view };
+      return { ...r, storage };
     });
     const c = w.watch(carol), a = w.watch(alice);
     handed();

@@ -4,10 +4,10 @@ import { parseFieldSelector } from '../../selectors/field-selector';
 import { parseLabelSelector } from '../../selectors/label-selector';
 import type { ListOptions } from '../request/list-options';
 import { TEST_SEAL, tenantWorld } from '../testing/tenant-world';
-import { tenantNamespacesResource } from '../tenantnamespaces/resource';
-import type { Viewer } from '../tenantnamespaces/view';
+import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';
+import type { Viewer } from '../resources/tenantnamespaces/view';
 import { WatchHub } from './handler';
-import { encodeVersion } from './resource-version';
+import { encodeVersion } from '../storage/version-codec';
 import type { WatchSink } from './watcher';
 
 

@@ -7,9 +7,9 @@ import type { ListOptions } from '../request/list-options';
 import { expired, EXPIRED_MESSAGES, timeout, type StatusError } from '../status';
 import { INITIAL_EVENTS_END } from '../table';
 import { objectJson, objectTableJson, partialObjectMetadataJson } from '../serving/encodings';
-import { selectRows } from '../serving/list';
-import type { ServedResource, TableConvertor, Viewer } from '../serving/resource';
-import { Change, type Audience, type ChangeType } from './changelog';
+import { matchesSelectors, selectRows } from '../storage/select';
+import type { ServedResource, TableConvertor, Viewer } from '../serving/registration';
+import { Change, type Audience, type ChangeType } from '../storage/change';
 import { longTimeout } from './long-timeout';
 import { routesOf, type Routes } from './routing';
 import { Watcher, type WatchSink } from './watcher';
@@ -85,7 +85,7 @@ export class WatchHub<T extends KubeObject = KubeObject> {
   readonly #routes: Routes<T>;
 
   constructor(readonly resource: ServedResource<T>, readonly options: WatchHubOptions) {
-    this.#routes = routesOf(resource.view);
+    this.#routes = routesOf(resource.storage);
   }
 
   get size(): number {
@@ -101,7 +101,7 @@ export class WatchHub<T extends KubeObject = KubeObject> {
     const { resource } = this;
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const hub = this;
-    const { view } = resource;
+    const { storage } = resource;
     const { options: opts, viewer } = req;
     const form = formOf(resource.table, req.negotiated, req.includeObject);
     let headersSent = false;
@@ -111,11 +111,10 @@ export class WatchHub<T extends KubeObject = KubeObject> {
       watchEventsSent.inc({ type });
       return change.encoded(`${form.key}:${type}:${withHeaders}`, () => line(type, form.render(type, object, withHeaders)));
     };
-    const matches = (o: T) =>
-      (!opts.labelSelector || opts.labelSelector.matches(o.metadata.labels)) && (!opts.fieldSelector || opts.fieldSelector.matches(resource.fields.of(o)));
+    const matches = (o: T) => matchesSelectors(resource.fields, opts, o);
     let stop = () => {};
     const watcher: Watcher<T> = new Watcher<T>(sink, {
-      sight: { admits: (audience) => view.admits(viewer, audience), matches },
+      sight: { admits: (audience) => storage.admits(viewer, audience), matches },
       encode,
       maxBufferedBytes: this.options.maxBufferedBytes,
       onClose: (reason) => {
@@ -136,7 +135,7 @@ export class WatchHub<T extends KubeObject = KubeObject> {
     // an empty watch for a failure and relisting.
     const standstill = (): void => {
       // Not to a WatchList request: without its initial events it has nothing to resume from.
-      if (resumes && opts.allowWatchBookmarks && opts.sendInitialEvents !== true && view.log.locate(rv) !== 'invalid') watcher.writeRaw(hub.#bookmark(req, rv, false));
+      if (resumes && opts.allowWatchBookmarks && opts.sendInitialEvents !== true && storage.locate(rv) !== 'invalid') watcher.writeRaw(hub.#bookmark(req, rv, false));
     };
     this.#open.set(watcher, standstill);
     if (this.#closed) {
@@ -144,10 +143,10 @@ export class WatchHub<T extends KubeObject = KubeObject> {
       watcher.close('done');
       return watcher;
     }
-    if (resumes && view.log.locate(rv) === 'ahead') {
+    if (resumes && storage.locate(rv) === 'ahead') {
       // Another replica issued it and this one has not caught up yet: wait for it, as kube-apiserver's
       // watch cache waits for a revision it has not seen, then serve (or refuse) it.
-      void view.log.whenReached(rv, this.options.resourceVersionWaitMs).then(() => start());
+      void storage.whenReached(rv, this.options.resourceVersionWaitMs).then(() => start());
       return watcher;
     }
     start();
@@ -158,15 +157,15 @@ export class WatchHub<T extends KubeObject = KubeObject> {
       // Everything from here to subscribe runs in one tick: no change can fall between snapshot and live.
       // A resume replays exactly the changes after the client's resourceVersion, from the state it saw; a
       // WatchList (sendInitialEvents) only needs this replica to have reached it.
-      const replay = !resumes ? undefined : opts.sendInitialEvents === true ? view.log.locate(rv!) : view.log.since(rv!);
+      const replay = !resumes ? undefined : opts.sendInitialEvents === true ? storage.locate(rv!) : storage.since(rv!);
       if (typeof replay === 'string') {
         // One this view cannot place (malformed, no longer retained, too costly to replay) or has still not
         // reached: the watch ends with the ERROR event kube-apiserver would send.
         const refusal = replay === 'ahead'
-          ? timeout(`Too large resource version: ${rv!}, current: ${view.log.resourceVersion}`, 1)
-          : expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv!, view.log.resourceVersion));
+          ? timeout(`Too large resource version: ${rv!}, current: ${storage.resourceVersion}`, 1)
+          : expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv!, storage.resourceVersion));
         // A client that must relist: worth a line, as a replica that keeps refusing is behind or misconfigured.
-        hub.options.log.info('watch refused', { resource: resource.names.resource, code: refusal.code, resourceVersion: rv!.slice(0, 200), current: view.log.resourceVersion, user: viewer.name });
+        hub.options.log.info('watch refused', { resource: resource.names.resource, code: refusal.code, resourceVersion: rv!.slice(0, 200), current: storage.resourceVersion, user: viewer.name });
         watcher.writeRaw(errorEvent(refusal));
         watcher.close('done');
         return;
@@ -178,9 +177,9 @@ export class WatchHub<T extends KubeObject = KubeObject> {
         // one it gained arrives as ADDED, and the client ends with exactly the rows it may see now.
         for (const c of replay) watcher.deliver(c);
       } else if (opts.sendInitialEvents !== false) {
-        const snapshotRv = view.log.resourceVersion;
+        const snapshotRv = storage.resourceVersion;
         // Each initial ADDED gets a change of its own only to key its encodings; nobody judges its audience.
-        watcher.sendInitial((o) => new Change(snapshotRv, undefined, { object: o, audience: NO_AUDIENCE }), selectRows(resource, viewer, opts));
+        watcher.sendInitial((o) => new Change(snapshotRv, undefined, { object: o, audience: NO_AUDIENCE }), selectRows(storage, resource.fields, viewer, opts));
         if (opts.sendInitialEvents) watcher.writeRaw(hub.#bookmark(req, snapshotRv, true));
       }
       if (watcher.closed) return;
@@ -189,14 +188,14 @@ export class WatchHub<T extends KubeObject = KubeObject> {
 
     function live(): void {
       const unsubscribe = hub.#routes.add(viewer, watcher);
-      if (opts.allowWatchBookmarks) hub.#open.set(watcher, () => watcher.writeRaw(hub.#bookmark(req, view.log.resourceVersion, false)));
+      if (opts.allowWatchBookmarks) hub.#open.set(watcher, () => watcher.writeRaw(hub.#bookmark(req, storage.resourceVersion, false)));
 
       // timeoutSeconds unset or 0 both mean the server's default, as kube-apiserver's ListResource reads it.
       // Any other value (up to int64's largest) is how long the watch lasts: never shorter, however long.
       const seconds = opts.timeoutSeconds || hub.options.minTimeoutSeconds * (1 + Math.random());
       const cancelTimeout = longTimeout(() => watcher.close('done'), seconds * 1000);
       const bookmarks = opts.allowWatchBookmarks
-        ? setInterval(() => watcher.writeRaw(hub.#bookmark(req, view.log.resourceVersion, false)), hub.options.bookmarkIntervalMs)
+        ? setInterval(() => watcher.writeRaw(hub.#bookmark(req, storage.resourceVersion, false)), hub.options.bookmarkIntervalMs)
         : undefined;
       stop = () => {
         unsubscribe();

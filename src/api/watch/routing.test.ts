@@ -1,14 +1,14 @@
 import type { PaddockCache } from '../../cache/paddock-cache';
 import { FakeInformer } from '../../cache/testing/fake-informer';
 import type { KubeObject } from '../../kube/types';
-import type { Viewer } from '../serving/resource';
-import { admits } from '../serving/rows';
+import type { Viewer } from '../serving/registration';
+import { admits } from '../storage/audience';
 import { seededRandom as random } from '../../testing/seeded-random';
 import { TEST_SEAL, tenantWorld } from '../testing/tenant-world';
-import { viewResources } from '../views';
-import type { Audience, Change, RowState } from './changelog';
+import { viewResources } from '../resources';
+import type { Audience, Change, RowState } from '../storage/change';
 import { AudienceRoutes, Broadcast, routesOf, type Routes } from './routing';
-import { NumberedFeed } from './testing/numbered-feed';
+import { NumberedFeed } from '../storage/testing/numbered-feed';
 import { Watcher, type WatchSink } from './watcher';
 
 interface Row {
@@ -178,6 +178,6 @@ describe('routesOf: every view the hub serves admits by the owner-key rule, so i
     const cache = new Proxy({}, { get: (_o, k) => informers.get(k) ?? informers.set(k, new FakeInformer()).get(k) }) as unknown as PaddockCache;
     const resources = viewResources(cache, 100, TEST_SEAL);
     expect(resources.length).toBeGreaterThan(0);
-    for (const r of resources) expect([r.names.resource, routesOf(r.view) instanceof AudienceRoutes]).toEqual([r.names.resource, true]);
+    for (const r of resources) expect([r.names.resource, routesOf(r.storage) instanceof AudienceRoutes]).toEqual([r.names.resource, true]);
   });
 });

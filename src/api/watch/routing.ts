@@ -4,9 +4,10 @@
  * for who sees a state is the owner-key rule has its changes routed to the watches that may see one.
  */
 import type { KubeObject } from '../../kube/types';
-import type { RowView, Viewer } from '../serving/resource';
-import { admits, viewerKeys } from '../serving/rows';
-import type { Audience, Change } from './changelog';
+import type { RowStorage } from '../storage/row-storage';
+import type { Viewer } from '../storage/viewer';
+import { admits, viewerKeys } from '../storage/audience';
+import type { Audience, Change } from '../storage/change';
 
 /** What a change is handed to: a watch, which judges it itself (see `eventFor`). */
 export interface Route<T> {
@@ -20,10 +21,10 @@ export interface Routes<T> {
 
 /**
  * The routes of `view`'s changes: by owner key when `view.admits` is the owner-key rule itself
- * (`admits` in serving/rows.ts, by identity, so that a view with a rule of its own is never routed by
+ * (`admits` in storage/audience.ts, by identity, so that a view with a rule of its own is never routed by
  * this one), else to every watch.
  */
-export function routesOf<T extends KubeObject>(view: RowView<T>): Routes<T> {
+export function routesOf<T extends KubeObject>(view: RowStorage<T>): Routes<T> {
   const subscribe = (listener: (change: Change<T>) => void) => view.subscribe(listener);
   return view.admits === admits ? new AudienceRoutes<T>(subscribe) : new Broadcast<T>(subscribe);
 }
@@ -39,7 +40,7 @@ export class Broadcast<T> implements Routes<T> {
 
 /**
  * Each change to the watches that may see its state before or after it, by the owner-key rule
- * (serving/rows.ts): `admits(viewer, audience)` is true exactly when `viewer.seesAll`, or when one of
+ * (storage/audience.ts): `admits(viewer, audience)` is true exactly when `viewer.seesAll`, or when one of
  * `viewerKeys(viewer)` is in `audience`.
  *
  * Invariant: a route is indexed under every key of its viewer, or among those that see all when its

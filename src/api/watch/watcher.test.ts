@@ -1,5 +1,5 @@
-import { Change, type ChangeType, type RowState } from './changelog';
-import { NumberedFeed } from './testing/numbered-feed';
+import { Change, type ChangeType, type RowState } from '../storage/change';
+import { NumberedFeed } from '../storage/testing/numbered-feed';
 import { Watcher, type WatchSink } from './watcher';
 
 interface Row { name: string; v: number }

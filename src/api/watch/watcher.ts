@@ -1,5 +1,5 @@
-import type { Change, ChangeType } from './changelog';
-import { eventFor, type Sight } from './visibility';
+import type { Change, ChangeType } from '../storage/change';
+import { eventFor, type Sight } from '../storage/visibility';
 
 /** Where a watcher's bytes go: an HTTP response or a WebSocket adapter. */
 export interface WatchSink {

@@ -1,0 +1,129 @@
+/**
+ * The class views of SPEC §9 — storage, ingress, priority and runtime classes a caller's tenants may use
+ * (the union over its tenants; unrestricted tenants may use every class) — each with the columns
+ * kube-apiserver prints for the built-in kind.
+ */
+import type { ClassField, KubeObject, Tenant } from '../../kube/types';
+import { mayUseClass } from '../../tenancy/allowed';
+import { AGE_COLUMN, column, NAME_COLUMN, NONE, translateTimestampSince } from '../table';
+import type { ViewDefinition } from './projected/define';
+
+type Obj = KubeObject & Record<string, any>;
+
+const classView = (field: ClassField) => ({
+  mayUse: (t: Tenant, o: KubeObject) => mayUseClass(t, field, o),
+  relevant: (t: Tenant) => t.spec?.[field] ?? null,
+});
+
+const isDefaultClass = (o: Obj, annotation: string) =>
+  o.metadata.annotations?.[annotation] === 'true' || o.metadata.annotations?.[annotation.replace('kubernetes.io/', 'beta.kubernetes.io/')] === 'true';
+
+export const STORAGE_CLASSES: ViewDefinition = {
+  kind: 'TenantStorageClass',
+  resource: 'tenantstorageclasses',
+  shortName: 'tsc',
+  source: { group: 'storage.k8s.io', resource: 'storageclasses', kind: 'StorageClass', apiVersion: 'storage.k8s.io/v1' },
+  informer: (c) => c.storageClasses,
+  ...classView('storageClasses'),
+  description: 'TenantStorageClass is a StorageClass (storage.k8s.io/v1) that a tenant of the caller may use.',
+  fields: {
+    provisioner: ['string', 'Provisioner indicates the type of the provisioner.'],
+    parameters: ['object', 'Parameters holds the parameters for the provisioner that should create volumes of this storage class.'],
+    reclaimPolicy: ['string', 'ReclaimPolicy of dynamically provisioned PersistentVolumes: Delete or Retain.'],
+    volumeBindingMode: ['string', 'VolumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound: Immediate or WaitForFirstConsumer.'],
+    allowVolumeExpansion: ['boolean', 'AllowVolumeExpansion shows whether the storage class allows volume expand.'],
+    mountOptions: ['array', 'MountOptions of dynamically provisioned PersistentVolumes.'],
+    allowedTopologies: ['array', 'AllowedTopologies restrict the node topologies where volumes can be dynamically provisioned.'],
+  },
+  table: {
+    columns: [
+      NAME_COLUMN,
+      column('Provisioner', 'Provisioner indicates the type of the provisioner.'),
+      column('ReclaimPolicy', 'reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class. Defaults to Delete.'),
+      column('VolumeBindingMode', 'volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.  When unset, VolumeBindingImmediate is used. This field is only honored by servers that enable the VolumeScheduling feature.'),
+      column('AllowVolumeExpansion', 'allowVolumeExpansion shows whether the storage class allow volume expand.'),
+      AGE_COLUMN,
+    ],
+    cells: (row, now) => {
+      const o = row as Obj;
+      const name = isDefaultClass(o, 'storageclass.kubernetes.io/is-default-class') ? `${o.metadata.name} (default)` : o.metadata.name;
+      return [name, o.provisioner ?? '', o.reclaimPolicy ?? 'Delete', o.volumeBindingMode ?? 'Immediate', String(o.allowVolumeExpansion ?? false), translateTimestampSince(o.metadata.creationTimestamp, now)];
+    },
+  },
+};
+
+export const INGRESS_CLASSES: ViewDefinition = {
+  kind: 'TenantIngressClass',
+  resource: 'tenantingressclasses',
+  shortName: 'tic',
+  source: { group: 'networking.k8s.io', resource: 'ingressclasses', kind: 'IngressClass', apiVersion: 'networking.k8s.io/v1' },
+  informer: (c) => c.ingressClasses,
+  ...classView('ingressClasses'),
+  description: 'TenantIngressClass is an IngressClass (networking.k8s.io/v1) that a tenant of the caller may use.',
+  fields: { spec: ['object', 'Spec is the IngressClass spec: the controller and its parameters.'] },
+  table: {
+    columns: [
+      NAME_COLUMN,
+      column('Controller', 'controller refers to the name of the controller that should handle this class.'),
+      column('Parameters', 'parameters is a link to a custom resource containing additional configuration for the controller.'),
+      AGE_COLUMN,
+    ],
+    cells: (row, now) => {
+      const o = row as Obj;
+      const p = o.spec?.parameters;
+      const parameters = p ? `${p.kind}${p.apiGroup ? `.${p.apiGroup}` : ''}/${p.name}` : NONE;
+      return [o.metadata.name, o.spec?.controller ?? '', parameters, translateTimestampSince(o.metadata.creationTimestamp, now)];
+    },
+  },
+};
+
+export const PRIORITY_CLASSES: ViewDefinition = {
+  kind: 'TenantPriorityClass',
+  resource: 'tenantpriorityclasses',
+  shortName: 'tpc',
+  source: { group: 'scheduling.k8s.io', resource: 'priorityclasses', kind: 'PriorityClass', apiVersion: 'scheduling.k8s.io/v1' },
+  informer: (c) => c.priorityClasses,
+  ...classView('priorityClasses'),
+  description: 'TenantPriorityClass is a PriorityClass (scheduling.k8s.io/v1) that a tenant of the caller may use.',
+  fields: {
+    value: ['integer', 'value represents the integer value of this priority class.'],
+    globalDefault: ['boolean', 'globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class.'],
+    description: ['string', 'description is an arbitrary string that usually provides guidelines on when this priority class should be used.'],
+    preemptionPolicy: ['string', 'preemptionPolicy is the Policy for preempting pods with lower priority: Never or PreemptLowerPriority.'],
+  },
+  table: {
+    columns: [
+      NAME_COLUMN,
+      column('Value', 'value represents the integer value of this priority class.', 0, '', 'integer'),
+      column('Global-Default', 'globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class.', 0, '', 'boolean'),
+      AGE_COLUMN,
+      column('PreemptionPolicy', 'preemptionPolicy is the Policy for preempting pods with lower priority.'),
+    ],
+    cells: (row, now) => {
+      const o = row as Obj;
+      return [o.metadata.name, o.value ?? 0, o.globalDefault ?? false, translateTimestampSince(o.metadata.creationTimestamp, now), o.preemptionPolicy ?? ''];
+    },
+  },
+};
+
+export const RUNTIME_CLASSES: ViewDefinition = {
+  kind: 'TenantRuntimeClass',
+  resource: 'tenantruntimeclasses',
+  shortName: 'trc',
+  source: { group: 'node.k8s.io', resource: 'runtimeclasses', kind: 'RuntimeClass', apiVersion: 'node.k8s.io/v1' },
+  informer: (c) => c.runtimeClasses,
+  ...classView('runtimeClasses'),
+  description: 'TenantRuntimeClass is a RuntimeClass (node.k8s.io/v1) that a tenant of the caller may use.',
+  fields: {
+    handler: ['string', 'handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class.'],
+    overhead: ['object', 'overhead represents the resource overhead associated with running a pod for a given RuntimeClass.'],
+    scheduling: ['object', 'scheduling holds the scheduling constraints to ensure that pods running with this RuntimeClass are scheduled to nodes that support it.'],
+  },
+  table: {
+    columns: [NAME_COLUMN, column('Handler', 'handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class.'), AGE_COLUMN],
+    cells: (row, now) => {
+      const o = row as Obj;
+      return [o.metadata.name, o.handler ?? '', translateTimestampSince(o.metadata.creationTimestamp, now)];
+    },
+  },
+};

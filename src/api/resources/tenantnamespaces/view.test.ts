@@ -1,0 +1,223 @@
+import type { NamespaceClaim, Tenant } from '../../../kube/types';
+import { parseFieldSelector } from '../../../selectors/field-selector';
+import { parseLabelSelector } from '../../../selectors/label-selector';
+import type { ListOptions } from '../../request/list-options';
+import { StatusError } from '../../status';
+import { encodeVersion } from '../../storage/version-codec';
+import { getRow, listRows } from '../../serving/list';
+import { ListSnapshots } from '../../serving/snapshots';
+import { tenantWorld } from '../../testing/tenant-world';
+import { tenantNamespacesResource } from './registration';
+import type { TenantNamespaceRow } from './row';
+import type { Viewer } from './view';
+
+
+function setup() {
+  const { tenants, namespaces, quotas, view } = tenantWorld({ window: 5 });
+  // Every namespace made here is claimed by its tenant (by UID), as Paddock's would be.
+  const claims = new Map<string, NamespaceClaim[]>();
+  const tenant = (name: string, owners: Tenant['spec']['owners']) => tenants.set(name, { metadata: { name, uid: name }, spec: { owners }, status: { claims: claims.get(name) ?? [] } });
+  const ns = (name: string, t: string, labels: Record<string, string> = {}, claimed = true) => {
+    if (claimed && !(claims.get(t) ?? []).some((c) => c.name === name)) {
+      claims.set(t, [...(claims.get(t) ?? []), { name, origin: 'Declared', uid: `uid-${name}` }]);
+      const existing = tenants.items.get(t);
+      if (existing) tenants.set(t, { ...existing, status: { claims: claims.get(t) } });
+    }
+    namespaces.set(name, { metadata: { name, uid: `uid-${name}`, creationTimestamp: '2026-01-01T00:00:00Z', labels: { 'paddock.dev/tenant': t, ...labels } }, status: { phase: 'Active' } });
+  };
+  return { view, tenants, namespaces, quotas, tenant, ns, claims };
+}
+
+const alice: Viewer = { name: 'alice', groups: ['system:authenticated'], seesAll: false };
+const bob: Viewer = { name: 'bob', groups: ['gas-devs', 'system:authenticated'], seesAll: false };
+const admin: Viewer = { name: 'admin', groups: ['system:masters'], seesAll: true };
+const opts = (o: Partial<ListOptions> = {}): ListOptions => ({ limit: 0, watch: false, allowWatchBookmarks: false, ...o });
+const names = (rows: readonly { metadata: { name: string } }[]) => rows.map((r) => r.metadata.name);
+
+function world() {
+  const w = setup();
+  w.tenant('oil', [{ kind: 'User', name: 'alice' }]);
+  w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }]);
+  for (const n of ['oil-b', 'oil-a', 'oil-c']) w.ns(n, 'oil');
+  w.ns('gas-a', 'gas', { tier: 'prod' });
+  w.namespaces.set('kube-system', { metadata: { name: 'kube-system' } });
+  return w;
+}
+
+describe('TenantNamespaceView', () => {
+  it('has no row for a labelled namespace that no claim of its tenant proves (a label is not ownership)', () => {
+    const { view, tenant, ns, namespaces } = setup();
+    tenant('oil', [{ kind: 'User', name: 'alice' }]);
+    ns('oil-planted', 'oil', {}, false);
+    ns('oil-real', 'oil');
+    expect(view.all().map((r) => r.metadata.name)).toEqual(['oil-real']);
+    // Deleted and re-created under the same name by someone else: another UID, no row.
+    namespaces.set('oil-real', { metadata: { name: 'oil-real', uid: 'uid-forged', labels: { 'paddock.dev/tenant': 'oil' } } });
+    expect(view.all()).toEqual([]);
+  });
+
+  it('has one row per labelled namespace, ordered by name', () => {
+    const { view } = world();
+    expect(names(view.all())).toEqual(['gas-a', 'oil-a', 'oil-b', 'oil-c']);
+  });
+
+  it('shares one array of every row until a row changes (a paging snapshot keeps no copy)', () => {
+    const { view, ns } = world();
+    const before = view.all();
+    expect(view.all()).toBe(before);
+    expect(Object.isFrozen(before)).toBe(true);
+    ns('oil-d', 'oil');
+    expect(names(view.all())).toEqual(['gas-a', 'oil-a', 'oil-b', 'oil-c', 'oil-d']);
+    expect(names(before)).toEqual(['gas-a', 'oil-a', 'oil-b', 'oil-c']);
+  });
+
+  it('shows each caller the rows of the tenants it owns, by user or group', () => {
+    const { view } = world();
+    expect(names(view.visibleRows(alice))).toEqual(['oil-a', 'oil-b', 'oil-c']);
+    expect(names(view.visibleRows(bob))).toEqual(['gas-a']);
+    expect(names(view.visibleRows({ name: 'carol', groups: [], seesAll: false }))).toEqual([]);
+    expect(names(view.visibleRows(admin))).toHaveLength(4);
+  });
+
+  it('logs a change only when a row changes, and a Tenant change for each of its rows', () => {
+    const { view, tenant, ns } = world();
+    const live: unknown[] = [];
+    view.subscribe((c) => live.push(c));
+    ns('oil-a', 'oil'); // same content: nothing
+    expect(live).toEqual([]);
+    const rv = view.log.resourceVersion;
+    tenant('oil', [{ kind: 'User', name: 'alice' }, { kind: 'User', name: 'bob' }]);
+    expect(live).toHaveLength(3);
+    const changes = view.log.since(rv) as { type: string; object: { metadata: { name: string } } }[];
+    expect(changes.map((c) => `${c.type} ${c.object.metadata.name}`).sort()).toEqual(['MODIFIED oil-a', 'MODIFIED oil-b', 'MODIFIED oil-c']);
+    expect(names(view.visibleRows(bob))).toEqual(['gas-a', 'oil-a', 'oil-b', 'oil-c']);
+  });
+
+  it('reads the Namespace as cached now when it changed in what the row does not show, logging nothing', () => {
+    const { view, namespaces } = world();
+    const live: unknown[] = [];
+    view.subscribe((c) => live.push(c));
+    const before = view.get('oil-a')!;
+    const cached = namespaces.items.get('oil-a')!;
+    namespaces.set('oil-a', { ...cached, metadata: { ...cached.metadata, annotations: { note: 'not shown' } } });
+    expect(live).toEqual([]);
+    const after = view.get('oil-a') as TenantNamespaceRow;
+    expect(after.namespace).toBe(namespaces.items.get('oil-a'));
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+  });
+
+  it('reflects quota usage and drops a row whose namespace loses its tenant label', () => {
+    const { view, quotas, namespaces } = world();
+    quotas.set('oil-a/q', { metadata: { name: 'q', namespace: 'oil-a' }, spec: { hard: { pods: '10' } }, status: { hard: { pods: '10' }, used: { pods: '3' } } });
+    expect(view.get('oil-a')!.status!.quota).toEqual({ hard: { pods: '10' }, used: { pods: '3' } });
+    const rv = view.log.resourceVersion;
+    namespaces.set('oil-a', { metadata: { name: 'oil-a' } });
+    expect(view.get('oil-a')).toBeUndefined();
+    expect(view.log.since(rv)).toEqual([expect.objectContaining({ type: 'DELETED' })]);
+  });
+});
+
+describe('list and get', () => {
+  it('filters by label and field selectors and hides what the caller may not see', () => {
+    const { view } = world();
+    expect(names(listRows(tenantNamespacesResource(view), admin, opts({ labelSelector: parseLabelSelector('tier=prod') })).items)).toEqual(['gas-a']);
+    expect(names(listRows(tenantNamespacesResource(view), alice, opts({ fieldSelector: parseFieldSelector('spec.tenant=gas') })).items)).toEqual([]);
+    expect(names(listRows(tenantNamespacesResource(view), alice, opts({ fieldSelector: parseFieldSelector('metadata.name=oil-b') })).items)).toEqual(['oil-b']);
+    expect(() => getRow(tenantNamespacesResource(view), alice, 'gas-a')).toThrow('tenantnamespaces.tenancy.paddock.dev "gas-a" not found');
+  });
+
+  it('pages with limit and continue, and counts what remains', () => {
+    const { view } = world();
+    const first = listRows(tenantNamespacesResource(view), alice, opts({ limit: 2 }));
+    expect(names(first.items)).toEqual(['oil-a', 'oil-b']);
+    expect(first.metadata.remainingItemCount).toBe(1);
+    const second = listRows(tenantNamespacesResource(view), alice, opts({ limit: 2, continueToken: first.metadata.continue }));
+    expect(names(second.items)).toEqual(['oil-c']);
+    expect(second.metadata.continue).toBeUndefined();
+    expect(second.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
+  });
+
+  it('expires a continue token when a row after its start changed, and keeps it when only earlier rows did', () => {
+    const { view, ns } = world();
+    const first = listRows(tenantNamespacesResource(view), alice, opts({ limit: 1 }));
+    ns('oil-a', 'oil', { touched: 'yes' }); // before the start of the next page
+    expect(names(listRows(tenantNamespacesResource(view), alice, opts({ limit: 1, continueToken: first.metadata.continue })).items)).toEqual(['oil-b']);
+    ns('oil-c', 'oil', { touched: 'yes' });
+    expect(() => listRows(tenantNamespacesResource(view), alice, opts({ continueToken: first.metadata.continue }))).toThrow(/continue parameter is too old/);
+  });
+
+  it('serves every page of a list from its first page\'s snapshot, whatever changed since', () => {
+    const { view, ns } = world();
+    const snapshots = new ListSnapshots();
+    const first = listRows(tenantNamespacesResource(view), alice, opts({ limit: 1 }), snapshots);
+    ns('oil-c', 'oil', { touched: 'yes' });
+    ns('oil-d', 'oil');
+    const second = listRows(tenantNamespacesResource(view), alice, opts({ limit: 1, continueToken: first.metadata.continue }), snapshots);
+    const third = listRows(tenantNamespacesResource(view), alice, opts({ limit: 1, continueToken: second.metadata.continue }), snapshots);
+    expect([...first.items, ...second.items, ...third.items].map((r) => [r.metadata.name, r.metadata.labels?.touched])).toEqual([['oil-a', undefined], ['oil-b', undefined], ['oil-c', undefined]]);
+    expect(third.metadata.continue).toBeUndefined();
+    // Another caller cannot read alice's snapshot: the token falls back to the change log, which has moved on.
+    expect(() => listRows(tenantNamespacesResource(view), admin, opts({ limit: 1, continueToken: first.metadata.continue }), snapshots)).toThrow(/too old/);
+  });
+
+  type World = ReturnType<typeof world>;
+  /** A resourceVersion of `w`'s view taken before six more changes: more than its window of five keeps. */
+  const forgotten = (w: World) => {
+    const rv = w.view.log.resourceVersion;
+    for (let i = 0; i < 6; i++) w.ns('oil-a', 'oil', { round: String(i) });
+    return rv;
+  };
+  const previous = (w: World) => {
+    const rv = w.view.log.resourceVersion;
+    w.ns('oil-a', 'oil', { touched: 'yes' });
+    return rv;
+  };
+  it.each([
+    ["kube-apiserver's or an earlier version's integer resourceVersion", () => '12345', undefined, 410],
+    ['a resourceVersion whose state is no longer retained', forgotten, undefined, 410],
+    ['a resourceVersion this replica has not reached', (w: World) => w.view.log.seal.seal(encodeVersion(w.view.log.sources.map((s) => ({ rev: s.rev + 5, fingerprint: 'ffffffffffffffff' })))), undefined, 504],
+    ['an Exact resourceVersion that is not the current one', previous, 'Exact' as const, 410],
+    ['a resourceVersion that is not one', () => 'abc', undefined, 400],
+  ])('answers a list at %s with its Status', (_what, rv, match, code) => {
+    const w = world();
+    const { view } = w;
+    try {
+      listRows(tenantNamespacesResource(view), alice, opts({ resourceVersion: rv(w), resourceVersionMatch: match }));
+      throw new Error('listed');
+    } catch (err) {
+      expect(err).toBeInstanceOf(StatusError);
+      expect((err as StatusError).code).toBe(code);
+    }
+  });
+
+  it('serves a NotOlderThan resourceVersion it has reached', () => {
+    const w = world();
+    const { view } = w;
+    const rv = previous(w);
+    expect(listRows(tenantNamespacesResource(view), alice, opts({ resourceVersion: rv, resourceVersionMatch: 'NotOlderThan' })).metadata.resourceVersion).toBe(view.log.resourceVersion);
+  });
+
+  it('stamps the rows made while its sources list with one resourceVersion once all have listed: a state they all have', async () => {
+    const { view, tenants, namespaces, quotas, tenant, ns } = setup();
+    tenant('oil', [{ kind: 'User', name: 'alice' }]);
+    for (const n of ['oil-a', 'oil-b', 'oil-c']) ns(n, 'oil');
+    const stamps = () => view.all().map((r) => r.metadata.resourceVersion);
+    expect(new Set(stamps()).size).toBe(3);
+    namespaces.markListed();
+    tenants.markListed();
+    await Promise.resolve();
+    expect(new Set(stamps()).size).toBe(3); // quotas have not listed yet
+    quotas.markListed();
+    await new Promise((resolve) => setImmediate(resolve));
+    const rv = view.log.resourceVersion;
+    expect(stamps()).toEqual([rv, rv, rv]);
+    // A state the rows really have: nothing changed since, and the delete precondition holds on it.
+    expect(view.log.since(rv)).toEqual([]);
+    expect(view.unchangedSince('oil-b', rv)).toBe(true);
+    // A later change is stamped as before: its own resourceVersion.
+    ns('oil-d', 'oil');
+    expect(view.get('oil-d')!.metadata.resourceVersion).not.toBe(rv);
+    expect(view.get('oil-a')!.metadata.resourceVersion).toBe(rv);
+  });
+});

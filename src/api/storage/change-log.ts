@@ -1,0 +1,229 @@
+import type { HistoryEntry, SourceAt, SourceHistory, SourcePosition } from '../../cache/history';
+import type { KubeObject } from '../../kube/types';
+import { rowChange } from './row-change';
+import { Change, ChangeFeed, type Restamp, type RowState } from './change';
+import { decodeVersion, EARLIER_FORMAT, encodeVersion } from './version-codec';
+import { ResourceVersionSeal } from './version-seal';
+
+/**
+ * A row as a view computes it from its sources: its content (not yet stamped) and who may see it. Two
+ * computations differ when their content does (sameContent: their JSON apart from the resourceVersion)
+ * or their audience does.
+ */
+export type ComputedRow<T> = RowState<T>;
+
+/** The sources of a view, each read at one position. */
+export type SourcesAt = readonly SourceAt<KubeObject>[];
+
+/** How a view's rows are joined from its sources: the one definition both live changes and replays use. */
+export interface RowJoin<T> {
+  /** The rows that change `entry` of source `source` may change (read before it is applied). */
+  affected(source: number, entry: HistoryEntry<KubeObject>, at: SourcesAt): Iterable<string>;
+  /** The row `name` as the sources at `at` make it, or undefined when there is none. */
+  rowAt(name: string, at: SourcesAt): ComputedRow<T> | undefined;
+}
+
+/**
+ * The most rows a replay computes (each affected row, before and after each source change) before it
+ * gives up and answers 410 Expired: a resume costs at most about this much CPU, a relist costs what the
+ * caller can see. A client that was away for a few seconds needs a few hundred.
+ */
+export const REPLAY_BUDGET = 20_000;
+
+/** How long a request waits for a resourceVersion this replica has not reached (kube-apiserver's watch cache: 3 s). */
+export const RESOURCE_VERSION_WAIT_MS = 3000;
+
+/**
+ * The most requests (lists and watches together) that wait for a resourceVersion at once: beyond it a
+ * request is answered at once, as if the wait had run out (504 "Too large resource version", retried by
+ * clients). Waiting holds no in-flight slot, so this bounds what a flood of them can cost.
+ */
+export const MAX_RESOURCE_VERSION_WAITS = 1000;
+
+/**
+ * Where a client's resourceVersion stands on this replica: the positions of the sources, and — for the
+ * resourceVersion of a change — which of the rows the last change of source `step` touched the client
+ * already has (those named up to `row`, in name order; the others it has as they were before it); and
+ * whether those positions are the current ones (a list with resourceVersionMatch=Exact is served only then).
+ */
+export type Located = (Read & { positions: number[]; current: boolean }) | 'invalid' | 'expired' | 'ahead';
+
+/** A client's resourceVersion as read: each source's position, and the mark of a change's resourceVersion. */
+interface Read {
+  client: SourcePosition[];
+  step?: { source: number; row: string };
+}
+
+/**
+ * The changes of a view, numbered by the positions of its sources (see resource-version.ts), so that a
+ * resourceVersion from any replica — or from this one before a restart — resumes here. Every
+ * resourceVersion given out is sealed (version-seal.ts): a client reads nothing in it, not even of the
+ * objects it may see, and can hand back only one a replica gave out.
+ *
+ * Live changes are appended by the view as its sources' events arrive and go to the subscribers at
+ * once. A resume does not replay this replica's own sequence of changes (another replica received the
+ * sources' events in another interleaving and passed through other states): it replays the sources'
+ * recorded changes after the client's positions through the view's join, in revision order, from the
+ * exact state the client saw — so the events are the same on every replica that retains them.
+ *
+ * Invariants: every change's resourceVersion names the exact state of all sources after it; `since(rv)`
+ * returns the changes that take the rows of state `rv` to the rows now, each judged by the states before
+ * and after it; subscribers get each live change synchronously inside `append`.
+ */
+export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
+  /** Requests waiting in whenReached. */
+  #waits = 0;
+
+  constructor(
+    readonly sources: readonly SourceHistory<KubeObject>[],
+    readonly join: RowJoin<T>,
+    readonly restamp: Restamp<T>,
+    readonly seal: ResourceVersionSeal,
+  ) {
+    super();
+  }
+
+  /** The resourceVersion of the view as of now. */
+  get resourceVersion(): string {
+    return this.seal.seal(encodeVersion(this.sources.map((s) => s.position)));
+  }
+
+  /**
+   * The resourceVersion of the change to row `name` made by the latest change of source `source`. One
+   * source change can change many rows (a Tenant's owners: all its namespaces), each sent as an event of
+   * its own, in name order; each carries the sources' positions and its own row, so that a client cut
+   * off after any of them resumes with exactly the rest.
+   */
+  versionOf(source: number, name: string): string {
+    return this.#versionOf(this.sources.map((s) => s.position), source, name);
+  }
+
+  #versionOf(positions: readonly SourcePosition[], source: number, name: string): string {
+    return this.seal.seal(encodeVersion(positions, { source, row: name }));
+  }
+
+  /**
+   * Records that a row went from `before` (undefined: it did not exist) to `after` (undefined: it is
+   * gone) through the latest change of source `source`. Within one source change, rows are appended in
+   * name order. `audienceOnly`: only who may see the row changed, and `after` holds the object of `before`
+   * (see Change).
+   */
+  append(source: number, before: RowState<T> | undefined, after: RowState<T> | undefined, audienceOnly = false): Change<T> {
+    const name = (after ?? before)!.object.metadata.name;
+    return this.publish(new Change(this.versionOf(source, name), before, after, this.restamp, audienceOnly));
+  }
+
+  /**
+   * Places a client's resourceVersion: the retained position of each source; 'ahead' when some source
+   * has not reached it yet here; 'expired' when its state is no longer retained (or never was: another
+   * kind of resourceVersion); 'invalid' when it is not a resourceVersion at all.
+   */
+  locate(rv: string): Located {
+    const read = this.#read(rv);
+    return typeof read === 'string' ? read : this.#place(read);
+  }
+
+  /** Where a resourceVersion already read stands here (see locate). */
+  #place({ client, step }: Read): Located {
+    let ahead = false;
+    const positions: number[] = [];
+    for (const [i, source] of this.sources.entries()) {
+      const seq = source.locate(client[i].fingerprint, client[i].rev);
+      if (seq !== undefined) positions.push(seq);
+      else if (client[i].rev > source.rev) ahead = true;
+      else return 'expired';
+    }
+    if (ahead) return 'ahead';
+    // A change's mark needs the state before that source's change as well.
+    if (step && !this.sources[step.source].retains(positions[step.source] - 1)) return 'expired';
+    return { positions, client, step, current: positions.every((seq, i) => seq === this.sources[i].head) };
+  }
+
+  /** What a client's resourceVersion says, once it is opened; or why it says nothing here. */
+  #read(rv: string): Read | 'invalid' | 'expired' {
+    // kube-apiserver's, or an earlier version's integer or readable positions: the client relists once.
+    if (/^\d{1,19}$/.test(rv) || EARLIER_FORMAT.test(rv)) return 'expired';
+    if (!ResourceVersionSeal.isSealedShape(rv)) return 'invalid';
+    // Not sealed by a replica (altered, or with a key no longer held), or another view's: never replayed.
+    const plain = this.seal.open(rv);
+    const body = plain && decodeVersion(plain, this.sources.length);
+    if (!body || body === 'foreign') return 'expired';
+    return { client: [...body.positions], step: body.mark };
+  }
+
+  /** The changes after `rv`, in order, or why there are none to give. */
+  since(rv: string): Change<T>[] | Exclude<Located, object> {
+    const located = this.locate(rv);
+    return typeof located === 'string' ? located : this.#replay(located);
+  }
+
+  /** The row `name` in the state `rv` names, undefined when there was none, or why that state cannot be read here. */
+  rowAt(rv: string, name: string): ComputedRow<T> | undefined | Exclude<Located, object> {
+    const located = this.locate(rv);
+    if (typeof located === 'string') return located;
+    return this.join.rowAt(name, this.sources.map((s, i) => s.at(located.positions[i])));
+  }
+
+  /**
+   * Resolves once `rv` is no longer ahead of this replica, or after `timeoutMs` — at once when it is not
+   * ahead, or when MAX_RESOURCE_VERSION_WAITS requests already wait (the caller then answers as for a
+   * resourceVersion never reached). A waiting request costs each event of a source it waits for a lookup
+   * or two: the resourceVersion is read and verified once.
+   */
+  whenReached(rv: string, timeoutMs: number): Promise<void> {
+    const read = this.#read(rv);
+    if (this.#waits >= MAX_RESOURCE_VERSION_WAITS || typeof read === 'string' || this.#place(read) !== 'ahead') return Promise.resolve();
+    const { client } = read;
+    // A source is reached once it holds the client's state, or has passed the revision the client had.
+    const reached = (i: number) => this.sources[i].rev >= client[i].rev || this.sources[i].locate(client[i].fingerprint, client[i].rev) !== undefined;
+    const behind = this.sources.map((_, i) => i).filter((i) => !reached(i));
+    this.#waits++;
+    return new Promise((resolve) => {
+      let settled = false;
+      const done = (): void => {
+        if (settled) return;
+        settled = true;
+        this.#waits--;
+        clearTimeout(timer);
+        for (const off of offs) off();
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      const offs = behind.map((i) => this.sources[i].onAdvance(() => behind.every(reached) && done()));
+    });
+  }
+
+  #replay({ positions, client, step }: Exclude<Located, string>): Change<T>[] | 'expired' {
+    // A change's resourceVersion: start before that source's change, and replay it for the rows after the mark.
+    const start = positions.map((seq, i) => (step?.source === i ? seq - 1 : seq));
+    const at = this.sources.map((s, i) => s.at(start[i]));
+    const steps = this.sources.flatMap((s, i) => s.entriesAfter(positions[i]).map((entry) => ({ i, entry, after: '' })));
+    // Revision order across sources (each source's own order is kept: its revisions never decrease).
+    steps.sort((a, b) => a.entry.rev - b.entry.rev || a.i - b.i || a.entry.seq - b.entry.seq);
+    if (step) steps.unshift({ i: step.source, entry: this.sources[step.source].entriesAfter(start[step.source])[0], after: step.row });
+    const current: SourcePosition[] = [...client];
+    const changes: Change<T>[] = [];
+    let budget = REPLAY_BUDGET;
+    for (const { i, entry, after: from } of steps) {
+      // The rows it touches, in name order as live changes are sent; those up to the mark the client has.
+      const names = [...new Set(this.join.affected(i, entry, at))].sort().filter((name) => name > from);
+      if ((budget -= 2 * names.length + 1) < 0) return 'expired';
+      const before = names.map((name) => this.join.rowAt(name, at));
+      at[i].advance(entry);
+      current[i] = { rev: entry.rev, fingerprint: entry.fingerprint };
+      const positionsAfter = [...current];
+      names.forEach((name, k) => {
+        const b = before[k];
+        const a = this.join.rowAt(name, at);
+        if (!a && !b) return;
+        // Judged as the live change was (rowChange): nothing, who may see it alone, or its content.
+        const kind = a && b ? rowChange(b, a) : 'content';
+        if (kind === 'none') return;
+        const rv = this.#versionOf(positionsAfter, i, name);
+        const after = a && { object: this.restamp(a.object, rv), audience: a.audience };
+        changes.push(new Change(rv, b, after, this.restamp, kind === 'audience'));
+      });
+    }
+    return changes;
+  }
+}
