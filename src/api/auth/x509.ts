@@ -122,8 +122,3 @@ export function verifyClientChain(presented: readonly X509Certificate[], roots: 
   return { ok: true, leaf, chain };
 }
 
-/** Subject summary for log lines and failure reasons: `CN=..., SHA256=...` (first 16 hex digits). */
-export function describeCert(cert: X509Certificate): string {
-  const s = certSubject(cert);
-  return `CN=${JSON.stringify(s.commonName)} SHA256=${createHash('sha256').update(cert.raw).digest('hex').slice(0, 16)}`;
-}

@@ -1,4 +1,4 @@
 /** Content negotiation of responses (Accept) and request bodies (Content-Type). */
 export * from './negotiate';
-export { parseAccept, type AcceptClause } from './accept';
+export { parseAccept } from './accept';
 export { parseIncludeObject, type IncludeObject } from './include-object';

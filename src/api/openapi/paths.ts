@@ -8,7 +8,7 @@ const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 /** Path and operation ids as kube-apiserver builds them: TenancyPaddockDevV1alpha1. */
 const ID = GROUP_VERSION.operationId;
 const TAG = GROUP_VERSION.tag;
-export const RESOURCES_PATH = `${GROUP_VERSION.path}/`;
+const RESOURCES_PATH = `${GROUP_VERSION.path}/`;
 export const listPath = (resource: string) => `${GROUP_VERSION.path}/${resource}`;
 export const itemPath = (resource: string) => `${listPath(resource)}/{name}`;
 

@@ -92,22 +92,6 @@ export function fieldNotSupported(field: string, badValue: unknown, validValues:
   return { type: 'FieldValueNotSupported', field, badValue, detail };
 }
 
-/** `field.Forbidden` */
-export function fieldForbidden(field: string, detail: string): FieldError {
-  return { type: 'FieldValueForbidden', field, badValue: '', detail };
-}
-
-/** `field.Duplicate` */
-export function fieldDuplicate(field: string, badValue: unknown): FieldError {
-  return { type: 'FieldValueDuplicate', field, badValue };
-}
-
-/** `field.TooLong` with a byte limit. */
-export function fieldTooLong(field: string, maxLength: number): FieldError {
-  const unit = maxLength === 1 ? 'byte' : 'bytes';
-  return { type: 'FieldValueTooLong', field, badValue: '<value omitted>', detail: `may not be more than ${maxLength} ${unit}` };
-}
-
 /**
  * The aggregate message of several errors, as utilerrors.NewAggregate prints it: one error alone,
  * several as `[a, b]`, duplicates dropped.

@@ -2,4 +2,3 @@
 export * from './catalog';
 export * from './field-errors';
 export { StatusError, isStatusError } from './status-error';
-export { goQuote } from './quote';

@@ -15,7 +15,6 @@ import { routesOf, type Routes } from './routing';
 import { Watcher, type WatchSink } from './watcher';
 
 /** The annotation on the bookmark that ends the initial events of a `sendInitialEvents` watch. */
-export { INITIAL_EVENTS_END };
 
 export interface WatchHubOptions {
   /** Unread bytes after which a watcher is closed as too slow. */

@@ -1,5 +1,5 @@
 /** The TenantNamespace read model: joined from cache objects, selectable by fields. */
 export * from './read-model';
 export * from './fields';
-export { mergeQuotas, type QuotaSummary } from './quota';
+export { mergeQuotas } from './quota';
 export { deriveResourceVersion } from './derived-version';
