@@ -9,13 +9,7 @@ import { replicas } from './paddock-env';
 
 jest.setTimeout(60_000);
 
-async function eventually(cond: () => boolean, ms = 20_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const leads = (replica: LeaderElector) => waitFor(`${replica.identity} to lead`, () => replica.isLeader(), 20_000, 25);
 
 describe('leader election on a real Lease', () => {
   let client: KubeClient;
@@ -45,7 +39,7 @@ describe('leader election on a real Lease', () => {
     const stopA = new AbortController();
     const stopB = new AbortController();
     const runA = a.run(stopA.signal);
-    await eventually(() => a.isLeader());
+    await leads(a);
     const runB = b.run(stopB.signal);
     await new Promise((r) => setTimeout(r, 5000)); // more than a lease duration: a renews, b waits
     expect(log).toEqual(['replica-a started']);
@@ -59,7 +53,7 @@ describe('leader election on a real Lease', () => {
     const releasedAt = Date.now();
     stopA.abort();
     await runA;
-    await eventually(() => b.isLeader());
+    await leads(b);
     expect(Date.now() - releasedAt).toBeLessThan(3000); // no waiting for the 4 s lease to expire
     expect(log).toEqual(['replica-a started', 'replica-a signalled', 'replica-a stopped', 'replica-b started']);
     const taken = await client.get<Lease>(leasePath);
