@@ -10,6 +10,7 @@ import { silentLogger } from '../../src/kube/log';
 import { RESOURCES, type ResourceRef, resourcePath } from '../../src/kube/resources';
 import type { KubeList, KubeObject, WatchEvent } from '../../src/kube/types';
 import { controlPlane, uniqueName, waitFor } from './env';
+import { tenant } from '../../src/testing/tenants';
 
 jest.setTimeout(60_000);
 
@@ -181,7 +182,7 @@ describe('informer cache against a real kube-apiserver', () => {
   // is older than its window and is answered with 410 Expired.
   const tenantPath = (name?: string): string => resourcePath(RESOURCES.tenants, { name });
   const createTenant = (name: string, suite: string): Promise<KubeObject> =>
-    client.create(tenantPath(), { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name, labels: { suite } }, spec: { owners: [{ kind: 'User', name: 'alice' }] } });
+    client.create(tenantPath(), tenant(name, {}, undefined, { labels: { suite } }));
 
   it('relists when its resourceVersion is too old (410), and keeps following changes', async () => {
     const suite = uniqueName('suite');

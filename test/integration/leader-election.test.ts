@@ -6,6 +6,7 @@ import { silentLogger } from '../../src/kube/log';
 import { RESOURCES, resourcePath } from '../../src/kube/resources';
 import { applyObject, auditWrites, controlPlane, kubectl, kubectlJson, PADDOCK_USER, uniqueName, waitFor, type AuditEvent } from './env';
 import { replicas } from './paddock-env';
+import { tenant as tenantNamed } from '../../src/testing/tenants';
 
 jest.setTimeout(60_000);
 
@@ -97,15 +98,12 @@ describe('losing the Lease mid-reconcile (the replicas under test)', () => {
     }, 30_000, 250);
     const name = uniqueName('steal');
     const size = 80;
-    const tenant = {
-      apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name },
-      spec: {
-        owners: [{ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'ops', role: 'viewer' }],
-        namespaces: Array.from({ length: size }, (_, i) => `n${i}`),
-        resourceQuotas: [{ hard: { pods: '5' } }, { hard: { services: '3' } }],
-        limitRanges: [{ limits: [{ type: 'Container', default: { cpu: '100m' } }] }],
-      },
-    };
+    const tenant = tenantNamed(name, {
+      owners: [{ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'ops', role: 'viewer' }],
+      namespaces: Array.from({ length: size }, (_, i) => `n${i}`),
+      resourceQuotas: [{ hard: { pods: '5' } }, { hard: { services: '3' } }],
+      limitRanges: [{ limits: [{ type: 'Container', default: { cpu: '100m' } }] }],
+    });
     const tenantNamespaces = async () => (await kubectlJson('admin', ['get', 'namespaces', '-l', `paddock.dev/tenant=${name}`])).items.length as number;
     try {
       await applyObject(tenant);
