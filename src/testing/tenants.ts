@@ -5,7 +5,7 @@ import type { ObjectMeta, Tenant, TenantSpec, TenantStatus } from '../kube/types
 import { TENANT_API_VERSION } from '../tenancy/names';
 
 /** The owner a fixture Tenant has unless its spec names others. */
-export const ALICE = { kind: 'User', name: 'alice' } as const;
+const ALICE = { kind: 'User', name: 'alice' } as const;
 
 /**
  * A Tenant named `name` whose spec is `spec` over one owner, User alice (`owners` in `spec` replaces
