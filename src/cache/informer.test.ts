@@ -3,6 +3,9 @@ import type { KubeList, KubeObject, Status, WatchEvent } from '../kube/types';
 import type { ListerWatcher } from './list-watch';
 import { silentLogger } from '../kube/log';
 import { SharedInformer } from './informer';
+import { waitFor } from '../testing/wait';
+
+const soon = (what: string, check: () => boolean) => waitFor(what, check, 2000, 2);
 
 // ---- a fake ListerWatcher the tests drive ----
 /** One fake watch stream the test drives: push events, end it, or fail it. */
@@ -75,14 +78,6 @@ function list(items: KubeObject[], resourceVersion: string, cont?: string): Kube
   return { metadata: { resourceVersion, continue: cont }, items };
 }
 
-async function waitFor(cond: () => boolean, timeoutMs = 2000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
-
 // ---- specifications ----
 const ns = (name: string, rv: string, extra: Partial<KubeObject['metadata']> = {}): KubeObject =>
   ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, resourceVersion: rv, ...extra } });
@@ -148,7 +143,7 @@ describe('SharedInformer with a fake list/watch', () => {
     w.push({ type: 'ADDED', object: ns('b', '12') });
     w.push({ type: 'DELETED', object: ns('a', '13') });
     w.push({ type: 'BOOKMARK', object: { metadata: { name: '', resourceVersion: '20' } } });
-    await waitFor(() => inf.lastSyncResourceVersion === '20');
+    await soon('resource version 20 synced', () => inf.lastSyncResourceVersion === '20');
     expect(rec.log).toEqual(['add a (initial)', 'update a 5->11', 'add b', 'delete a']);
     const b = inf.store.get('b')!;
     expect(Object.isFrozen(b) && Object.isFrozen(b.metadata)).toBe(true);
@@ -165,7 +160,7 @@ describe('SharedInformer with a fake list/watch', () => {
     void inf.run(ac.signal);
     const w = await lw.nthWatch(1);
     w.push({ type: 'ADDED', object: ns('a', '11') });
-    await waitFor(() => inf.store.size === 1);
+    await soon('one object in the store', () => inf.store.size === 1);
     w.fail(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
     const w2 = await lw.nthWatch(2);
     expect(w2.opts.resourceVersion).toBe('11');
@@ -277,10 +272,10 @@ describe('SharedInformer with a fake list/watch', () => {
     expect(rec.log).toEqual(['add a (initial)', 'add b (initial)']);
     const w = await lw.nthWatch(1);
     w.push({ type: 'ADDED', object: ns('c', '11') });
-    await waitFor(() => rec.log.length === 3);
+    await soon('three handler calls', () => rec.log.length === 3);
     reg.remove();
     w.push({ type: 'ADDED', object: ns('d', '12') });
-    await waitFor(() => inf.store.size === 4);
+    await soon('four objects in the store', () => inf.store.size === 4);
     expect(rec.log).toHaveLength(3);
   });
 
@@ -290,7 +285,7 @@ describe('SharedInformer with a fake list/watch', () => {
     const rec = recorder();
     inf.addEventHandler(rec.handler, { resyncMs: 20 });
     void inf.run(ac.signal);
-    await waitFor(() => rec.log.filter((l) => l === 'update a 1->1').length >= 2);
+    await soon('two resync updates of a', () => rec.log.filter((l) => l === 'update a 1->1').length >= 2);
   });
 
   it('applies the transform hook before freezing', async () => {

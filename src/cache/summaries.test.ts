@@ -2,6 +2,7 @@ import type { Namespace, ResourceQuota, RoleBinding, Tenant } from '../kube/type
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { guardrailSummary, Interner, namespaceSummary, tenantSummary, type KeptAnnotations } from './summaries';
+import { tenant } from '../testing/tenants';
 import { prepareForCache } from './transform';
 
 const owner = { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', name: 'oil', uid: 't-uid', controller: true, blockOwnerDeletion: true };
@@ -73,34 +74,28 @@ describe('namespaceSummary', () => {
 });
 
 describe('tenantSummary', () => {
-  const tenant = (name: string): Tenant => JSON.parse(JSON.stringify({
-    apiVersion: 'paddock.dev/v1alpha1',
-    kind: 'Tenant',
-    metadata: { name, uid: `${name}-uid`, resourceVersion: '9', finalizers: ['paddock.dev/cleanup'], annotations: { note: 'kept' } },
-    spec: {
-      owners: [{ kind: 'User', name: `${name}-owner` }],
-      namespaces: ['a', 'b'],
-      resourceQuotas: [{ hard: { pods: '10' } }],
-      limitRanges: [{ limits: [{ type: 'Container', default: { cpu: '500m' } }] }],
-      podSecurity: { enforce: 'baseline' },
-    },
-    status: {
-      phase: 'Active',
-      namespaces: [`${name}-a`, `${name}-b`],
-      claims: [
-        { name: `${name}-a`, origin: 'Declared', claimedAt: '2026-01-01T00:00:00Z', uid: `${name}-a-uid` },
-        { name: `${name}-b`, origin: 'SelfService', proof: 'p', claimedAt: '2026-01-01T00:00:00Z' },
-      ],
-      conditions: [
-        { type: 'Ready', status: 'True', reason: 'Reconciled', message: '2 namespaces in sync', lastTransitionTime: '2026-01-01T00:00:00Z', observedGeneration: 1 },
-        { type: 'Other', status: 'False' },
-      ],
-    },
-  })) as Tenant;
+  const stored = (name: string): Tenant => tenant(name, {
+    owners: [{ kind: 'User', name: `${name}-owner` }],
+    namespaces: ['a', 'b'],
+    resourceQuotas: [{ hard: { pods: '10' } }],
+    limitRanges: [{ limits: [{ type: 'Container', default: { cpu: '500m' } }] }],
+    podSecurity: { enforce: 'baseline' },
+  }, {
+    phase: 'Active',
+    namespaces: [`${name}-a`, `${name}-b`],
+    claims: [
+      { name: `${name}-a`, origin: 'Declared', claimedAt: '2026-01-01T00:00:00Z', uid: `${name}-a-uid` },
+      { name: `${name}-b`, origin: 'SelfService', proof: 'p', claimedAt: '2026-01-01T00:00:00Z' },
+    ],
+    conditions: [
+      { type: 'Ready', status: 'True', reason: 'Reconciled', message: '2 namespaces in sync', lastTransitionTime: '2026-01-01T00:00:00Z', observedGeneration: 1 },
+      { type: 'Other', status: 'False' },
+    ],
+  }, { uid: `${name}-uid`, resourceVersion: '9', finalizers: ['paddock.dev/cleanup'], annotations: { note: 'kept' } });
   const cachedNamespace = (name: string): Namespace => ({ metadata: { name, uid: `${name}-uid` } });
 
   it('keeps all of the Tenant, field for field and in the same order', () => {
-    const t = tenant('oil');
+    const t = stored('oil');
     expect(JSON.stringify(tenantSummary(t, new Interner(), cachedNamespace))).toBe(JSON.stringify(t));
     expect(JSON.stringify(tenantSummary(t, new Interner()))).toBe(JSON.stringify(t));
     const bare = { ...t, status: undefined };
@@ -109,7 +104,7 @@ describe('tenantSummary', () => {
 
   it('shares the template fields of equal offers between tenants, not their owners or namespaces', () => {
     const pool = new Interner();
-    const [oil, gas] = [tenantSummary(tenant('oil'), pool), tenantSummary(tenant('gas'), pool)];
+    const [oil, gas] = [tenantSummary(stored('oil'), pool), tenantSummary(stored('gas'), pool)];
     expect(gas.spec.resourceQuotas).toBe(oil.spec.resourceQuotas);
     expect(gas.spec.limitRanges).toBe(oil.spec.limitRanges);
     expect(gas.spec.podSecurity).toBe(oil.spec.podSecurity);
@@ -119,7 +114,7 @@ describe('tenantSummary', () => {
 
   it('shares a spec field it has never heard of as it shares the offer: a field added to the Tenant is shared without naming it here', () => {
     const pool = new Interner();
-    const withNew = (name: string) => ({ ...tenant(name), spec: { ...tenant(name).spec, services: { types: { allowed: ['ClusterIP', 'NodePort'] } } } });
+    const withNew = (name: string) => ({ ...stored(name), spec: { ...stored(name).spec, services: { types: { allowed: ['ClusterIP', 'NodePort'] } } } });
     const [oil, gas] = [tenantSummary(withNew('oil') as never, pool), tenantSummary(withNew('gas') as never, pool)];
     expect((gas.spec as unknown as Record<string, unknown>).services).toBe((oil.spec as unknown as Record<string, unknown>).services);
   });
@@ -132,7 +127,7 @@ describe('tenantSummary', () => {
         return super.string(s);
       }
     })();
-    const long = tenant('tin');
+    const long = stored('tin');
     const message = `not in sync: ${'tin-x (missing), '.repeat(10)}`;
     long.status!.conditions![1]!.message = message;
     long.status!.conditions!.push({ type: 'Third', status: 'False', message: 'tin-x (missing)' });

@@ -2,6 +2,7 @@ import type { PaddockCache } from '../cache/paddock-cache';
 import { FakeInformer } from '../cache/testing/fake-informer';
 import { PADDOCK, type KubeObject, type Tenant } from '../kube/types';
 import { DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, restrictionsPolicy } from '../tenancy/admission-policies';
+import { tenant } from '../testing/tenants';
 import { TenantAdmission } from './admission';
 import type { Writer } from './writer';
 
@@ -62,12 +63,11 @@ function world(tenants: Tenant[]) {
   return { cluster, informers, admission: new TenantAdmission(cache, cluster.writer()) };
 }
 
-const tenant = (name: string, spec: Partial<Tenant['spec']>): Tenant =>
-  ({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name, uid: `uid-${name}` }, spec: { owners: [{ kind: 'User', name: 'alice' }], ...spec } }) as Tenant;
+const stored = (name: string, spec: Partial<Tenant['spec']>): Tenant => tenant(name, spec, undefined, { uid: `uid-${name}` });
 
 describe('TenantAdmission', () => {
   it('creates the policies a tenant binds before its bindings, when no tenant needed them yet', async () => {
-    const oil = tenant('oil', { storageClasses: { allowed: ['std'], default: 'std' } });
+    const oil = stored('oil', { storageClasses: { allowed: ['std'], default: 'std' } });
     const { cluster, admission } = world([oil]);
     await admission.ensureBindings(oil, () => undefined);
     await admission.reconcilePolicies();
@@ -80,7 +80,7 @@ describe('TenantAdmission', () => {
   });
 
   it('writes nothing for a tenant that binds neither policy', async () => {
-    const gas = tenant('gas', {});
+    const gas = stored('gas', {});
     const { cluster, admission } = world([gas]);
     await admission.ensureBindings(gas, () => undefined);
     await admission.reconcilePolicies();
@@ -88,12 +88,12 @@ describe('TenantAdmission', () => {
   });
 
   it('removes a policy once the last tenant that needed it stops needing it, and only then', async () => {
-    const oil = tenant('oil', { containerRegistries: { allowed: ['ghcr.io/oil'] } });
-    const gas = tenant('gas', { containerRegistries: { allowed: ['ghcr.io/gas'] } });
+    const oil = stored('oil', { containerRegistries: { allowed: ['ghcr.io/oil'] } });
+    const gas = stored('gas', { containerRegistries: { allowed: ['ghcr.io/gas'] } });
     const { cluster, informers, admission } = world([oil, gas]);
     const policy = { ...restrictionsPolicy(), metadata: { ...restrictionsPolicy().metadata, uid: 'p1', resourceVersion: '7' } };
     informers.restrictionsPolicy.set(RESTRICTIONS_POLICY_NAME, policy);
-    informers.tenants.set('oil', tenant('oil', {}));
+    informers.tenants.set('oil', stored('oil', {}));
     await admission.reconcilePolicies();
     expect(cluster.writes).toEqual([]);
     informers.tenants.remove('gas');
@@ -102,7 +102,7 @@ describe('TenantAdmission', () => {
   });
 
   it('repairs a policy edited after an earlier pass found it as wanted', async () => {
-    const oil = tenant('oil', { containerRegistries: { allowed: ['ghcr.io/oil'] } });
+    const oil = stored('oil', { containerRegistries: { allowed: ['ghcr.io/oil'] } });
     const { cluster, informers, admission } = world([oil]);
     const want = restrictionsPolicy();
     informers.restrictionsPolicy.set(RESTRICTIONS_POLICY_NAME, { ...want, metadata: { ...want.metadata, resourceVersion: '7' } });
@@ -115,9 +115,9 @@ describe('TenantAdmission', () => {
   });
 
   it('names the tenants a policy event concerns: those that bind either policy', () => {
-    const { informers, admission } = world([tenant('oil', { containerRegistries: { allowed: ['ghcr.io/oil'] } }), tenant('gas', {})]);
+    const { informers, admission } = world([stored('oil', { containerRegistries: { allowed: ['ghcr.io/oil'] } }), stored('gas', {})]);
     expect(admission.tenantsConcerned('policy', restrictionsPolicy())).toEqual(['oil']);
-    informers.tenants.set('gas', tenant('gas', { storageClasses: { allowed: ['std'], default: 'std' } }));
+    informers.tenants.set('gas', stored('gas', { storageClasses: { allowed: ['std'], default: 'std' } }));
     expect(admission.tenantsConcerned('policy', restrictionsPolicy()).sort()).toEqual(['gas', 'oil']);
   });
 });

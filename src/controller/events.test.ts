@@ -2,9 +2,10 @@ import type { KubeClient } from '../kube/client';
 import { silentLogger } from '../kube/log';
 import { EventBatch, EventRecorder } from './events';
 import type { KubeObject } from '../kube/types';
+import { tenant as tenantNamed } from '../testing/tenants';
 
 describe('EventBatch', () => {
-  const tenant: KubeObject = { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: 'oil', uid: 'u1' } };
+  const tenant: KubeObject = tenantNamed('oil', {}, undefined, { uid: 'u1' });
 
   function recorded(fill: (b: EventBatch) => void) {
     const events: [string, string, string][] = [];
@@ -36,7 +37,7 @@ describe('EventRecorder', () => {
     const sent: any[] = [];
     const client = { create: async (_path: string, body: unknown) => { sent.push(body); return body; } } as unknown as KubeClient;
     new EventRecorder(client, 'paddock', 'test', silentLogger).record(
-      { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: 'oil', uid: 'u1' } }, 'Normal', 'Created', 'created x');
+      tenantNamed('oil', {}, undefined, { uid: 'u1' }), 'Normal', 'Created', 'created x');
     await new Promise((r) => setImmediate(r));
     expect(sent).toHaveLength(1);
     expect(sent[0].firstTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);

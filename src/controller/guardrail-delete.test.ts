@@ -4,6 +4,7 @@ import { KubeApiError } from '../kube/errors';
 import { silentLogger } from '../kube/log';
 import { PADDOCK, type KubeObject } from '../kube/types';
 import { TENANCY_CACHE } from '../tenancy/cache-options';
+import { tenant } from '../testing/tenants';
 import { TenantReconciler } from './reconciler';
 import { Writer } from './writer';
 
@@ -13,10 +14,9 @@ const quota = (rv: string, tenantLabel = 'oil'): KubeObject => ({
   apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q', namespace: 'oil-a', uid: 'q-uid', resourceVersion: rv, labels: { ...labels, [PADDOCK.tenantLabel]: tenantLabel } }, spec: { hard: { pods: '1' } },
 }) as KubeObject;
 const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'oil-a', uid: 'ns-uid', resourceVersion: '4', labels } };
-const tenant = { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant',
-  metadata: { name: 'oil', uid: 't', resourceVersion: '3', deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: [PADDOCK.finalizer] },
-  spec: { owners: [{ kind: 'User', name: 'al' }], namespaces: ['a'] }, status: { claims: [{ name: 'oil-a', origin: 'Declared', uid: 'ns-uid' }] } };
-const listed: Record<string, unknown[]> = { '/api/v1/namespaces': [ns], '/apis/paddock.dev/v1alpha1/tenants': [tenant], '/api/v1/resourcequotas': [quota('7')] };
+const deleted = tenant('oil', { owners: [{ kind: 'User', name: 'al' }], namespaces: ['a'] }, { claims: [{ name: 'oil-a', origin: 'Declared', uid: 'ns-uid' }] },
+  { uid: 't', resourceVersion: '3', deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: [PADDOCK.finalizer] });
+const listed: Record<string, unknown[]> = { '/api/v1/namespaces': [ns], '/apis/paddock.dev/v1alpha1/tenants': [deleted], '/api/v1/resourcequotas': [quota('7')] };
 
 /**
  * The reconciler against a cache listed from fixed objects and a client over `live` objects that checks

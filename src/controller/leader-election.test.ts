@@ -5,6 +5,7 @@ import type { Status } from '../kube/types';
 import { LeaderElector, type LeaseClient } from './leader-election';
 import type { Lease } from './leader-election-lease';
 import { WriteFence } from './write-fence';
+import { waitFor } from '../testing/wait';
 
 const status = (code: number, reason: string): Status => ({ apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code, reason });
 
@@ -72,13 +73,7 @@ function candidate(leases: FakeLeases, id: string, log: string[], times: typeof 
   });
 }
 
-const waitFor = async (cond: () => boolean, ms = 5000): Promise<void> => {
-  const until = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+const leads = (c: LeaderElector) => waitFor(`${c.identity} to lead`, () => c.isLeader(), 5000, 10);
 
 describe('LeaderElector', () => {
   it('elects exactly one of two candidates, and hands over at once when the leader releases', async () => {
@@ -91,7 +86,7 @@ describe('LeaderElector', () => {
     const stopA = new AbortController();
     const stopB = new AbortController();
     const runA = a.run(stopA.signal);
-    await waitFor(() => a.isLeader());
+    await leads(a);
     const runB = b.run(stopB.signal);
     await new Promise((r) => setTimeout(r, 3500)); // longer than the lease: a keeps renewing it
     expect(log).toEqual(['a started']);
@@ -102,7 +97,7 @@ describe('LeaderElector', () => {
     stopA.abort();
     await runA;
     expect(leases.lease?.spec?.holderIdentity).toBe('');
-    await waitFor(() => b.isLeader());
+    await leads(b);
     expect(Date.now() - released).toBeLessThan(2500); // under the 3 s lease: no expiry wait
     expect(log).toEqual(['a started', 'a stopped', 'b started']);
     expect(leases.lease?.spec?.leaseTransitions).toBe(1);
@@ -117,12 +112,12 @@ describe('LeaderElector', () => {
     const b = candidate(leases, 'b', log);
     const stop = new AbortController();
     const runA = a.run(stop.signal);
-    await waitFor(() => a.isLeader());
+    await leads(a);
     const runB = b.run(stop.signal);
     leases.down.add('a');
     await runA; // returns on its own: leadership lost
     expect(log).toEqual(['a started', 'a stopped']);
-    await waitFor(() => b.isLeader());
+    await leads(b);
     expect(log).toEqual(['a started', 'a stopped', 'b started']);
     stop.abort();
     await runB;
@@ -133,7 +128,7 @@ describe('LeaderElector', () => {
     const a = candidate(leases, 'a', []);
     const stop = new AbortController();
     const run = a.run(stop.signal);
-    await waitFor(() => a.isLeader());
+    await leads(a);
     const spec = leases.lease!.spec!;
     expect(spec.holderIdentity).toBe('a');
     expect(spec.leaseDurationSeconds).toBe(1);
@@ -161,7 +156,7 @@ describe('LeaderElector', () => {
     const fenceState = () => { try { fence.check(); return 'open'; } catch { return 'closed'; } };
     const stop = new AbortController();
     const run = a.run(stop.signal).then(() => { returned = true; });
-    await waitFor(() => a.isLeader());
+    await leads(a);
     expect(fenceState()).toBe('open');
     leases.steal('usurper');
     await run;
@@ -182,7 +177,7 @@ describe('LeaderElector', () => {
     });
     const stop = new AbortController();
     const run = a.run(stop.signal);
-    await waitFor(() => a.isLeader());
+    await leads(a);
     leases.hung.add('a');
     await run; // leadership ended on its own
     const lastSent = leases.sentAt.get('a')!;

@@ -1,10 +1,8 @@
 import { FakeInformer } from '../cache/testing/fake-informer';
 import type { Tenant } from '../kube/types';
 import { needsDefaults, needsRestrictions } from '../tenancy/admission-policies';
+import { tenant } from '../testing/tenants';
 import { PolicyNeeds } from './policy-needs';
-
-const tenant = (name: string, spec: Partial<Tenant['spec']>): Tenant =>
-  ({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name }, spec: { owners: [{ kind: 'User', name: 'alice' }], ...spec } }) as Tenant;
 
 const specs: Partial<Tenant['spec']>[] = [
   {},

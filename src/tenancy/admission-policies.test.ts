@@ -2,8 +2,9 @@ import type { Tenant, TenantSpec } from '../kube/types';
 import {
   DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, defaultsPolicy, desiredBindings, needsDefaults, needsRestrictions, restrictionsPolicy,
 } from './admission-policies';
+import { tenant as tenantNamed } from '../testing/tenants';
 
-const tenant = (spec: Partial<TenantSpec> = {}): Tenant => ({ metadata: { name: 'oil', uid: 'u1' }, spec: { owners: [{ kind: 'User', name: 'alice' }], ...spec } });
+const tenant = (spec: Partial<TenantSpec> = {}): Tenant => tenantNamed('oil', spec, undefined, { uid: 'u1' });
 
 describe('which bindings a tenant needs', () => {
   it('needs none when it restricts nothing', () => {

@@ -1,8 +1,9 @@
 import { nodeSummary } from '../cache/paddock-cache';
 import type { KubeObject, Tenant, TenantSpec } from '../kube/types';
 import { allowedClassNames, mayUseClass, mayUseNode } from './allowed';
+import { tenant as tenantNamed } from '../testing/tenants';
 
-const tenant = (spec: Partial<TenantSpec>): Tenant => ({ metadata: { name: 'oil' }, spec: { owners: [{ kind: 'User', name: 'alice' }], ...spec } });
+const tenant = (spec: Partial<TenantSpec>): Tenant => tenantNamed('oil', spec);
 const obj = (name: string, labels: Record<string, string> = {}): KubeObject => ({ metadata: { name, labels } });
 const classes = [obj('standard'), obj('gold-ssd', { tier: 'gold' }), obj('silver', { tier: 'silver' }), obj('fast', { tier: 'gold', zone: 'a' })];
 

@@ -2,6 +2,7 @@ import { INDEX } from '../cache/paddock-cache';
 import { Interner, namespaceSummary } from '../cache/summaries';
 import type { Namespace, Tenant } from '../kube/types';
 import { PADDOCK_ANNOTATIONS, TENANCY_CACHE } from './cache-options';
+import { tenant as tenantNamed } from '../testing/tenants';
 
 describe('the cached Namespace (namespaceSummary with Paddock\'s annotations)', () => {
   const ns = (): Namespace => ({
@@ -46,7 +47,7 @@ describe('the cached Namespace (namespaceSummary with Paddock\'s annotations)', 
 });
 
 describe('the Tenant indexes', () => {
-  const tenant: Tenant = { metadata: { name: 'oil' }, spec: { owners: [{ kind: 'User', name: 'alice' }, { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer' }], namespaces: ['a', 'b'] } };
+  const tenant: Tenant = tenantNamed('oil', { owners: [{ kind: 'User', name: 'alice' }, { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer' }], namespaces: ['a', 'b'] });
 
   it('indexes a Tenant under its owners\' subject keys and the namespaces it declares, as the cache names them', () => {
     const cachedName = new Map([['oil-a', 'oil-a (cached)']]);

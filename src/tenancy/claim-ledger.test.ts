@@ -2,10 +2,11 @@ import { KubeApiError } from '../kube/errors';
 import type { NamespaceClaim, Tenant } from '../kube/types';
 import { ClaimContention, ClaimLedger, TenantGone, type TenantStatusClient } from './claim-ledger';
 import { withClaim } from './claims';
+import { tenant as tenantNamed } from '../testing/tenants';
 
 /** kube-apiserver's optimistic concurrency on one Tenant, in memory: an update over a stale resourceVersion is a 409. */
 class FakeTenants {
-  tenant: Tenant = { metadata: { name: 'oil', resourceVersion: '1' }, spec: { owners: [] }, status: { claims: [] } };
+  tenant: Tenant = tenantNamed('oil', { owners: [] }, { claims: [] }, { resourceVersion: '1' });
   writes = 0;
   readonly client = {
     get: async () => structuredClone(this.tenant),

@@ -2,11 +2,10 @@ import type { Namespace, NamespaceClaim, Tenant, TenantSpec } from '../kube/type
 import {
   CLAIM_TOKEN_ANNOTATION, claimHolds, declaredToClaim, isProvisioned, namesTakenFromOthers, newClaim, provenByUid, selfServiceRefusal, tenantOfName,
 } from './claims';
+import { tenant as tenantNamed } from '../testing/tenants';
 
 function tenant(name: string, spec: Partial<TenantSpec> = {}, claims?: NamespaceClaim[]): Tenant {
-  const t: Tenant = { metadata: { name }, spec: { owners: [{ kind: 'User', name: 'alice' }], ...spec } };
-  if (claims) t.status = { claims };
-  return t;
+  return tenantNamed(name, spec, claims ? { claims } : undefined);
 }
 
 function namespace(name: string, uid: string, annotations: Record<string, string> = {}): Namespace {

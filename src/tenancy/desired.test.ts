@@ -1,14 +1,8 @@
 import type { Tenant, TenantSpec } from '../kube/types';
+import { tenant } from '../testing/tenants';
 import { desiredState, type ValidDesiredState } from './desired';
 
-function tenant(spec: Partial<TenantSpec> = {}, name = 'oil'): Tenant {
-  return {
-    apiVersion: 'paddock.dev/v1alpha1',
-    kind: 'Tenant',
-    metadata: { name, uid: 'uid-1', generation: 1 },
-    spec: { owners: [{ kind: 'User', name: 'alice' }], ...spec },
-  };
-}
+const oil = (spec: Partial<TenantSpec> = {}): Tenant => tenant('oil', spec, undefined, { uid: 'uid-1', generation: 1 });
 
 /** Every declared name claimed, plus `selfService` claims. */
 function valid(t: Tenant, selfService: string[] = [], declared = (t.spec.namespaces ?? []).map((n) => `${t.metadata.name}-${n}`)): ValidDesiredState {
@@ -22,39 +16,39 @@ const names = (s: ValidDesiredState) => s.namespaces.map((n) => n.name);
 
 describe('desiredState: namespaces', () => {
   it('creates each declared name as <tenant>-<name>, in spec order', () => {
-    expect(names(valid(tenant({ namespaces: ['production', 'staging'] })))).toEqual(['oil-production', 'oil-staging']);
+    expect(names(valid(oil({ namespaces: ['production', 'staging'] })))).toEqual(['oil-production', 'oil-staging']);
   });
 
   it('adds self-service namespaces after the declared ones, sorted', () => {
-    const s = valid(tenant({ namespaces: ['production'] }), ['oil-zeta', 'oil-alpha']);
+    const s = valid(oil({ namespaces: ['production'] }), ['oil-zeta', 'oil-alpha']);
     expect(names(s)).toEqual(['oil-production', 'oil-alpha', 'oil-zeta']);
     expect(s.namespaces.map((n) => n.origin)).toEqual(['declared', 'self-service', 'self-service']);
   });
 
   it('wants only the declared names that are claimed (quota and ownership are decided by claims)', () => {
-    const s = valid(tenant({ namespaces: ['a', 'b', 'c'] }), ['oil-x'], ['oil-a', 'oil-c']);
+    const s = valid(oil({ namespaces: ['a', 'b', 'c'] }), ['oil-x'], ['oil-a', 'oil-c']);
     expect(names(s)).toEqual(['oil-a', 'oil-c', 'oil-x']);
   });
 
   it('does not want a claimed name that is no longer declared', () => {
-    const s = valid(tenant({ namespaces: ['a'] }), [], ['oil-a', 'oil-gone']);
+    const s = valid(oil({ namespaces: ['a'] }), [], ['oil-a', 'oil-gone']);
     expect(names(s)).toEqual(['oil-a']);
   });
 
   it('has no limit of its own', () => {
-    const s = valid(tenant({ namespaces: Array.from({ length: 20 }, (_, i) => `n${i}`), namespaceQuota: 2 }));
+    const s = valid(oil({ namespaces: Array.from({ length: 20 }, (_, i) => `n${i}`), namespaceQuota: 2 }));
     expect(s.namespaces).toHaveLength(20);
   });
 
   it('ignores self-service names that are declared, repeated or not the tenant\'s', () => {
-    const s = valid(tenant({ namespaces: ['dev'] }), ['oil-dev', 'oil-x', 'oil-x', 'gas-y', 'oil-', 'oil-BAD']);
+    const s = valid(oil({ namespaces: ['dev'] }), ['oil-dev', 'oil-x', 'oil-x', 'gas-y', 'oil-', 'oil-BAD']);
     expect(names(s)).toEqual(['oil-dev', 'oil-x']);
   });
 });
 
 describe('desiredState: the Namespace object', () => {
   it('carries tenant labels, Pod Security defaults and namespaceMetadata', () => {
-    const ns = valid(tenant({ namespaces: ['p'], namespaceMetadata: { labels: { team: 'a' }, annotations: { note: 'x' } } })).namespaces[0]!.namespace;
+    const ns = valid(oil({ namespaces: ['p'], namespaceMetadata: { labels: { team: 'a' }, annotations: { note: 'x' } } })).namespaces[0]!.namespace;
     expect(ns.metadata.labels).toEqual({
       team: 'a',
       'paddock.dev/tenant': 'oil',
@@ -66,24 +60,24 @@ describe('desiredState: the Namespace object', () => {
   });
 
   it('uses the Tenant\'s Pod Security level and version', () => {
-    const ns = valid(tenant({ namespaces: ['p'], podSecurity: { enforce: 'restricted', version: 'v1.30' } })).namespaces[0]!.namespace;
+    const ns = valid(oil({ namespaces: ['p'], podSecurity: { enforce: 'restricted', version: 'v1.30' } })).namespaces[0]!.namespace;
     expect(ns.metadata.labels).toMatchObject({ 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'v1.30' });
   });
 
   it('writes no node-selector annotation: admission policies apply the nodeSelector to pods', () => {
-    const ns = valid(tenant({ namespaces: ['p'], nodeSelector: { zone: 'a', 'kubernetes.io/os': 'linux' } })).namespaces[0]!.namespace;
+    const ns = valid(oil({ namespaces: ['p'], nodeSelector: { zone: 'a', 'kubernetes.io/os': 'linux' } })).namespaces[0]!.namespace;
     expect(ns.metadata.annotations).not.toHaveProperty(['scheduler.alpha.kubernetes.io/node-selector']);
   });
 
   it('gives the Namespace no ownerReference, so a deleted CRD never cascades into namespaces', () => {
-    const ns = valid(tenant({ namespaces: ['p'] })).namespaces[0]!.namespace;
+    const ns = valid(oil({ namespaces: ['p'] })).namespaces[0]!.namespace;
     expect(ns.metadata.ownerReferences).toBeUndefined();
   });
 });
 
 /** What each kind wants is tested beside it (guardrails/*.test.ts); here, what holds for all of them. */
 describe('desiredState: guardrails', () => {
-  const full = tenant({
+  const full = oil({
     namespaces: ['p'],
     owners: [
       { kind: 'User', name: 'alice' },
@@ -121,7 +115,7 @@ describe('desiredState: guardrails', () => {
 
 describe('desiredState: invalid Tenants', () => {
   it('returns the problems instead of objects, naming the field', () => {
-    const state = desiredState(tenant({ podSecurity: { version: 'v2' } }), []);
+    const state = desiredState(oil({ podSecurity: { version: 'v2' } }), []);
     expect(state.valid).toBe(false);
     if (!state.valid) expect(state.problems.map((p) => p.field)).toEqual(['spec.podSecurity.version']);
   });

@@ -4,6 +4,7 @@ import { deepFreeze } from '../cache/transform';
 import { PADDOCK_ANNOTATIONS } from './cache-options';
 import * as namespace from './namespace';
 import { decodeManagedKeys, desiredNamespace, encodeManagedKeys, mergeNamespace, releaseNamespace } from './namespace';
+import { tenant as tenantNamed } from '../testing/tenants';
 
 /** Every drift below is also judged on the summary the cache keeps of the namespace (cache/summaries.ts). */
 function diffNamespace(live: Namespace, want: Namespace): ReturnType<typeof namespace.diffNamespace> {
@@ -13,7 +14,7 @@ function diffNamespace(live: Namespace, want: Namespace): ReturnType<typeof name
 }
 
 function tenant(spec: Partial<TenantSpec> = {}): Tenant {
-  return { metadata: { name: 'oil', uid: 'u1' }, spec: { owners: [{ kind: 'User', name: 'alice' }], ...spec } };
+  return tenantNamed('oil', spec, undefined, { uid: 'u1' });
 }
 
 /** A namespace as the cluster holds it after Paddock wrote `ns` and others added their keys. */

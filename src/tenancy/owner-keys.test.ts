@@ -1,12 +1,12 @@
 import { ownerKey, ownerKeysOfTenant, subjectKeysOfUser } from './owner-keys';
-import type { Tenant } from '../kube/types';
+import { tenant as tenantNamed } from '../testing/tenants';
 
 describe('owner keys', () => {
   it('keys each owner kind so a caller finds the tenants it owns', () => {
-    const tenant = { metadata: { name: 'oil' }, spec: { owners: [
+    const tenant = tenantNamed('oil', { owners: [
       { kind: 'User', name: 'alice' }, { kind: 'Group', name: 'oil-devs', role: 'operator' },
       { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer' }, { kind: 'User', name: 'alice', role: 'viewer' },
-    ] } } as Tenant;
+    ] });
     expect(ownerKeysOfTenant(tenant)).toEqual(['User:alice', 'Group:oil-devs', 'ServiceAccount:ci/deployer']);
   });
 

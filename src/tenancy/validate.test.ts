@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { REGISTRY_ENTRY } from './restrictions/image-reference';
 import { validateTenant } from './validate';
+import { tenant as tenantNamed } from '../testing/tenants';
 
 function tenant(spec: Partial<TenantSpec> = {}, name = 'oil'): Tenant {
-  return { metadata: { name, uid: 'uid-1' }, spec: { owners: [{ kind: 'User', name: 'alice' }], ...spec } };
+  return tenantNamed(name, spec, undefined, { uid: 'uid-1' });
 }
 
 const fields = (spec: Partial<TenantSpec>, name?: string) => validateTenant(tenant(spec, name)).map((p) => `${p.field} ${p.reason}`);

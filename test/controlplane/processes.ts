@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { sleep, waitFor } from '../../src/testing/wait';
 
 /** A port on 127.0.0.1 that was free a moment ago (the OS picked it). */
 export function freePort(): Promise<number> {
@@ -56,19 +57,5 @@ export async function killGroup(pid: number, graceMs = 5000): Promise<void> {
   while (isAlive(pid)) await sleep(20);
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Polls `check` until it returns true or `timeoutMs` passes; `describe` names what was awaited. */
-export async function waitFor(describe: string, check: () => Promise<boolean>, timeoutMs: number, intervalMs = 100): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      if (await check()) return;
-    } catch (err) {
-      lastError = err;
-    }
-    await sleep(intervalMs);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${describe}${lastError ? `: ${String(lastError)}` : ''}`);
-}
+/** Waiting is shared with the unit tests. */
+export { sleep, waitFor };

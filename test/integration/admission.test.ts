@@ -1,5 +1,7 @@
 import { resyncRounds } from './paddock-env';
 import { applyObject, auditWrites, kubectl, kubectlJson, PADDOCK_USER, serviceAccountUser, sleep, uniqueName, waitFor, type KubectlResult } from './env';
+import { tenant } from '../../src/testing/tenants';
+import type { TenantSpec } from '../../src/kube/types';
 
 jest.setTimeout(180_000);
 
@@ -43,9 +45,7 @@ const tenantSpec = {
   runtimeClasses: { allowed: [gvisor] },
   containerRegistries: { allowed: ['registry.example.com', 'ghcr.io/oil-org', 'docker.io/library'] },
   nodeSelector: { 'kubernetes.io/os': 'linux', pool: id },
-};
-
-const tenant = (spec: Record<string, unknown>) => ({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name }, spec });
+} satisfies Partial<TenantSpec>;
 
 /** `kubectl create --dry-run=server` as `user` in the tenant namespace: admission runs in full, nothing is stored. */
 function dryRun(obj: unknown, user = 'alice'): Promise<KubectlResult> {
@@ -85,7 +85,7 @@ const suiteStarted = new Date();
 
 beforeAll(async () => {
   for (const c of classes) await applyObject(c);
-  await applyObject(tenant(tenantSpec));
+  await applyObject(tenant(name, tenantSpec));
   await waitFor(`tenant ${name} Ready with its bindings`, async () => {
     const t = await getTenant();
     const ready = t.status?.conditions?.find((c: any) => c.type === 'Ready');
@@ -315,7 +315,7 @@ describe('reconciled like every guardrail', () => {
 
 describe('a tenant that restricts less', () => {
   it('loses the bindings it no longer needs, and status.allowed the kinds it no longer restricts', async () => {
-    await applyObject(tenant({ owners: tenantSpec.owners, namespaces: tenantSpec.namespaces, containerRegistries: tenantSpec.containerRegistries }));
+    await applyObject(tenant(name, { owners: tenantSpec.owners, namespaces: tenantSpec.namespaces, containerRegistries: tenantSpec.containerRegistries }));
     await waitFor('defaults binding removed', async () => (await kubectl('admin', ['get', 'mutatingadmissionpolicybinding', `paddock-defaults-${name}`])).code !== 0, 30_000, 100);
     await waitFor('status.allowed emptied', async () => Object.keys((await getTenant()).status.allowed ?? {}).length === 0, 30_000, 100);
     expect((await kubectl('admin', ['get', 'validatingadmissionpolicybinding', `paddock-restrictions-${name}`])).code).toBe(0);

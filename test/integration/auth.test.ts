@@ -10,7 +10,7 @@ import {
   tlsServerOptions, type UserInfo,
 } from '../../src/api/auth';
 import { type CertFiles, generatePki, type Pki } from '../controlplane/pki';
-import { controlPlane, kubectl, uniqueName } from './env';
+import { controlPlane, kubectl, uniqueName, waitFor } from './env';
 
 /** A KubeRequester speaking to the test control plane with the credentials of a kubeconfig file. */
 function requester(kubeconfigPath: string): KubeRequester {
@@ -53,15 +53,6 @@ async function must(user: string, args: string[], input?: string): Promise<strin
   const r = await kubectl(user, args, input);
   if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
-}
-
-async function eventually(what: string, check: () => Promise<boolean>, ms: number): Promise<number> {
-  const start = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - start;
-    if (Date.now() - start > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 jest.setTimeout(60_000);
@@ -203,7 +194,7 @@ describe('authorization against the local control plane', () => {
     await must('admin', ['create', 'clusterrole', role, '--verb=list', '--resource=namespaces']);
     try {
       await must('admin', ['create', 'clusterrolebinding', role, `--clusterrole=${role}`, `--group=system:serviceaccounts:${ns}`]);
-      await eventually('RBAC grants list namespaces', () => new Authorizer(admin).canListAllNamespaces(saUser), 10_000);
+      await waitFor('RBAC grants list namespaces', () => new Authorizer(admin).canListAllNamespaces(saUser), 10_000);
       expect(await new Authorizer(admin).canListAllNamespaces({ ...saUser, groups: ['system:authenticated'] })).toBe(false);
     } finally {
       await kubectl('admin', ['delete', 'clusterrolebinding,clusterrole', role, '--ignore-not-found']);
@@ -227,7 +218,7 @@ describe('configuration reload', () => {
       expect(await authn.authenticateCredentials(asProxy)).toMatchObject({ ok: true, method: 'front-proxy' });
       await must('admin', ['-n', ns, 'patch', 'configmap', copy, '--type=merge', '-p',
         JSON.stringify({ data: { 'requestheader-allowed-names': '["someone-else"]' } })]);
-      const took = await eventually('front proxy refused', async () => !(await authn.authenticateCredentials(asProxy)).ok, 3_000);
+      const took = await waitFor('front proxy refused', async () => !(await authn.authenticateCredentials(asProxy)).ok, 3_000);
       expect(took).toBeLessThan(3_000);
     } finally {
       local.stop();
@@ -250,7 +241,7 @@ describe('behind the real aggregator', () => {
     try {
       let seen: Authentication | undefined;
       let last = '';
-      await eventually('aggregated call reaches the test server', async () => {
+      await waitFor('aggregated call reaches the test server', async () => {
         const r = await kubectl('bob', ['get', '--raw', `/apis/${group}/v1`]);
         if (r.code !== 0) {
           last = r.stderr + (await kubectl('admin', ['get', 'apiservice', `v1.${group}`, '-o', 'jsonpath={.status}'])).stdout;

@@ -9,7 +9,8 @@ import { isNotFound, KubeApiError } from '../../src/kube/errors';
 import { silentLogger } from '../../src/kube/log';
 import { RESOURCES, type ResourceRef, resourcePath } from '../../src/kube/resources';
 import type { KubeList, KubeObject, WatchEvent } from '../../src/kube/types';
-import { controlPlane, uniqueName } from './env';
+import { controlPlane, uniqueName, waitFor } from './env';
+import { tenant } from '../../src/testing/tenants';
 
 jest.setTimeout(60_000);
 
@@ -52,13 +53,7 @@ class UnreliableClient implements ListWatchClient {
   reconnect(): void { this.#release(); }
 }
 
-async function eventually(cond: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const soon = (what: string, check: () => boolean) => waitFor(what, check, 30_000, 50);
 
 describe('informer cache against a real kube-apiserver', () => {
   let client: KubeClient;
@@ -94,8 +89,8 @@ describe('informer cache against a real kube-apiserver', () => {
   it('identifies itself as paddock/<version>', async () => {
     const marker = uniqueName('ua');
     await createCm(marker);
-    await eventually(() => readFileSync(controlPlane().auditLog, 'utf8').split('\n')
-      .some((l) => l.includes(marker) && l.includes(`"userAgent":"paddock/${paddockVersion()}"`)), 10_000);
+    await waitFor('the request in the audit log', () => readFileSync(controlPlane().auditLog, 'utf8').split('\n')
+      .some((l) => l.includes(marker) && l.includes(`"userAgent":"paddock/${paddockVersion()}"`)), 10_000, 50);
   });
 
   it('syncs namespaces with a paginated list, keyed by name, with managedFields stripped', async () => {
@@ -138,13 +133,13 @@ describe('informer cache against a real kube-apiserver', () => {
     await informer.waitForSync();
 
     await createCm('e1', { v: '1' }, { app: 'web' });
-    await eventually(() => seen.includes('add e1'));
+    await soon('add e1', () => seen.includes('add e1'));
     await client.patch(cmPath('e1'), { data: { v: '2' } });
-    await eventually(() => seen.includes('update e1'));
+    await soon('update e1', () => seen.includes('update e1'));
     expect((informer.store.get(`${ns}/e1`) as unknown as { data: { v: string } }).data.v).toBe('2');
     expect(informer.store.byIndex('app', 'web').map((o) => o.metadata.name)).toEqual(['e1']);
     await client.delete(cmPath('e1'));
-    await eventually(() => seen.includes('delete e1'));
+    await soon('delete e1', () => seen.includes('delete e1'));
     expect(informer.store.byIndex('app', 'web')).toEqual([]);
     run.abort();
   });
@@ -165,7 +160,7 @@ describe('informer cache against a real kube-apiserver', () => {
     const run = new AbortController();
     void informer.run(AbortSignal.any([stop.signal, run.signal]));
     await informer.waitForSync();
-    await eventually(() => unreliable.watchesOpened === 1);
+    await soon('the first watch', () => unreliable.watchesOpened === 1);
 
     unreliable.disconnect();
     const seenBefore = seen.length;
@@ -176,7 +171,7 @@ describe('informer cache against a real kube-apiserver', () => {
     expect(seen.length).toBe(seenBefore); // disconnected: nothing arrives
     unreliable.reconnect();
 
-    await eventually(() => seen.includes('delete doomed') && seen.includes('add born-offline') && seen.includes('update keep'));
+    await soon('the changes made while offline', () => seen.includes('delete doomed') && seen.includes('add born-offline') && seen.includes('update keep'));
     expect(unreliable.lists).toHaveLength(1); // resumed from its resourceVersion: no relist was needed
     expect(unreliable.watchesOpened).toBe(2);
     expect(informer.store.has(`${ns}/doomed`)).toBe(false);
@@ -187,7 +182,7 @@ describe('informer cache against a real kube-apiserver', () => {
   // is older than its window and is answered with 410 Expired.
   const tenantPath = (name?: string): string => resourcePath(RESOURCES.tenants, { name });
   const createTenant = (name: string, suite: string): Promise<KubeObject> =>
-    client.create(tenantPath(), { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name, labels: { suite } }, spec: { owners: [{ kind: 'User', name: 'alice' }] } });
+    client.create(tenantPath(), tenant(name, {}, undefined, { labels: { suite } }));
 
   it('relists when its resourceVersion is too old (410), and keeps following changes', async () => {
     const suite = uniqueName('suite');
@@ -213,11 +208,11 @@ describe('informer cache against a real kube-apiserver', () => {
       const run = new AbortController();
       void informer.run(AbortSignal.any([stop.signal, run.signal]));
       await informer.waitForSync();
-      await eventually(() => outdated.watchRvs.length >= 2);
+      await soon('a second watch', () => outdated.watchRvs.length >= 2);
       expect(outdated.lists).toBe(2);
       expect(outdated.watchRvs[1]).not.toBe('1');
       await createTenant(after, suite);
-      await eventually(() => informer.store.has(after));
+      await soon('the tenant created after the relist', () => informer.store.has(after));
       expect(informer.store.has(before)).toBe(true);
       run.abort();
     } finally {

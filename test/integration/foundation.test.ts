@@ -1,10 +1,13 @@
 import { resolve } from 'node:path';
 import { kubectl, parseTable, uniqueName, waitFor } from './env';
+import { tenant } from '../../src/testing/tenants';
+import type { TenantSpec } from '../../src/kube/types';
 
 const REPO = resolve(__dirname, '..', '..');
 
-function tenant(name: string, spec: Record<string, unknown>): string {
-  return JSON.stringify({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name }, spec });
+/** Tenant `name` with `spec` (deliberately invalid in some tests), as kubectl reads it from stdin. */
+function manifest(name: string, spec: Record<string, unknown>): string {
+  return JSON.stringify(tenant(name, spec as Partial<TenantSpec>));
 }
 
 describe('the Tenant CRD', () => {
@@ -15,7 +18,7 @@ describe('the Tenant CRD', () => {
 
   it('accepts a valid Tenant and applies defaults', async () => {
     const name = uniqueName('valid');
-    const res = await kubectl('admin', ['create', '-o', 'json', '-f', '-'], tenant(name, {
+    const res = await kubectl('admin', ['create', '-o', 'json', '-f', '-'], manifest(name, {
       owners: [{ kind: 'User', name: 'alice' }, { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer', role: 'viewer' }],
       namespaces: ['production', 'staging'],
       namespaceQuota: 5,
@@ -38,7 +41,7 @@ describe('the Tenant CRD', () => {
     ['a ServiceAccount owner without a namespace', { owners: [{ kind: 'ServiceAccount', name: 'deployer' }] }, 'spec.owners[0]'],
     ['a namespace name that is not a DNS label', { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['Prod_1'] }, 'spec.namespaces[0]'],
   ])('refuses a Tenant with %s, naming the field', async (_what, spec, field) => {
-    const res = await kubectl('admin', ['create', '-f', '-'], tenant(uniqueName('invalid'), spec));
+    const res = await kubectl('admin', ['create', '-f', '-'], manifest(uniqueName('invalid'), spec));
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain('is invalid');
     expect(res.stderr).toContain(field);
@@ -46,7 +49,7 @@ describe('the Tenant CRD', () => {
 
   it('prints NAMESPACES, QUOTA, READY and AGE, and OWNERS and PHASE with -o wide', async () => {
     const name = uniqueName('columns');
-    await kubectl('admin', ['create', '-f', '-'], tenant(name, { owners: [{ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'ops', role: 'viewer' }], namespaces: ['x'], namespaceQuota: 7 }));
+    await kubectl('admin', ['create', '-f', '-'], manifest(name, { owners: [{ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'ops', role: 'viewer' }], namespaces: ['x'], namespaceQuota: 7 }));
     created.push(name);
     let wide: Record<string, string>[] = [];
     await waitFor('the reconciler to report', async () => {

@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { buildGoInformer, isRow, startGoInformer, type ClientEvent, type InformerClient, type RowEvent } from '../clients/informers';
 import { applyObject, controlPlane, kubeconfigOf, kubectl, kubectlJson, uniqueName, waitFor } from './env';
 import { replicas, startReplica, stopReplica } from './paddock-env';
+import { tenant as tenantNamed } from '../../src/testing/tenants';
+import type { TenantOwner } from '../../src/kube/types';
 
 jest.setTimeout(300_000);
 
@@ -16,11 +18,9 @@ jest.setTimeout(300_000);
 const id = uniqueName('h').slice(2);
 const OIL = `hoil${id}`;
 const GAS = `hgas${id}`;
-const ALICE = [{ kind: 'User', name: 'alice' }];
-const GAS_DEVS = [{ kind: 'Group', name: 'gas-devs' }];
-const tenant = (name: string, owners: unknown[], namespaces: string[]) => ({
-  apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name }, spec: { owners, namespaces, deletionPolicy: 'Delete' },
-});
+const ALICE: TenantOwner[] = [{ kind: 'User', name: 'alice' }];
+const GAS_DEVS: TenantOwner[] = [{ kind: 'Group', name: 'gas-devs' }];
+const tenant = (name: string, owners: TenantOwner[], namespaces: string[]) => tenantNamed(name, { owners, namespaces, deletionPolicy: 'Delete' });
 
 const CLIENTS = ['client-go informer (list+watch)', 'client-go informer (WatchList)', 'client-go metadata informer'] as const;
 const clients = new Map<string, InformerClient>();

@@ -9,6 +9,7 @@ import { applyObject, controlPlane, httpsRequest, kubectl, uniqueName, waitFor }
 import { replicas, startApiServerReplica } from './paddock-env';
 import { rawRequest, type RawAnswer } from './raw-http';
 import { DirectWatch, WebSocketWatch } from './watch-client';
+import { tenant } from '../../src/testing/tenants';
 
 jest.setTimeout(120_000);
 
@@ -169,7 +170,7 @@ describe('watch timeoutSeconds and certificate rotation (item 14)', () => {
     const w = await DirectWatch.open(portOf('paddock-a'), `timeoutSeconds=0&fieldSelector=spec.tenant=${name}`, pki.users.admin);
     try {
       expect(w.status).toBe(200);
-      await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name }, spec: { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['a'] } });
+      await applyObject(tenant(name, { namespaces: ['a'] }));
       await w.waitFor('the new namespace', (ev) => ev.some((e) => e.type === 'ADDED' && e.object.metadata.name === `${name}-a`));
       expect(w.ended).toBe(false);
     } finally {

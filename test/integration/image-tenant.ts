@@ -3,6 +3,7 @@
  * that check, through real kubectl and kube-apiserver, which images the tenant's admission policy lets in.
  */
 import { applyObject, kubectl, uniqueName, waitFor, type KubectlResult } from './env';
+import { tenant } from '../../src/testing/tenants';
 
 export interface ImageTenant {
   name: string;
@@ -18,10 +19,7 @@ const PROBE_IMAGE = 'quay.io/probe/never-allowed';
 export async function createImageTenant(prefix: string, allowed: string[]): Promise<ImageTenant> {
   const name = uniqueName(prefix);
   const t: ImageTenant = { name, ns: `${name}-app`, allowed };
-  await applyObject({
-    apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name },
-    spec: { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['app'], containerRegistries: { allowed } },
-  });
+  await applyObject(tenant(name, { namespaces: ['app'], containerRegistries: { allowed } }));
   await waitFor(`the default service account of ${t.ns}`, async () => (await kubectl('admin', ['get', 'serviceaccount', 'default', '-n', t.ns])).code === 0, 60_000, 250);
   await waitFor(`kube-apiserver enforcing tenant ${name}'s registries`, async () => (await dryRunPod(t, pod([container(PROBE_IMAGE)]))).stderr.includes('paddock-tenant-restrictions'), 60_000, 250);
   return t;

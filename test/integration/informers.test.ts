@@ -4,6 +4,8 @@ import {
 } from '../clients/informers';
 import { applyObject, controlPlane, kubectl, kubectlJson, uniqueName, waitFor } from './env';
 import { startReplica, stopReplica } from './paddock-env';
+import { tenant as tenantNamed } from '../../src/testing/tenants';
+import type { TenantOwner } from '../../src/kube/types';
 
 jest.setTimeout(120_000);
 
@@ -24,14 +26,11 @@ const OIL = `oil${id}`;
 const GAS_BEFORE = `gasb${id}`;
 const GAS_AFTER = `gasa${id}`;
 
-function tenant(name: string, owners: unknown[], namespaces: string[]) {
-  return {
-    apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name },
-    spec: { owners, namespaces, deletionPolicy: 'Delete' },
-  };
+function tenant(name: string, owners: TenantOwner[], namespaces: string[]) {
+  return tenantNamed(name, { owners, namespaces, deletionPolicy: 'Delete' });
 }
-const ALICE = [{ kind: 'User', name: 'alice' }];
-const GAS_DEVS = [{ kind: 'Group', name: 'gas-devs' }];
+const ALICE: TenantOwner[] = [{ kind: 'User', name: 'alice' }];
+const GAS_DEVS: TenantOwner[] = [{ kind: 'Group', name: 'gas-devs' }];
 
 /** Waits until `user` can get every named row through kube-apiserver (Paddock serves them). */
 async function served(user: string, names: string[]): Promise<void> {

@@ -6,16 +6,11 @@ import { silentLogger } from '../../src/kube/log';
 import { RESOURCES, resourcePath } from '../../src/kube/resources';
 import { applyObject, auditWrites, controlPlane, kubectl, kubectlJson, PADDOCK_USER, uniqueName, waitFor, type AuditEvent } from './env';
 import { replicas } from './paddock-env';
+import { tenant as tenantNamed } from '../../src/testing/tenants';
 
 jest.setTimeout(60_000);
 
-async function eventually(cond: () => boolean, ms = 20_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const leads = (replica: LeaderElector) => waitFor(`${replica.identity} to lead`, () => replica.isLeader(), 20_000, 25);
 
 describe('leader election on a real Lease', () => {
   let client: KubeClient;
@@ -45,7 +40,7 @@ describe('leader election on a real Lease', () => {
     const stopA = new AbortController();
     const stopB = new AbortController();
     const runA = a.run(stopA.signal);
-    await eventually(() => a.isLeader());
+    await leads(a);
     const runB = b.run(stopB.signal);
     await new Promise((r) => setTimeout(r, 5000)); // more than a lease duration: a renews, b waits
     expect(log).toEqual(['replica-a started']);
@@ -59,7 +54,7 @@ describe('leader election on a real Lease', () => {
     const releasedAt = Date.now();
     stopA.abort();
     await runA;
-    await eventually(() => b.isLeader());
+    await leads(b);
     expect(Date.now() - releasedAt).toBeLessThan(3000); // no waiting for the 4 s lease to expire
     expect(log).toEqual(['replica-a started', 'replica-a signalled', 'replica-a stopped', 'replica-b started']);
     const taken = await client.get<Lease>(leasePath);
@@ -103,15 +98,12 @@ describe('losing the Lease mid-reconcile (the replicas under test)', () => {
     }, 30_000, 250);
     const name = uniqueName('steal');
     const size = 80;
-    const tenant = {
-      apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name },
-      spec: {
-        owners: [{ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'ops', role: 'viewer' }],
-        namespaces: Array.from({ length: size }, (_, i) => `n${i}`),
-        resourceQuotas: [{ hard: { pods: '5' } }, { hard: { services: '3' } }],
-        limitRanges: [{ limits: [{ type: 'Container', default: { cpu: '100m' } }] }],
-      },
-    };
+    const tenant = tenantNamed(name, {
+      owners: [{ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'ops', role: 'viewer' }],
+      namespaces: Array.from({ length: size }, (_, i) => `n${i}`),
+      resourceQuotas: [{ hard: { pods: '5' } }, { hard: { services: '3' } }],
+      limitRanges: [{ limits: [{ type: 'Container', default: { cpu: '100m' } }] }],
+    });
     const tenantNamespaces = async () => (await kubectlJson('admin', ['get', 'namespaces', '-l', `paddock.dev/tenant=${name}`])).items.length as number;
     try {
       await applyObject(tenant);

@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { isAlive } from '../controlplane/processes';
 import { NODE_NAME, nodeSkipReason, readNodeState, startNode, type NodeState } from '../controlplane/node';
 import { controlPlane, kubectl, kubectlJson, waitFor } from './env';
+import { tenant as tenantNamed } from '../../src/testing/tenants';
+import type { Tenant, TenantSpec } from '../../src/kube/types';
 
 /** Where the run's node keeps its state and logs (logs of the previous run in `logs.previous`). */
 export const NODE_DIR = resolve(__dirname, '..', '..', '.paddock', 'node');
@@ -77,8 +79,9 @@ export async function probe(namespace: string, pod: string, proto: 'tcp' | 'udp'
   return res.code === 0 && res.stdout.startsWith('ok');
 }
 
-export function tenant(name: string, spec: Record<string, unknown>): Record<string, unknown> {
-  return { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name }, spec: { deletionPolicy: 'Delete', ...spec } };
+/** Tenant `name` with `spec`, deleting its namespaces with it. */
+export function tenant(name: string, spec: Partial<TenantSpec>): Tenant {
+  return tenantNamed(name, { deletionPolicy: 'Delete', ...spec });
 }
 
 /** Waits until Tenant `name` has converged on its current generation with Ready=True. */

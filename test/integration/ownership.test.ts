@@ -1,4 +1,5 @@
 import { applyObject, controlPlane, httpsRequest, kubectl, kubectlJson, uniqueName, waitFor } from './env';
+import { tenant as tenantNamed } from '../../src/testing/tenants';
 
 jest.setTimeout(180_000);
 
@@ -48,7 +49,7 @@ describe('a label is not proof of ownership', () => {
     });
     // Someone who may label namespaces labels an unrelated one for the tenant too.
     await applyObject({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: victim, labels: { 'paddock.dev/tenant': t } } });
-    await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: t }, spec: { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['planted', 'real'], deletionPolicy: 'Delete', resourceQuotas: [{ hard: { pods: '1' } }] } });
+    await applyObject(tenantNamed(t, { namespaces: ['planted', 'real'], deletionPolicy: 'Delete', resourceQuotas: [{ hard: { pods: '1' } }] }));
 
     await waitFor('the declared namespace Paddock creates', async () => exists('namespace', `${t}-real`), 60_000, 200);
     const cond = await ready(t);
@@ -98,7 +99,7 @@ describe('a namespace deleted and re-created by someone else under the same name
   });
 
   it('reports a conflict instead of furnishing the impostor', async () => {
-    await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: t }, spec: { owners: [{ kind: 'User', name: 'alice' }], resourceQuotas: [{ hard: { pods: '1' } }] } });
+    await applyObject(tenantNamed(t, { resourceQuotas: [{ hard: { pods: '1' } }] }));
     await waitFor('the tenant', async () => (await post('alice', name, t)).status === 201, 30_000, 200);
     await waitFor('guardrails', async () => exists('resourcequota', 'paddock-quota-0', name), 30_000, 200);
     const before = await kubectlJson('admin', ['get', 'tenant', t]);
@@ -125,10 +126,10 @@ describe('a name belongs to the tenant with the longest <tenant>- prefix', () =>
   });
 
   it('refuses a Tenant whose name would take an existing namespace from another tenant, without naming it', async () => {
-    await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: short }, spec: { owners: [{ kind: 'User', name: 'alice' }] } });
+    await applyObject(tenantNamed(short));
     await waitFor('the short tenant', async () => (await post('alice', `${long}-x`, short)).status === 201, 30_000, 200);
 
-    await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: long }, spec: { owners: [{ kind: 'User', name: 'bob' }], namespaces: ['x', 'y'] } });
+    await applyObject(tenantNamed(long, { owners: [{ kind: 'User', name: 'bob' }], namespaces: ['x', 'y'] }));
     const cond = await ready(long);
     expect(cond).toMatchObject({ status: 'False', reason: 'TenantNameConflict' });
     expect(cond.message).toContain('would take 1 namespace');
@@ -163,7 +164,7 @@ describe('lowering namespaceQuota', () => {
   });
 
   it('keeps, repairs and reports the namespaces over the new quota', async () => {
-    await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: t }, spec: { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['a', 'b'], namespaceQuota: 2, resourceQuotas: [{ hard: { pods: '1' } }] } });
+    await applyObject(tenantNamed(t, { namespaces: ['a', 'b'], namespaceQuota: 2, resourceQuotas: [{ hard: { pods: '1' } }] }));
     expect(await ready(t)).toMatchObject({ status: 'True' });
     await kubectl('admin', ['patch', 'tenant', t, '--type=merge', '-p', '{"spec":{"namespaceQuota":1}}']);
     const cond = await ready(t);

@@ -1,4 +1,6 @@
 import { applyObject, kubectl, uniqueName, waitFor, type KubectlResult } from './env';
+import type { TenantSpec } from '../../src/kube/types';
+import { tenant } from '../../src/testing/tenants';
 
 jest.setTimeout(180_000);
 
@@ -19,10 +21,10 @@ const pod = (spec: Record<string, unknown>, name = 'p') => ({ apiVersion: 'v1', 
 const dryRun = (t: PullTenant, obj: unknown): Promise<KubectlResult> =>
   kubectl('alice', ['create', '-n', t.ns, '--dry-run=server', '-o', 'json', '-f', '-'], JSON.stringify(obj));
 
-async function pullTenant(prefix: string, imagePullPolicies: string[]): Promise<PullTenant> {
+async function pullTenant(prefix: string, imagePullPolicies: TenantSpec['imagePullPolicies']): Promise<PullTenant> {
   const name = uniqueName(prefix);
   const t = { name, ns: `${name}-app` };
-  await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name }, spec: { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['app'], imagePullPolicies } });
+  await applyObject(tenant(name, { namespaces: ['app'], imagePullPolicies }));
   await waitFor(`the default service account of ${t.ns}`, async () => (await kubectl('admin', ['get', 'serviceaccount', 'default', '-n', t.ns])).code === 0, 60_000, 250);
   // Enforced once a pod pulling by a policy no test tenant allows is refused by the tenant's policy.
   await waitFor(`kube-apiserver enforcing ${name}'s pull policies`, async () =>

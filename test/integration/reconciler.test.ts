@@ -1,12 +1,9 @@
 import { applyObject, kubectl, kubectlJson, uniqueName, waitFor } from './env';
+import { tenant } from '../../src/testing/tenants';
 
 jest.setTimeout(120_000);
 
 const MANAGED = { 'app.kubernetes.io/managed-by': 'paddock' };
-
-function tenant(name: string, spec: Record<string, unknown>) {
-  return { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name }, spec };
-}
 
 async function getTenant(name: string) {
   return kubectlJson('admin', ['get', 'tenant', name]);

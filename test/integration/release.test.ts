@@ -1,4 +1,6 @@
 import { applyObject, kubectl, kubectlJson, serviceAccountUser, uniqueName, waitFor, type KubectlResult } from './env';
+import { tenant } from '../../src/testing/tenants';
+import type { TenantOwner, TenantSpec } from '../../src/kube/types';
 
 jest.setTimeout(180_000);
 
@@ -10,11 +12,9 @@ jest.setTimeout(180_000);
  * a ServiceAccount), each acting through its own identity against the real kube-apiserver.
  */
 
-const tenant = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name }, spec });
-
 /** An identity: a kubeconfig user and the extra kubectl arguments that make it act as the owner. */
 interface Owner {
-  subject: Record<string, string>;
+  subject: TenantOwner;
   user: () => string;
   args: string[];
 }
@@ -57,7 +57,7 @@ async function entrench(owner: Owner, ns: string): Promise<void> {
 /** A pod the tenant's restrictions would refuse (any registry, any node), as the owner, dry run. */
 const createPod = (owner: Owner, ns: string) => as(owner, ['create', '-n', ns, '--dry-run=server', '-f', '-'], pod('escape'));
 
-async function provision(name: string, owner: Owner, spec: Record<string, unknown>): Promise<void> {
+async function provision(name: string, owner: Owner, spec: Partial<TenantSpec>): Promise<void> {
   await applyObject(tenant(name, {
     owners: [owner.subject],
     containerRegistries: { allowed: ['registry.example.com'] },

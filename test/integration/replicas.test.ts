@@ -1,13 +1,11 @@
 import { applyObject, auditWrites, kubectl, kubectlJson, PADDOCK_USER, sleep, uniqueName, waitFor, type AuditEvent } from './env';
 import { leaseHolder, reconciles, resyncRounds, startReplica, stopReplica } from './paddock-env';
+import { tenant as tenantNamed } from '../../src/testing/tenants';
 
 jest.setTimeout(180_000);
 
 function tenant(name: string, namespaces: string[]) {
-  return {
-    apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name },
-    spec: { owners: [{ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'ops', role: 'viewer' }], namespaces, resourceQuotas: [{ hard: { pods: '5' } }] },
-  };
+  return tenantNamed(name, { owners: [{ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'ops', role: 'viewer' }], namespaces, resourceQuotas: [{ hard: { pods: '5' } }] });
 }
 
 async function waitReady(name: string): Promise<any> {

@@ -1,5 +1,6 @@
 import { applyObject, controlPlane, httpsRequest, kubectl, kubectlJson, uniqueName, waitFor, type HttpsResponse } from './env';
 import { replicas } from './paddock-env';
+import { tenant as tenantNamed } from '../../src/testing/tenants';
 
 jest.setTimeout(300_000);
 
@@ -26,7 +27,7 @@ async function namespaceExists(name: string): Promise<boolean> {
 const tenant = uniqueName('dry');
 
 beforeAll(async () => {
-  await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: tenant }, spec: { owners: [{ kind: 'User', name: 'alice' }] } });
+  await applyObject(tenantNamed(tenant));
   await waitFor('the tenant to be Ready', async () => (await kubectlJson('admin', ['get', 'tenant', tenant])).status?.phase !== undefined, 60_000, 250);
 });
 
@@ -133,7 +134,7 @@ describe('namespaceQuota under concurrent creates on both replicas', () => {
     expect(bases.length).toBe(2);
     for (let round = 0; round < ROUNDS; round++) {
       const t = uniqueName(`race${round}`);
-      await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: t }, spec: { owners: [{ kind: 'User', name: 'alice' }], namespaceQuota: QUOTA, resourceQuotas: [{ hard: { pods: '2' } }] } });
+      await applyObject(tenantNamed(t, { namespaceQuota: QUOTA, resourceQuotas: [{ hard: { pods: '2' } }] }));
       // Both replicas must know the tenant before the race starts.
       for (const base of bases) await waitFor(`${base} to know ${t}`, async () => (await as('alice', base, `${TNS}?dryRun=All`, { method: 'POST', body: tns(`${t}-probe`, t) })).status === 201, 30_000, 100);
 

@@ -1,4 +1,5 @@
 import { applyObject, kubectl, kubectlJson, uniqueName, waitFor } from './env';
+import { tenant } from '../../src/testing/tenants';
 
 jest.setTimeout(120_000);
 
@@ -10,10 +11,10 @@ const oil = uniqueName('ss');
 const gas = uniqueName('ssg');
 
 beforeAll(async () => {
-  await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: oil }, spec: {
+  await applyObject(tenant(oil, {
     owners: [{ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'gas-devs', role: 'viewer' }], namespaces: ['prod'], namespaceQuota: 3,
-    resourceQuotas: [{ hard: { pods: '3' } }] } });
-  await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: gas }, spec: { owners: [{ kind: 'Group', name: 'gas-devs' }] } });
+    resourceQuotas: [{ hard: { pods: '3' } }] }));
+  await applyObject(tenant(gas, { owners: [{ kind: 'Group', name: 'gas-devs' }] }));
   // kubectl create -f validates fields on the server once kube-aggregator has Paddock's OpenAPI.
   await waitFor('the aggregated OpenAPI', async () => (await kubectl('alice', ['explain', 'tns'])).code === 0, 90_000, 1000);
 });

@@ -4,6 +4,7 @@ import { loadAll } from 'js-yaml';
 import { startPaddock, stopPaddock, type PaddockProcess } from '../controlplane/paddock';
 import { applyObject, controlPlane, httpsRequest, kubectl, serviceAccountUser, uniqueName, waitFor } from './env';
 import { TEST_PADDOCK_ARGS } from './global-setup';
+import { tenant as tenantNamed } from '../../src/testing/tenants';
 
 jest.setTimeout(180_000);
 
@@ -39,7 +40,7 @@ describe('a replica before its caches have synced', () => {
   const namespace = `${tenant}-app`;
 
   beforeAll(async () => {
-    await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: tenant }, spec: { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['app'] } });
+    await applyObject(tenantNamed(tenant, { namespaces: ['app'] }));
     await waitFor(`namespace ${namespace}`, async () => (await kubectl('admin', ['get', 'namespace', namespace])).code === 0, 60_000, 250);
     sa = { namespace: uniqueName('startup'), name: 'paddock' };
     const kubeconfig = await serviceAccountUser(sa.namespace, sa.name);

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { generatePki, type CertFiles } from '../controlplane/pki';
 import { applyObject, controlPlane, httpsRequest, kubectl, kubectlJson, parseTable, uniqueName, waitFor, type HttpsResponse } from './env';
 import { replicas } from './paddock-env';
+import { tenant as tenantNamed } from '../../src/testing/tenants';
+import type { TenantOwner } from '../../src/kube/types';
 
 jest.setTimeout(120_000);
 
@@ -14,14 +16,11 @@ const OIL_NS = [`${OIL}-production`, `${OIL}-staging`];
 const GAS_NS = [`${GAS}-production`];
 const TABLE_V1 = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
-function tenant(name: string, owners: unknown[], namespaces: string[], hard: Record<string, string>) {
-  return {
-    apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name },
-    spec: {
-      owners, namespaces, resourceQuotas: [{ hard }], nodeSelector: { 'kubernetes.io/os': 'linux' },
-      limitRanges: [{ limits: [{ type: 'Container', default: { cpu: '200m', memory: '128Mi' }, defaultRequest: { cpu: '100m', memory: '64Mi' } }] }],
-    },
-  };
+function tenant(name: string, owners: TenantOwner[], namespaces: string[], hard: Record<string, string>) {
+  return tenantNamed(name, {
+    owners, namespaces, resourceQuotas: [{ hard }], nodeSelector: { 'kubernetes.io/os': 'linux' },
+    limitRanges: [{ limits: [{ type: 'Container', default: { cpu: '200m', memory: '128Mi' }, defaultRequest: { cpu: '100m', memory: '64Mi' } }] }],
+  });
 }
 
 /** The namespaces of every tenant that lists `user` (or one of `groups`) as an owner, per the Tenants themselves. */

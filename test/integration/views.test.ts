@@ -3,6 +3,7 @@ import { httpsGet } from '../controlplane/controlplane';
 import { applyObject, controlPlane, kubectl, kubectlJson, parseTable, serviceAccountUser, uniqueName, waitFor } from './env';
 import { replicas } from './paddock-env';
 import { KubectlWatch } from './watch-client';
+import { tenant } from '../../src/testing/tenants';
 
 jest.setTimeout(180_000);
 
@@ -12,7 +13,7 @@ const ns = `${id}-ids`;
 let ann = '';
 let ben = '';
 let nobody = '';
-const SA = (name: string) => ({ kind: 'ServiceAccount', namespace: ns, name });
+const SA = (name: string) => ({ kind: 'ServiceAccount' as const, namespace: ns, name });
 const gold = `${id}-gold`;
 const std = `${id}-standard`;
 const bronze = `${id}-bronze`;
@@ -34,12 +35,12 @@ beforeAll(async () => {
   await applyObject({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: `${id}-low` }, value: 100 });
   await applyObject({ apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: `${id}-sandbox`, labels: { sandbox: 'true' } }, handler: 'runsc' });
   await applyObject({ apiVersion: 'v1', kind: 'Node', metadata: { name: `${id}-node`, labels: { pool: id } } });
-  await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: oil }, spec: {
+  await applyObject(tenant(oil, {
     owners: [SA('ann')], nodeSelector: { pool: id },
     storageClasses: { allowed: [std], selector: { matchLabels: { tier: 'gold' } } },
     ingressClasses: { allowed: [`${id}-internal`] }, priorityClasses: { allowed: [`${id}-low`] }, runtimeClasses: { selector: { matchLabels: { sandbox: 'true' } } },
-  } });
-  await applyObject({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: gas }, spec: { owners: [SA('ben')], storageClasses: { allowed: [bronze] }, ingressClasses: { allowed: [] }, priorityClasses: { allowed: [] }, runtimeClasses: { allowed: [] } } });
+  }));
+  await applyObject(tenant(gas, { owners: [SA('ben')], storageClasses: { allowed: [bronze] }, ingressClasses: { allowed: [] }, priorityClasses: { allowed: [] }, runtimeClasses: { allowed: [] } }));
   await waitFor('the views to know the tenants', async () => (await names(ann, 'tsc')).length === 2, 60_000, 250);
 });
 

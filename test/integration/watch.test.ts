@@ -5,14 +5,16 @@ import { replicas } from './paddock-env';
 import { DirectWatch, KubectlWatch, WebSocketWatch, type WatchEventLine } from './watch-client';
 import { readFileSync } from 'node:fs';
 import { PADDOCK_STATE_FILE } from './global-setup';
+import { tenant as tenantNamed } from '../../src/testing/tenants';
+import type { TenantOwner, TenantSpec } from '../../src/kube/types';
 
 jest.setTimeout(180_000);
 
-function tenant(name: string, owners: unknown[], namespaces: string[], extra: Record<string, unknown> = {}) {
-  return { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name }, spec: { owners, namespaces, deletionPolicy: 'Delete', ...extra } };
+function tenant(name: string, owners: TenantOwner[], namespaces: string[], extra: Partial<TenantSpec> = {}) {
+  return tenantNamed(name, { owners, namespaces, deletionPolicy: 'Delete', ...extra });
 }
-const ALICE = [{ kind: 'User', name: 'alice' }];
-const GAS_DEVS = [{ kind: 'Group', name: 'gas-devs' }];
+const ALICE: TenantOwner[] = [{ kind: 'User', name: 'alice' }];
+const GAS_DEVS: TenantOwner[] = [{ kind: 'Group', name: 'gas-devs' }];
 
 async function served(names: string[]): Promise<void> {
   await waitFor(`rows ${names.join(', ')}`, async () => (await kubectl('admin', ['get', 'tns', ...names])).code === 0, 60_000, 200);
@@ -95,7 +97,7 @@ describe('ownership changes reach open watches', () => {
   });
 });
 
-const BOB = [{ kind: 'User', name: 'bob' }];
+const BOB: TenantOwner[] = [{ kind: 'User', name: 'bob' }];
 const ownerNames = (o: any): string[] => (o?.status?.owners ?? []).map((x: { name: string }) => x.name);
 const tnsPath = (name = '') => `/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces${name ? `/${name}` : ''}`;
 

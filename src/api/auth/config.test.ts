@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePki, type Pki } from '../../../test/controlplane/pki';
+import { waitFor } from '../../testing/wait';
 import { AuthConfigSource, EMPTY_AUTHENTICATION_CONFIG, parseAuthenticationConfig } from './config';
 import type { KubeRequester } from './types';
 
@@ -105,15 +106,15 @@ describe('AuthConfigSource', () => {
       expect(source.current).toBe(first); // unchanged data → same object
       kube.data = { ...data, 'requestheader-allowed-names': '["other-proxy"]' };
       kube.rv++;
-      await waitUntil(() => source.current !== first);
+      await waitFor('a new configuration', () => source.current !== first, 2000, 5);
       expect(source.current.requestHeader?.allowedNames).toEqual(['other-proxy']);
       const good = source.current;
       kube.data = { ...data, 'requestheader-allowed-names': 'garbage' };
       kube.rv++;
-      await waitUntil(() => errors.length > 0);
+      await waitFor('an error', () => errors.length > 0, 2000, 5);
       expect(source.current).toBe(good);
       kube.fail = true;
-      await waitUntil(() => errors.some((e) => /refused/.test(e.message)));
+      await waitFor('a refusal', () => errors.some((e) => /refused/.test(e.message)), 2000, 5);
       expect(source.current).toBe(good);
       expect(seen).toEqual([['front-proxy-client'], ['other-proxy']]);
     } finally {
@@ -121,11 +122,3 @@ describe('AuthConfigSource', () => {
     }
   });
 });
-
-async function waitUntil(cond: () => boolean, ms = 2000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

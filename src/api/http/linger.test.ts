@@ -3,6 +3,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { send } from '../request/respond';
 import { answerClientError } from './client-error';
 import { unlessLingering } from './linger';
+import { waitFor } from '../../testing/wait';
 
 /** Far more than the kernel buffers of a loopback connection hold: most of it is still to send when the answer comes. */
 const BODY = Buffer.alloc(16 * 2 ** 20, 'x');
@@ -48,11 +49,6 @@ function post(port: number): Promise<{ status?: number; error?: string }> {
   });
 }
 
-/** Resolves once `check` holds, looking again after every turn of the event loop. */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setImmediate(resolve));
-}
-
 describe('a connection closed with its request body unread', () => {
   let bed: Bed;
   beforeEach(async () => (bed = await refusingServer()));
@@ -68,14 +64,14 @@ describe('a connection closed with its request body unread', () => {
     client.on('data', (d: Buffer) => (answer += d.toString('latin1')));
     const head = 'POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n';
     client.write(head + 'x'.repeat(10));
-    await until(() => answer.includes('{"kind":"Status","code":413}'));
+    await waitFor('the 413 answer', () => answer.includes('{"kind":"Status","code":413}'), 5000, 0);
     expect(answer).toMatch(/^HTTP\/1\.1 413 .*\r\n[\s\S]*Connection: close\r\n/i);
     // The rest of the body, a second request on the same connection (pipelined, or an attacker's), and junk.
     const rest = 'x'.repeat(90) + 'DELETE /second HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n' + 'G@T / HTTP/1.1\r\n\r\n';
     client.write(rest);
     // Once the server has read every byte (each is parsed as it is read), what it dispatched is known.
     const [server] = bed.sockets;
-    await until(() => server.bytesRead >= Buffer.byteLength(head) + 10 + Buffer.byteLength(rest));
+    await waitFor('the server to read the whole body', () => server.bytesRead >= Buffer.byteLength(head) + 10 + Buffer.byteLength(rest), 5000, 0);
     await new Promise((resolve) => setImmediate(resolve));
     expect(bed.seen).toEqual(['POST /big']);
     // No second answer: the connection ends after the first.

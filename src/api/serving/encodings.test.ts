@@ -118,7 +118,15 @@ describe('row encodings: made once per row state', () => {
       JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, rows, {}, { groupVersion: 'meta.k8s.io/v1beta1', includeObject: 'None', now })),
     );
     expect(table.calls).toBe(calls);
-    expect(objectJson(rows[0])).toBe(objectJson(rows[0]));
+    const json = objectJson(rows[0]);
+    expect(json).toBe(JSON.stringify(rows[0]));
+    const stringify = jest.spyOn(JSON, 'stringify');
+    try {
+      expect(objectJson(rows[0])).toBe(json);
+      expect(stringify).not.toHaveBeenCalled(); // the second call hands back the row's JSON made by the first
+    } finally {
+      stringify.mockRestore();
+    }
   });
 
   it('a new row state gets new bytes; the old state keeps its own', () => {
@@ -162,10 +170,14 @@ describe('row encodings: made once per row state', () => {
   });
 
   it('an AGE column that does not show the age of creationTimestamp is never cached', () => {
-    const odd: TableConvertor<KubeObject> = { columns: [NAME_COLUMN, AGE_COLUMN], cells: (row) => [row.metadata.name, 'forever'] };
+    const forever: TableConvertor<KubeObject> = { columns: [NAME_COLUMN, AGE_COLUMN], cells: (row) => [row.metadata.name, 'forever'] };
+    const odd = counting(forever);
     const opts = { groupVersion: 'meta.k8s.io/v1' as const, includeObject: 'None' as const, now };
-    expect(join(tableJson(odd, rows, {}, opts))).toBe(JSON.stringify(toTable(odd, rows, {}, opts)));
-    expect(join(tableJson(odd, rows, {}, opts))).toBe(JSON.stringify(toTable(odd, rows, {}, opts)));
+    const expected = JSON.stringify(toTable(forever, rows, {}, opts));
+    expect(join(tableJson(odd, rows, {}, opts))).toBe(expected);
+    const calls = odd.calls;
+    expect(join(tableJson(odd, rows, {}, opts))).toBe(expected);
+    expect(odd.calls - calls).toBe(rows.length); // the second list computes every row's cells again
   });
 
   it('encodings unused for two turns are dropped and made again', () => {

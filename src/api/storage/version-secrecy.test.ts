@@ -9,6 +9,7 @@ import { tenantNamespacesResource } from '../resources/tenantnamespaces/registra
 import { STORAGE_CLASSES } from '../resources/classes';
 import { viewResource } from '../resources/projected/define';
 import { OWNED_TENANTS } from '../resources/owned-tenants';
+import { tenant as tenantNamed } from '../../testing/tenants';
 
 /**
  * What the resourceVersions a caller is given tell it about what it may not see. carol owns nothing: she
@@ -24,7 +25,7 @@ function classesWorld() {
   const tenants = new FakeInformer<Tenant>();
   const storageClasses = new FakeInformer<KubeObject>();
   const cache = { tenants, storageClasses } as unknown as PaddockCache;
-  tenants.set('oil', { metadata: { name: 'oil', uid: 'oil' }, spec: { owners: [{ kind: 'User', name: 'alice' }], storageClasses: { allowed: ['standard'] } }, status: {} });
+  tenants.set('oil', tenantNamed('oil', { storageClasses: { allowed: ['standard'] } }, {}, { uid: 'oil' }));
   storageClasses.set('standard', { metadata: { name: 'standard', uid: 'uid-standard' } });
   return { tenants, storageClasses, r: viewResource(STORAGE_CLASSES, cache, 100, TEST_SEAL) };
 }
@@ -46,7 +47,7 @@ describe('a resourceVersion confirms no hidden name', () => {
     const tenants = new FakeInformer<Tenant>();
     const r = viewResource(OWNED_TENANTS, { tenants } as unknown as PaddockCache, 100, TEST_SEAL);
     const before = listRv(r);
-    tenants.set('acquisition', { metadata: { name: 'acquisition', uid: 'acquisition', resourceVersion: '734918264' }, spec: { owners: [{ kind: 'User', name: 'dave' }] }, status: {} });
+    tenants.set('acquisition', tenantNamed('acquisition', { owners: [{ kind: 'User', name: 'dave' }] }, {}, { uid: 'acquisition', resourceVersion: '734918264' }));
     expect(confirmsHiddenObject(before, listRv(r), 'acquisition', '734918264')).toBe(false);
   });
 

@@ -1,6 +1,7 @@
 import { INDEX, type PaddockCache } from '../../cache/paddock-cache';
 import { FakeInformer } from '../../cache/testing/fake-informer';
 import type { Namespace, NamespaceClaim, ResourceQuota, Tenant, TenantSpec } from '../../kube/types';
+import { tenant as tenantNamed } from '../../testing/tenants';
 import { ownerKeysOfTenant } from '../../tenancy/owner-keys';
 import { TenantNamespaceView } from '../resources/tenantnamespaces/view';
 import { ResourceVersionSeal } from '../storage/version-seal';
@@ -25,7 +26,7 @@ export function tenantWorld(opts: { window?: number } = {}) {
   /** The rows as the request path reads them (and, for tests, the store's change log). */
   const view = tns.store;
   const tenant = (name: string, owners: Tenant['spec']['owners'], claims: NamespaceClaim[], spec: Partial<TenantSpec> = {}) =>
-    tenants.set(name, { metadata: { name, uid: name }, spec: { owners, ...spec }, status: { claims } });
+    tenants.set(name, tenantNamed(name, { owners, ...spec }, { claims }, { uid: name }));
   const namespace = (name: string, tenantName: string, phase: 'Active' | 'Terminating' = 'Active') =>
     namespaces.set(name, { metadata: { name, uid: `uid-${name}`, labels: { 'paddock.dev/tenant': tenantName } }, status: { phase } });
   return { tenants, namespaces, quotas, cache, tns, view, tenant, namespace };

@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { prepareForCache } from '../../cache/transform';
 import type { KubeObject, Tenant, TenantSpec } from '../../kube/types';
+import { tenant } from '../../testing/tenants';
 import { desiredState } from '../desired';
 import type { DiffOptions } from '../drift';
 import type { Guardrail } from '../guardrails/kind';
@@ -12,7 +13,7 @@ import { guardrailKind } from '../guardrails/registry';
 
 /** A Tenant `oil` with namespace `oil-p`, an admin owner and `spec`. */
 export function tenantWith(spec: Partial<TenantSpec> = {}): Tenant {
-  return { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', metadata: { name: 'oil', uid: 'uid-1', generation: 1 }, spec: { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['p'], ...spec } };
+  return tenant('oil', { namespaces: ['p'], ...spec }, undefined, { uid: 'uid-1', generation: 1 });
 }
 
 /** The guardrails `tenant` wants in its first namespace, in order. */

@@ -12,6 +12,7 @@ import { NODES } from '../nodes';
 import { OWNED_TENANTS } from '../owned-tenants';
 import { seededRandom } from '../../../testing/seeded-random';
 import { ResourceVersionSeal } from '../../storage/version-seal';
+import { tenant as tenantNamed } from '../../../testing/tenants';
 
 function world() {
   const tenants = new FakeInformer<Tenant>();
@@ -161,7 +162,7 @@ describe('ownedtenants and ownership changes', () => {
     const r = viewResource(OWNED_TENANTS, w.cache, 100, TEST_SEAL);
     const changes: Change<KubeObject>[] = [];
     r.storage.subscribe((c) => changes.push(c));
-    w.tenants.set('oil', { metadata: { name: 'oil', uid: 'oil' }, spec: { owners: [{ kind: 'User', name: 'dave' }], namespaces: ['secret-project'] }, status: { size: 1 } });
+    w.tenants.set('oil', tenantNamed('oil', { owners: [{ kind: 'User', name: 'dave' }], namespaces: ['secret-project'] }, { size: 1 }, { uid: 'oil' }));
     const events = changes.map((c) => eventFor({ admits: (a) => r.storage.admits(alice, a), matches: () => true }, c)).filter(Boolean);
     expect(events.map((e) => e!.type)).toEqual(['DELETED']);
     expect(JSON.stringify(events.map((e) => e!.object))).not.toContain('dave');

@@ -10,6 +10,7 @@ import {
   toTenantNamespace,
   unsupportedFieldLabel,
 } from './index';
+import { tenant as tenantNamed } from '../../../testing/tenants';
 
 const compareQuantities = (a: Quantity, b: Quantity) => a.cmp(b);
 
@@ -27,19 +28,14 @@ const namespace: Namespace = {
   status: { phase: 'Active' },
 };
 
-const tenant: Tenant = {
-  apiVersion: 'paddock.dev/v1alpha1',
-  kind: 'Tenant',
-  metadata: { name: 'oil', resourceVersion: '130' },
-  spec: {
-    owners: [
-      { kind: 'User', name: 'alice' },
-      { kind: 'Group', name: 'oil-devs', role: 'operator' },
-      { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer', role: 'viewer' },
-    ],
-    nodeSelector: { 'kubernetes.io/os': 'linux' },
-  },
-};
+const tenant: Tenant = tenantNamed('oil', {
+  owners: [
+    { kind: 'User', name: 'alice' },
+    { kind: 'Group', name: 'oil-devs', role: 'operator' },
+    { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer', role: 'viewer' },
+  ],
+  nodeSelector: { 'kubernetes.io/os': 'linux' },
+}, undefined, { resourceVersion: '130' });
 
 function quota(name: string, hard: Record<string, string>, used?: Record<string, string>, rv = '100'): ResourceQuota {
   return { metadata: { name, namespace: 'oil-production', resourceVersion: rv }, spec: { hard }, status: used ? { hard, used } : undefined };

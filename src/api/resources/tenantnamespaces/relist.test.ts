@@ -9,9 +9,11 @@ import { TEST_SEAL } from '../../testing/tenant-world';
 import { sameContent } from '../../storage/same-content';
 import type { Change } from '../../storage/change';
 import type { KubeObject, Namespace, ResourceQuota, Tenant, TenantNamespace } from '../../../kube/types';
+import { tenant as tenantNamed } from '../../../testing/tenants';
 
 const never = {} as ListerWatcher<KubeObject>;
-const tn = (name: string, rv: number, claims: string[]): Tenant => ({ metadata: { name, uid: name, resourceVersion: String(rv) }, spec: { owners: [{ kind: 'User', name: 'alice' }] }, status: { claims: claims.map((c) => ({ name: c, origin: 'Declared', uid: `uid-${c}` })) } } as unknown as Tenant);
+const tn = (name: string, rv: number, claims: string[]): Tenant =>
+  tenantNamed(name, {}, { claims: claims.map((c) => ({ name: c, origin: 'Declared', uid: `uid-${c}` })) }, { uid: name, resourceVersion: String(rv) });
 const ns = (name: string, rv: number, t: string): Namespace => ({ metadata: { name, uid: `uid-${name}`, resourceVersion: String(rv), labels: { 'paddock.dev/tenant': t } }, status: { phase: 'Active' } } as Namespace);
 const q = (namespace: string, name: string, rv: number, cpu: string): ResourceQuota => ({ metadata: { namespace, name, resourceVersion: String(rv) }, spec: { hard: { cpu } } } as unknown as ResourceQuota);
 
