@@ -3,6 +3,9 @@ import { kubectl, parseTable, uniqueName, waitFor } from './env';
 import { tenant } from '../../src/testing/tenants';
 import type { TenantSpec } from '../../src/kube/types';
 
+// Each test runs real kubectl against the control plane: seconds apiece on a loaded machine, not Jest's 5 s default.
+jest.setTimeout(60_000);
+
 const REPO = resolve(__dirname, '..', '..');
 
 /** Tenant `name` with `spec` (deliberately invalid in some tests), as kubectl reads it from stdin. */
