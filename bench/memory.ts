@@ -5,7 +5,7 @@ import { breakdownText, heapBreakdown, takeHeapSnapshot, type HeapBreakdown } fr
 import { ACCEPT_JSON, ACCEPT_TABLE } from './http';
 import { memoryOf, metricSum } from './proc';
 import { round } from './stats';
-import { RETENTION_MS } from '../src/api/serving/encodings';
+import { RETENTION_MS } from '../src/api/encoding/encodings';
 import { sleep } from '../test/controlplane/processes';
 
 /** When this scenario last listed every row (its encodings are then kept for up to 2 × RETENTION_MS). */

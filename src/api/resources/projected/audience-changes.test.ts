@@ -4,7 +4,7 @@ import type { KubeObject, Tenant, TenantSpec } from '../../../kube/types';
 import { logger } from '../../../log/logger';
 import type { ListOptions } from '../../request/list-options';
 import { listRows } from '../../serving/list';
-import type { ServedResource, Viewer } from '../../serving/registration';
+import type { ServedResource, Viewer } from '../../registration/served-resource';
 import { TEST_SEAL } from '../../testing/tenant-world';
 import type { Change } from '../../storage/change';
 import { WatchHub } from '../../watch/handler';

@@ -3,7 +3,7 @@ import type { PaddockCache } from '../../../cache/paddock-cache';
 import { FakeInformer } from '../../../cache/testing/fake-informer';
 import type { KubeObject, Tenant, TenantSpec } from '../../../kube/types';
 import { listRows } from '../../serving/list';
-import type { Viewer } from '../../serving/registration';
+import type { Viewer } from '../../registration/served-resource';
 import type { Change } from '../../storage/change';
 import { eventFor } from '../../storage/visibility';
 import { STORAGE_CLASSES } from '../classes';

@@ -1,7 +1,7 @@
 import type { TenantNamespace } from '../../../kube/types';
 import { TENANT_NAMESPACES } from './names';
 import { DEFINITION, tenantNamespaceSchemas } from './schemas';
-import type { ServedResource } from '../../serving/registration';
+import type { ServedResource } from '../../registration/served-resource';
 import { fieldsOf, SUPPORTED_FIELD_LABELS } from './fields';
 import type { SelfService } from './self-service';
 import { TENANT_NAMESPACE_TABLE } from './table';
