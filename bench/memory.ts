@@ -28,7 +28,7 @@ export interface MemoryPoint {
   rssMiB: number;
   /**
    * While serving: just after an admin list as a Table and as JSON, with every row's encodings alive
-   * (they are kept while lists keep using them; see src/api/serving/encodings.ts).
+   * (they are kept while lists keep using them; see src/api/encoding/encodings.ts).
    */
   servingHeapUsedBytes?: number;
   /** Where the heap at rest goes (with --heap-breakdown). */

@@ -1,7 +1,7 @@
 import type { KubeObject, TenantNamespace } from '../../kube/types';
 import type { IncludeObject, MetaGroupVersion } from '../negotiation';
 import { AGE_COLUMN, column, INITIAL_EVENTS_END, NAME_COLUMN, toObjectTable, toPartialObjectMetadata, toPartialObjectMetadataList, toTable, translateTimestampSince } from '../table';
-import { TENANT_NAMESPACE_TABLE } from '../resources/tenantnamespaces/table';
+import { TENANT_NAMESPACE_TABLE } from '../resources/tenantnamespaces/tenant-namespace-table';
 import { PRIORITY_CLASSES } from '../resources/classes';
 import {
   clearEncodings, metadataJson, objectJson, objectListJson, objectTableJson, partialObjectMetadataJson, partialObjectMetadataListJson, PIECE_CHARS, tableJson, tableRowJson, turnEncodings,

@@ -1,2 +1,2 @@
 export { ApiServer } from './server';
-export { complete } from './config';
+export { complete } from './server-config';

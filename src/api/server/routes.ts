@@ -4,7 +4,7 @@ import { GROUP_VERSION } from '../group-version';
 import { parseListOptions } from '../request/list-options';
 import { sendError } from '../request/respond';
 import { failure, methodNotSupported } from '../status';
-import type { CompletedConfig, Served } from './config';
+import type { CompletedConfig, Served } from './server-config';
 import { clientErrorOf } from './errors';
 import { authentication, type Req } from './filters/authentication';
 import type { HandlerContext } from './handlers/context';

@@ -8,7 +8,7 @@ import { closeGracefully, UndeliveredResponses } from '../http/graceful-close';
 import { isLingering, unlessLingering } from '../http/linger';
 import { selectProtocol } from '../http/websocket';
 import { ListSnapshots } from '../serving/snapshots';
-import type { CompletedConfig } from './config';
+import type { CompletedConfig } from './server-config';
 import { ResourceAuthorization } from './filters/authorization';
 import { RequestLimits } from './filters/limits';
 import { watchOverWebSocket, type UpgradeContext } from './handlers/watch';
@@ -17,7 +17,7 @@ import { COLLECTION_PATH, routes, servedNamed } from './routes';
 /**
  * The aggregated API server: HTTPS with delegated authentication (front proxy, client certificates,
  * TokenReview) and authorization (SubjectAccessReview), serving discovery, OpenAPI, health, metrics and
- * every registered resource. Built from a completed config (see config.ts): the filters, the handlers of
+ * every registered resource. Built from a completed config (see server-config.ts): the filters, the handlers of
  * each verb and the routes are its parts; it knows no resource by name.
  */
 export class ApiServer {

@@ -3,7 +3,7 @@ import { FakeInformer } from '../../../cache/testing/fake-informer';
 import type { KubeObject, Tenant, TenantSpec } from '../../../kube/types';
 import { logger } from '../../../log/logger';
 import type { ListOptions } from '../../request/list-options';
-import { listRows } from '../../serving/list';
+import { listRows } from '../../serving/rows';
 import type { ServedResource, Viewer } from '../../registration/served-resource';
 import { TEST_SEAL } from '../../testing/tenant-world';
 import type { Change } from '../../storage/change';

@@ -5,7 +5,7 @@ import type { ResourceNames, ServedResource } from '../../registration/served-re
 import type { ResourceVersionSeal } from '../../storage/version-seal';
 import type { ViewDefinition } from './definition';
 import { ProjectedView } from './projected-view';
-import { viewSchemas } from './schemas';
+import { viewSchemas } from './view-schemas';
 
 export type { ViewDefinition } from './definition';
 

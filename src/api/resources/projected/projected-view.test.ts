@@ -2,7 +2,7 @@ import { TEST_SEAL } from '../../testing/tenant-world';
 import type { PaddockCache } from '../../../cache/paddock-cache';
 import { FakeInformer } from '../../../cache/testing/fake-informer';
 import type { KubeObject, Tenant, TenantSpec } from '../../../kube/types';
-import { listRows } from '../../serving/list';
+import { listRows } from '../../serving/rows';
 import type { Viewer } from '../../registration/served-resource';
 import type { Change } from '../../storage/change';
 import { eventFor } from '../../storage/visibility';

@@ -1,7 +1,7 @@
 import { apiInflight, apiRejected } from '../../../metrics/api';
 import { withDeadline } from '../../http/deadlines';
 import { tooManyRequests } from '../../status';
-import type { CompletedConfig } from '../config';
+import type { CompletedConfig } from '../server-config';
 
 /**
  * The bounds on what requests may hold: in-flight non-watch requests and their deadline, open watches

@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import { checkTargetFits } from '../../negotiation';
 import { send } from '../../request/respond';
 import type { ServedResource } from '../../registration/served-resource';
-import { getRow } from '../../serving/list';
+import { getRow } from '../../serving/rows';
 import { renderObject } from '../../serving/render';
 import type { Req } from '../filters/authentication';
 import { negotiate, type HandlerContext } from './context';

@@ -4,7 +4,7 @@ import { resourceVersionOfContinue } from '../../request/continue-token';
 import type { ListOptions } from '../../request/list-options';
 import { sendStream } from '../../request/respond';
 import type { ServedResource } from '../../registration/served-resource';
-import { listRows } from '../../serving/list';
+import { listRows } from '../../serving/rows';
 import { renderList } from '../../serving/render';
 import { RESOURCE_VERSION_WAIT_MS } from '../../storage/change-log';
 import type { Req } from '../filters/authentication';

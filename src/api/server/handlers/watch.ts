@@ -10,7 +10,7 @@ import type { ServedResource } from '../../registration/served-resource';
 import { failure, unauthorized } from '../../status';
 import type { WatchHub } from '../../watch/handler';
 import { httpSink, webSocketSink } from '../../watch/sinks';
-import type { Served } from '../config';
+import type { Served } from '../server-config';
 import { clientErrorOf, sendErrorToSocket } from '../errors';
 import type { Req } from '../filters/authentication';
 import { negotiate, type HandlerContext } from './context';

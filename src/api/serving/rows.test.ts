@@ -2,7 +2,7 @@ import { encodeContinue } from '../request/continue-token';
 import type { ListOptions } from '../request/list-options';
 import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';
 import { tenantWorld } from '../testing/tenant-world';
-import { listRows } from './list';
+import { listRows } from './rows';
 import type { Viewer } from '../registration/served-resource';
 
 const carol: Viewer = { name: 'carol', groups: ['system:authenticated'], seesAll: false };
