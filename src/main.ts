@@ -9,7 +9,7 @@ import { tenantNamespacesResource } from './api/resources/tenantnamespaces/regis
 import { SelfService } from './api/resources/tenantnamespaces/self-service';
 import { TenantNamespaceView } from './api/resources/tenantnamespaces/view';
 import { viewResources } from './api/resources';
-import { WatchHub } from './api/watch/handler';
+import { WatchHub } from './api/watch/hub';
 import { SharedInformerFactory } from './cache/factory';
 import { ServingCertManager } from './certs/serving-cert';
 import { ResourceVersionSeal } from './api/storage/version-seal';

@@ -4,7 +4,7 @@ import type { DiscoveryDocuments } from '../discovery';
 import type { BodyLimits } from '../http/body';
 import type { OpenAPIDocuments } from '../openapi';
 import type { AnyServedResource } from '../registration/served-resource';
-import type { WatchHub } from '../watch/handler';
+import type { WatchHub } from '../watch/hub';
 
 export interface ApiServerLimits {
   maxRequestsInflight: number;

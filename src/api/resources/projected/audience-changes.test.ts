@@ -7,7 +7,7 @@ import { listRows } from '../../serving/rows';
 import type { ServedResource, Viewer } from '../../registration/served-resource';
 import { TEST_SEAL } from '../../testing/tenant-world';
 import type { Change } from '../../storage/change';
-import { WatchHub } from '../../watch/handler';
+import { WatchHub } from '../../watch/hub';
 import { eventFor } from '../../storage/visibility';
 import type { WatchSink } from '../../watch/watcher';
 import { STORAGE_CLASSES } from '../classes';

@@ -8,7 +8,7 @@ import { negotiateOutput, parseIncludeObject } from '../../negotiation';
 import { parseListOptions, type ListOptions } from '../../request/list-options';
 import type { ServedResource } from '../../registration/served-resource';
 import { failure, unauthorized } from '../../status';
-import type { WatchHub } from '../../watch/handler';
+import type { WatchHub } from '../../watch/hub';
 import { httpSink, webSocketSink } from '../../watch/sinks';
 import type { Served } from '../server-config';
 import { clientErrorOf, sendErrorToSocket } from '../errors';

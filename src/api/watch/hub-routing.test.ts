@@ -4,7 +4,7 @@ import type { ServedResource, Viewer } from '../registration/served-resource';
 import type { RowStorage } from '../storage/row-storage';
 import { tenantWorld } from '../testing/tenant-world';
 import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';
-import { WatchHub } from './handler';
+import { WatchHub } from './hub';
 import { Watcher, type WatchSink } from './watcher';
 
 class MemorySink implements WatchSink {
