@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { clearEncodings, objectListJson, tableJson } from '../src/api/serving/encodings';
-import { TENANT_NAMESPACE_TABLE } from '../src/api/resources/tenantnamespaces/table';
+import { clearEncodings, objectListJson, tableJson } from '../src/api/encoding/encodings';
+import { TENANT_NAMESPACE_TABLE } from '../src/api/resources/tenantnamespaces/tenant-namespace-table';
 import type { TenantNamespace } from '../src/kube/types';
 import type { BenchCluster } from './cluster';
 import { TNS } from './cluster';

@@ -5,7 +5,7 @@ import { breakdownText, heapBreakdown, takeHeapSnapshot, type HeapBreakdown } fr
 import { ACCEPT_JSON, ACCEPT_TABLE } from './http';
 import { memoryOf, metricSum } from './proc';
 import { round } from './stats';
-import { RETENTION_MS } from '../src/api/serving/encodings';
+import { RETENTION_MS } from '../src/api/encoding/encodings';
 import { sleep } from '../test/controlplane/processes';
 
 /** When this scenario last listed every row (its encodings are then kept for up to 2 × RETENTION_MS). */
@@ -28,7 +28,7 @@ export interface MemoryPoint {
   rssMiB: number;
   /**
    * While serving: just after an admin list as a Table and as JSON, with every row's encodings alive
-   * (they are kept while lists keep using them; see src/api/serving/encodings.ts).
+   * (they are kept while lists keep using them; see src/api/encoding/encodings.ts).
    */
   servingHeapUsedBytes?: number;
   /** Where the heap at rest goes (with --heap-breakdown). */

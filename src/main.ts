@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { ApiServer } from './api/server';
+import { ApiServer, complete } from './api/server';
 import { AuthConfigSource, Authenticator, Authorizer, TokenReviewer, type KubeRequester, type ServingCertificate } from './api/auth';
 import { buildDiscoveryDocuments } from './api/discovery';
 import { buildOpenAPIDocuments } from './api/openapi';
-import type { AnyServedResource } from './api/serving/registration';
+import type { AnyServedResource } from './api/registration/served-resource';
 import { tenantNamespacesResource } from './api/resources/tenantnamespaces/registration';
 import { SelfService } from './api/resources/tenantnamespaces/self-service';
 import { TenantNamespaceView } from './api/resources/tenantnamespaces/view';
 import { viewResources } from './api/resources';
-import { WatchHub } from './api/watch/handler';
+import { WatchHub } from './api/watch/hub';
 import { SharedInformerFactory } from './cache/factory';
 import { ServingCertManager } from './certs/serving-cert';
 import { ResourceVersionSeal } from './api/storage/version-seal';
@@ -72,7 +72,7 @@ async function run(options: Options): Promise<void> {
     // Every resource of tenancy.paddock.dev/v1alpha1: one registration each, one watch hub each.
     const resources: AnyServedResource[] = [tenantNamespacesResource(view.store, new SelfService(view, apiClient)), ...viewResources(cache, options.watchWindow, seal)];
     const watchOptions = { maxBufferedBytes: options.watchBufferBytes, bookmarkIntervalMs: 30_000, minTimeoutSeconds: 1800, resourceVersionWaitMs: RESOURCE_VERSION_WAIT_MS, log: logger({ component: 'watch' }) };
-    api = new ApiServer({
+    api = new ApiServer(complete({
       served: resources.map((resource) => ({ resource, hub: new WatchHub(resource, watchOptions) })),
       authSource,
       authenticator: new Authenticator({ config: () => authSource.current, tokens: new TokenReviewer(reviews) }),
@@ -87,7 +87,7 @@ async function run(options: Options): Promise<void> {
         headerTimeoutMs: options.headerTimeoutMs, idleTimeoutMs: options.idleTimeoutMs,
       },
       log: logger({ component: 'apiserver' }),
-    });
+    }));
     // A renewed certificate (by any replica, or a rotated file) is picked up by the server's own reload
     // of `serving` (src/api/auth/tls.ts), whichever mode provides it.
     const port = await api.listen(options.securePort, options.bindAddress);

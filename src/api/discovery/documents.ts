@@ -1,5 +1,5 @@
 import { GROUP_VERSION } from '../group-version';
-import type { ResourceNames } from '../serving/registration';
+import type { ResourceNames } from '../registration/served-resource';
 
 /**
  * The discovery documents of this server, as kube-apiserver shapes them (k8s.io/apimachinery meta/v1

@@ -1,4 +1,4 @@
-import type { ResourceNames } from '../serving/registration';
+import type { ResourceNames } from '../registration/served-resource';
 import { parseAccept } from '../negotiation';
 import { notAcceptable } from '../status';
 import { conditionalResponse, staticJson, type StaticDocument, type StaticResponse } from '../static/document';

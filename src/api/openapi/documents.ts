@@ -1,4 +1,4 @@
-import type { AnyServedResource } from '../serving/registration';
+import type { AnyServedResource } from '../registration/served-resource';
 import { META_DEFINITIONS_V2, META_SCHEMAS_V3 } from './meta-schemas';
 import { resourcePaths, resourcesPath } from './paths';
 import { GROUP_VERSION } from '../group-version';

@@ -4,7 +4,7 @@ import { META_DEFINITIONS_V2 } from './meta-schemas';
 import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';
 import type { SelfService } from '../resources/tenantnamespaces/self-service';
 import type { RowStorage } from '../storage/row-storage';
-import { DEFINITION } from '../resources/tenantnamespaces/schemas';
+import { DEFINITION } from '../resources/tenantnamespaces/tenant-namespace-schemas';
 import { buildOpenAPIDocuments, serveOpenAPI } from './index';
 
 type Obj = Record<string, any>;

@@ -1,4 +1,4 @@
-import type { ServedResource } from '../serving/registration';
+import type { ServedResource } from '../registration/served-resource';
 import { GROUP_VERSION } from '../group-version';
 import { refPath, type Flavor } from './refs';
 

@@ -1,4 +1,4 @@
-import type { AnyServedResource } from '../serving/registration';
+import type { AnyServedResource } from '../registration/served-resource';
 import { parseAccept } from '../negotiation';
 import { conditionalResponse, staticJson, type StaticDocument, type StaticResponse } from '../static/document';
 import { openAPIV2, openAPIV3GroupVersion, openAPIV3Index, V3_GROUP_VERSION_PATH } from './documents';

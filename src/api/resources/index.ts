@@ -1,6 +1,6 @@
 import type { PaddockCache } from '../../cache/paddock-cache';
 import type { KubeObject } from '../../kube/types';
-import type { ServedResource } from '../serving/registration';
+import type { ServedResource } from '../registration/served-resource';
 import { INGRESS_CLASSES, PRIORITY_CLASSES, RUNTIME_CLASSES, STORAGE_CLASSES } from './classes';
 import { viewResource, type ViewDefinition } from './projected/define';
 import type { ResourceVersionSeal } from '../storage/version-seal';

@@ -2,8 +2,8 @@ import type { KubeObject, ListMeta } from '../../kube/types';
 import type { IncludeObject, Negotiated } from '../negotiation';
 import { encodeBody } from '../request/respond';
 import { toObjectTable, toPartialObjectMetadata, toPartialObjectMetadataList, toTable } from '../table';
-import { objectJson, objectListJson, objectTableJson, partialObjectMetadataJson, partialObjectMetadataListJson, tableJson } from './encodings';
-import type { ServedResource } from './registration';
+import { objectJson, objectListJson, objectTableJson, partialObjectMetadataJson, partialObjectMetadataListJson, tableJson } from '../encoding/encodings';
+import type { ServedResource } from '../registration/served-resource';
 
 export interface RenderOptions {
   negotiated: Negotiated;

@@ -1,5 +1,5 @@
 import type { KubeObject, Namespace, ResourceQuota, Tenant, TenantNamespace } from '../../kube/types';
-import type { Viewer } from '../serving/registration';
+import type { Viewer } from '../registration/served-resource';
 import { tenantWorld } from '../testing/tenant-world';
 import type { Change } from './change';
 import { ResourceVersionSeal } from './version-seal';

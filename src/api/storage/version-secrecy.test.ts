@@ -1,8 +1,8 @@
 import type { PaddockCache } from '../../cache/paddock-cache';
 import { FakeInformer } from '../../cache/testing/fake-informer';
 import type { KubeObject, Namespace, Tenant } from '../../kube/types';
-import { listRows } from '../serving/list';
-import type { ServedResource, Viewer } from '../serving/registration';
+import { listRows } from '../serving/rows';
+import type { ServedResource, Viewer } from '../registration/served-resource';
 import { confirmsHiddenObject } from '../testing/hidden-objects';
 import { TEST_SEAL, tenantWorld } from '../testing/tenant-world';
 import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';

@@ -1,5 +1,5 @@
 import type { TenantNamespace } from '../../kube/types';
-import { TENANT_NAMESPACE_COLUMNS, TENANT_NAMESPACE_TABLE } from '../resources/tenantnamespaces/table';
+import { TENANT_NAMESPACE_COLUMNS, TENANT_NAMESPACE_TABLE } from '../resources/tenantnamespaces/tenant-namespace-table';
 import { humanDuration, NONE, toObjectTable, toPartialObjectMetadata, toPartialObjectMetadataList, toTable, translateTimestampSince } from './index';
 
 const now = new Date('2026-01-02T03:09:05Z');

@@ -1,5 +1,5 @@
 import type { KubeObject, ListMeta } from '../../kube/types';
-import type { TableConvertor } from '../serving/registration';
+import type { TableConvertor } from '../registration/served-resource';
 import type { IncludeObject, MetaGroupVersion } from '../negotiation';
 import type { TableColumnDefinition } from './columns';
 import { listMetadata, toPartialObjectMetadata, type PartialObjectMetadata } from './partial';

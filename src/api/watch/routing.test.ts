@@ -1,7 +1,7 @@
 import type { PaddockCache } from '../../cache/paddock-cache';
 import { FakeInformer } from '../../cache/testing/fake-informer';
 import type { KubeObject } from '../../kube/types';
-import type { Viewer } from '../serving/registration';
+import type { Viewer } from '../registration/served-resource';
 import { admits } from '../storage/audience';
 import { seededRandom as random } from '../../testing/seeded-random';
 import { TEST_SEAL, tenantWorld } from '../testing/tenant-world';

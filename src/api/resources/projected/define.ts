@@ -1,11 +1,11 @@
 import type { PaddockCache } from '../../../cache/paddock-cache';
 import type { KubeObject } from '../../../kube/types';
 import { GROUP_VERSION } from '../../group-version';
-import type { ResourceNames, ServedResource } from '../../serving/registration';
+import type { ResourceNames, ServedResource } from '../../registration/served-resource';
 import type { ResourceVersionSeal } from '../../storage/version-seal';
 import type { ViewDefinition } from './definition';
 import { ProjectedView } from './projected-view';
-import { viewSchemas } from './schemas';
+import { viewSchemas } from './view-schemas';
 
 export type { ViewDefinition } from './definition';
 

@@ -1,7 +1,7 @@
 import type { PaddockCache } from '../../../cache/paddock-cache';
 import type { SharedInformer } from '../../../cache/informer';
 import type { KubeObject, Tenant } from '../../../kube/types';
-import type { TableConvertor } from '../../serving/registration';
+import type { TableConvertor } from '../../registration/served-resource';
 
 /** What one read-only view of SPEC §9 is: its names, source, who may use a source object, how it prints. */
 export interface ViewDefinition {

@@ -1,10 +1,10 @@
 import type { TenantNamespace } from '../../../kube/types';
 import { TENANT_NAMESPACES } from './names';
-import { DEFINITION, tenantNamespaceSchemas } from './schemas';
-import type { ServedResource } from '../../serving/registration';
+import { DEFINITION, tenantNamespaceSchemas } from './tenant-namespace-schemas';
+import type { ServedResource } from '../../registration/served-resource';
 import { fieldsOf, SUPPORTED_FIELD_LABELS } from './fields';
 import type { SelfService } from './self-service';
-import { TENANT_NAMESPACE_TABLE } from './table';
+import { TENANT_NAMESPACE_TABLE } from './tenant-namespace-table';
 import type { RowStorage } from '../../storage/row-storage';
 
 /**

@@ -1,6 +1,6 @@
 import type { KubeClient } from '../../../kube/client';
 import type { Namespace } from '../../../kube/types';
-import type { Viewer } from '../../serving/registration';
+import type { Viewer } from '../../registration/served-resource';
 import { tenantWorld } from '../../testing/tenant-world';
 import { SelfService } from './self-service';
 

@@ -4,7 +4,7 @@ import { parseLabelSelector } from '../../../selectors/label-selector';
 import type { ListOptions } from '../../request/list-options';
 import { StatusError } from '../../status';
 import { encodeVersion } from '../../storage/version-codec';
-import { getRow, listRows } from '../../serving/list';
+import { getRow, listRows } from '../../serving/rows';
 import { ListSnapshots } from '../../serving/snapshots';
 import { tenantWorld } from '../../testing/tenant-world';
 import { tenantNamespacesResource } from './registration';

@@ -1,13 +1,13 @@
 import type { KubeObject, TenantNamespace } from '../../kube/types';
 import type { IncludeObject, MetaGroupVersion } from '../negotiation';
 import { AGE_COLUMN, column, INITIAL_EVENTS_END, NAME_COLUMN, toObjectTable, toPartialObjectMetadata, toPartialObjectMetadataList, toTable, translateTimestampSince } from '../table';
-import { TENANT_NAMESPACE_TABLE } from '../resources/tenantnamespaces/table';
+import { TENANT_NAMESPACE_TABLE } from '../resources/tenantnamespaces/tenant-namespace-table';
 import { PRIORITY_CLASSES } from '../resources/classes';
 import {
   clearEncodings, metadataJson, objectJson, objectListJson, objectTableJson, partialObjectMetadataJson, partialObjectMetadataListJson, PIECE_CHARS, tableJson, tableRowJson, turnEncodings,
 } from './encodings';
 import { registry } from '../../metrics/registry';
-import type { TableConvertor } from './registration';
+import type { TableConvertor } from '../registration/served-resource';
 
 const now = new Date('2026-03-04T05:06:07Z');
 const join = (pieces: Iterable<string>) => [...pieces].join('');

@@ -1,5 +1,5 @@
 import type { TenantNamespace } from '../../../kube/types';
-import type { TableConvertor } from '../../serving/registration';
+import type { TableConvertor } from '../../registration/served-resource';
 import { AGE_COLUMN, column, NAME_COLUMN, NONE, translateTimestampSince, type TableColumnDefinition } from '../../table';
 import { GUARDRAILS_READY, POD_SECURITY_ENFORCE_LABEL } from './read-model';
 

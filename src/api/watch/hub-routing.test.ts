@@ -1,10 +1,10 @@
 import type { Tenant, TenantNamespace } from '../../kube/types';
 import { logger } from '../../log/logger';
-import type { ServedResource, Viewer } from '../serving/registration';
+import type { ServedResource, Viewer } from '../registration/served-resource';
 import type { RowStorage } from '../storage/row-storage';
 import { tenantWorld } from '../testing/tenant-world';
 import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';
-import { WatchHub } from './handler';
+import { WatchHub } from './hub';
 import { Watcher, type WatchSink } from './watcher';
 
 class MemorySink implements WatchSink {

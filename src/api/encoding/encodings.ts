@@ -20,7 +20,7 @@ import { AGE_COLUMN } from '../table/columns';
 import { humanDuration, translateTimestampSince } from '../table/duration';
 import { listMetadata } from '../table/partial';
 import { INITIAL_EVENTS_END } from '../table/table';
-import type { TableConvertor } from './registration';
+import type { TableConvertor } from '../registration/served-resource';
 
 /** How long an unused encoding is kept at least (and at most twice as long). */
 export const RETENTION_MS = 60_000;

@@ -4,7 +4,7 @@ import type { ListOptions } from '../request/list-options';
 import { badRequest, expired, EXPIRED_MESSAGES, notFound, timeout } from '../status';
 import type { RowStorage } from '../storage/row-storage';
 import { matchesSelectors, selectRows } from '../storage/select';
-import type { ServedResource, Viewer } from './registration';
+import type { ServedResource, Viewer } from '../registration/served-resource';
 import type { Change } from '../storage/change';
 import { eventFor, type Sight } from '../storage/visibility';
 import { ListSnapshots } from './snapshots';

@@ -2,8 +2,8 @@ import { encodeContinue } from '../request/continue-token';
 import type { ListOptions } from '../request/list-options';
 import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';
 import { tenantWorld } from '../testing/tenant-world';
-import { listRows } from './list';
-import type { Viewer } from './registration';
+import { listRows } from './rows';
+import type { Viewer } from '../registration/served-resource';
 
 const carol: Viewer = { name: 'carol', groups: ['system:authenticated'], seesAll: false };
 const opts = (o: Partial<ListOptions> = {}): ListOptions => ({ limit: 0, watch: false, allowWatchBookmarks: false, ...o });

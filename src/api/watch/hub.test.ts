@@ -6,7 +6,7 @@ import type { ListOptions } from '../request/list-options';
 import { TEST_SEAL, tenantWorld } from '../testing/tenant-world';
 import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';
 import type { Viewer } from '../resources/tenantnamespaces/view';
-import { WatchHub } from './handler';
+import { WatchHub } from './hub';
 import { encodeVersion } from '../storage/version-codec';
 import type { WatchSink } from './watcher';
 

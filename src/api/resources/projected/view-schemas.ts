@@ -1,4 +1,4 @@
-import type { ResourceNames } from '../../serving/registration';
+import type { ResourceNames } from '../../registration/served-resource';
 import type { ViewDefinition } from './definition';
 import { refPath, type Flavor } from '../../openapi/refs';
 

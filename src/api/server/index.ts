@@ -1,0 +1,2 @@
+export { ApiServer } from './server';
+export { complete } from './server-config';
