@@ -3,7 +3,7 @@
 // it), then prints `tests: N passed, N failed` as its last line and writes it to .paddock/.
 // Flags: --unit or --integration to run one project; anything else is passed to Jest.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
@@ -46,8 +46,12 @@ if (spawnSync('tsc', ['--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' }).
 // Unused files, exports and dependencies (knip.json); import cycles are src/dependencies.test.ts's.
 console.error('linting (knip)...');
 if (spawnSync('knip', ['--no-progress'], { stdio: 'inherit' }).status !== 0) failedChecks++;
-// Integration suites run the compiled program (dist/), as the container image does.
-if (projects.includes('integration') && spawnSync('tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' }).status !== 0) failedChecks++;
+// Integration suites run the compiled program (dist/), as the container image does: compiled afresh, so
+// that no output of a module that has moved is left behind to be loaded instead of its new place.
+if (projects.includes('integration')) {
+  rmSync('dist', { recursive: true, force: true });
+  if (spawnSync('tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' }).status !== 0) failedChecks++;
+}
 // The install suite deploys the image built from the Dockerfile (reused while its inputs are unchanged).
 if (nodeSuitesSelected && !process.env.PADDOCK_NODE_SKIP_REASON && selects('node-install')) {
   const image = spawnSync('bash', ['test/controlplane/build-image.sh', '.paddock/image/paddock.tar'], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -55,6 +59,8 @@ if (nodeSuitesSelected && !process.env.PADDOCK_NODE_SKIP_REASON && selects('node
 }
 
 const results = '.paddock/jest-results.json';
+// A run that ends before Jest writes its results must not be counted from an earlier run's.
+rmSync(results, { force: true });
 // Integration suites share one control plane and two Paddock replicas that some suites restart: they run
 // one at a time.
 const serial = projects.includes('integration') ? ['--runInBand'] : [];

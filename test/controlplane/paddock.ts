@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { b64 } from './pki';
 import { httpsGet, type ControlPlaneState } from './controlplane';
@@ -12,8 +12,13 @@ function kubectl(state: ControlPlaneState, args: string[], input?: string): stri
   return execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs.admin, ...args], { encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
-/** Compiles src/ into dist/ (what the Dockerfile runs). */
+/**
+ * Compiles src/ into a fresh dist/ (what the Dockerfile runs). Fresh: a module that moved would
+ * otherwise leave its old output behind, and `dist/api/server.js` beside `dist/api/server/index.js`
+ * is the one Node.js loads.
+ */
 export function buildPaddock(): void {
+  rmSync(join(REPO, 'dist'), { recursive: true, force: true });
   execFileSync(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', join(REPO, 'tsconfig.build.json')], { stdio: 'inherit' });
 }
 
