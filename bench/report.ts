@@ -1,4 +1,5 @@
-import { capsuleProxyMarkdown, type CapsuleProxyResult } from './capsule-proxy';
+import { type CapsuleProxyResult } from './capsule-proxy';
+import { capsuleProxyMarkdown } from './capsule-proxy-scenarios';
 import type { ListResult, TargetResult } from './list';
 import type { EncodingMemory } from './encodings';
 import type { MemoryPoint, MemoryResult } from './memory';

@@ -4,7 +4,6 @@
 // still grows through every size) and merges their results into latest.*. Results:
 // bench/results/<timestamp>.json, latest.json, latest.md and latency-vs-size.svg. Everything started is
 // stopped on exit, on error and on Ctrl-C.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,9 +11,11 @@ import { benchTenant, BenchCluster } from '../bench/cluster';
 import { adminList, ownerList } from '../bench/list';
 import { memoryPoint, memoryResult, type MemoryPoint } from '../bench/memory';
 import { coldReconcile } from '../bench/reconcile';
-import { evaluateGoals, latencyChart, toMarkdown, type BenchResults, type SetupStep } from '../bench/report';
+import { evaluateGoals, toMarkdown, type BenchResults, type SetupStep } from '../bench/report';
+import { SCENARIOS, write, writeScale, type Scenario } from '../bench/results';
 import { allowedClassesList } from '../bench/classes';
-import { buildCapsuleProxy, capsuleAdminList, capsuleOwnerList, capsuleWatch, CapsuleProxy, ownerListRatios, ownershipChange, type CapsuleProxyResult } from '../bench/capsule-proxy';
+import { buildCapsuleProxy, CapsuleProxy, type CapsuleProxyResult } from '../bench/capsule-proxy';
+import { capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios, ownershipChange } from '../bench/capsule-proxy-scenarios';
 import type { ListResult } from '../bench/list';
 import { FULL, QUICK, ownerName, ownerOfTenant, tenantName, type BenchConfig } from '../bench/scenarios';
 import { round } from '../bench/stats';
@@ -27,14 +28,11 @@ import { buildPaddock } from '../test/controlplane/paddock';
 
 const REPO = resolve(__dirname, '..');
 const DIR = join(REPO, '.paddock', 'bench');
-const RESULTS = join(REPO, 'bench', 'results');
 
 const t0 = performance.now();
 const log = (line: string) => console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(4)}s] ${line}`);
 
 /** Scenarios `--only` can name; a run without it runs them all. */
-const SCENARIOS = ['owner-list', 'admin-list', 'memory', 'classes', 'watch', 'reconcile', 'capsule', 'ha'] as const;
-type Scenario = (typeof SCENARIOS)[number];
 
 let cluster: BenchCluster | undefined;
 let capsuleProxy: CapsuleProxy | undefined;
@@ -222,42 +220,6 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
   return { ...partial, goals: evaluateGoals(partial) };
 }
 
-/**
- * Writes the run's results; returns what latest.* now hold. A run of some scenarios (`--only`) replaces
- * just those scenarios' results in latest.json, keeping every other field of the previous full run.
- */
-function write(results: BenchResults, only: ReadonlySet<Scenario>): BenchResults {
-  mkdirSync(RESULTS, { recursive: true });
-  const stamp = results.startedAt.replace(/[:.]/g, '-');
-  const suffix = `${results.config.name === 'quick' ? '-quick' : ''}${only.size ? `-only-${[...only].join('-')}` : ''}`;
-  writeFileSync(join(RESULTS, `${stamp}${suffix}.json`), JSON.stringify(results, null, 2) + '\n');
-  if (results.config.name === 'quick') return results; // the latest.* files always hold a full run
-  let latest = results;
-  const previous = join(RESULTS, 'latest.json');
-  if (only.size && existsSync(previous)) {
-    const merged = JSON.parse(readFileSync(previous, 'utf8')) as BenchResults & Record<string, unknown>;
-    const fields: Record<Scenario, (keyof BenchResults)[]> = {
-      'owner-list': ['ownerList'], 'admin-list': ['adminList', 'encodings'], memory: ['memory'], classes: ['allowedClasses'], watch: ['watch'], reconcile: ['reconcile'], capsule: ['capsuleProxy'], ha: ['ha'],
-    };
-    for (const s of only) for (const f of fields[s]) (merged as Record<string, unknown>)[f] = results[f];
-    const { goals: _goals, ...rest } = merged;
-    latest = { ...rest, goals: evaluateGoals(rest) } as BenchResults;
-  }
-  // The scale scenario runs on a cluster of its own (`--only=scale`): a run without it keeps its last result.
-  if (!latest.scale && existsSync(previous)) {
-    const kept = (JSON.parse(readFileSync(previous, 'utf8')) as BenchResults).scale;
-    if (kept) {
-      const { goals: _goals, ...rest } = { ...latest, scale: kept };
-      latest = { ...rest, goals: evaluateGoals(rest) } as BenchResults;
-    }
-  }
-  writeFileSync(previous, JSON.stringify(latest, null, 2) + '\n');
-  writeFileSync(join(RESULTS, 'latest.md'), toMarkdown(latest));
-  // capsule-proxy joins the chart only when measured in the run the chart's other lines come from.
-  writeFileSync(join(RESULTS, 'latency-vs-size.svg'), latencyChart(latest.ownerList, latest.capsuleProxy?.startedAt === latest.startedAt ? latest.capsuleProxy : undefined));
-  return latest;
-}
-
 /** The scale scenario on a control plane of its own (the previous one, if any, is stopped first). */
 async function runScale(config: BenchConfig, namespaces: number, buildMinutes: number, options: RunOptions): Promise<ScaleResult> {
   if (cluster) await cluster.down();
@@ -266,21 +228,6 @@ async function runScale(config: BenchConfig, namespaces: number, buildMinutes: n
   buildPaddock();
   cluster = await BenchCluster.up(DIR, log, { controllers: SCALE_CONTROLLERS, controllerManagerArgs: SCALE_CONTROLLER_ARGS });
   return scaleScenario(cluster, config, { ...SCALE_DEFAULTS, namespaces, buildBudgetMs: buildMinutes * 60_000 }, log, { breakdownDir: options.breakdownDir, log });
-}
-
-/** Merges a scale result into latest.json (every other field kept) and rewrites latest.md. */
-function writeScale(scale: ScaleResult, base: BenchResults | undefined): void {
-  mkdirSync(RESULTS, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  writeFileSync(join(RESULTS, `${stamp}-scale.json`), JSON.stringify(scale, null, 2) + '\n');
-  const latest = join(RESULTS, 'latest.json');
-  const previous = base ?? (existsSync(latest) ? (JSON.parse(readFileSync(latest, 'utf8')) as BenchResults) : undefined);
-  if (!previous) return;
-  const { goals: _old, ...rest } = { ...previous, scale };
-  const merged: BenchResults = { ...rest, goals: evaluateGoals(rest) };
-  writeFileSync(latest, JSON.stringify(merged, null, 2) + '\n');
-  writeFileSync(join(RESULTS, 'latest.md'), toMarkdown(merged));
-  console.log('\n' + toMarkdown(merged));
 }
 
 async function main(): Promise<void> {

@@ -5,22 +5,8 @@ import type { RowStorage } from '../storage/row-storage';
 import { tenantWorld } from '../testing/tenant-world';
 import { tenantNamespacesResource } from '../resources/tenantnamespaces/registration';
 import { WatchHub } from './hub';
-import { Watcher, type WatchSink } from './watcher';
-
-class MemorySink implements WatchSink {
-  readonly kinds: string[] = [];
-  bufferedBytes = 0;
-  write(bytes: Buffer): boolean {
-    for (const line of bytes.toString().split('\n')) {
-      if (!line) continue;
-      const e = JSON.parse(line) as { type: string; object: TenantNamespace };
-      this.kinds.push(`${e.type} ${e.object.metadata.name}`);
-    }
-    return true;
-  }
-  end(): void {}
-  destroy(): void {}
-}
+import { Watcher } from './watcher';
+import { watchInto } from './testing/event-sink';
 
 const user = (name: string, groups: string[] = []): Viewer => ({ name, groups: [...groups, 'system:authenticated'], seesAll: false });
 const alice = user('alice');
@@ -42,17 +28,7 @@ function world(wrap: (r: ServedResource<TenantNamespace>) => ServedResource<Tena
   tenant('ci', owners('ServiceAccount:ci/robot'));
   for (const [ns, t] of [['oil-a', 'oil'], ['gas-x', 'gas'], ['ci-1', 'ci']]) w.namespace(ns, t);
   const hub = new WatchHub(wrap(tenantNamespacesResource(w.view)), { maxBufferedBytes: 1 << 20, bookmarkIntervalMs: 3_600_000, minTimeoutSeconds: 3600, resourceVersionWaitMs: 200, log: logger() });
-  const watch = (viewer: Viewer) => {
-    const sink = new MemorySink();
-    const watcher = hub.serve(sink, {
-      viewer,
-      options: { limit: 0, watch: true, allowWatchBookmarks: false },
-      negotiated: { mediaType: 'application/json', contentType: 'application/json', target: 'Object', pretty: false },
-      includeObject: 'Metadata',
-      transport: 'http',
-    }, () => {});
-    return { sink, watcher };
-  };
+  const watch = (viewer: Viewer) => watchInto(hub, viewer);
   return { ...w, hub, tenant, watch };
 }
 

@@ -8,26 +8,8 @@ import { tenantNamespacesResource } from '../resources/tenantnamespaces/registra
 import type { Viewer } from '../resources/tenantnamespaces/view';
 import { WatchHub } from './hub';
 import { encodeVersion } from '../storage/version-codec';
-import type { WatchSink } from './watcher';
+import { EventSink, watchInto } from './testing/event-sink';
 
-
-class MemorySink implements WatchSink {
-  readonly events: { type: string; object: TenantNamespace }[] = [];
-  bufferedBytes = 0;
-  ended = false;
-  write(bytes: Buffer): boolean {
-    for (const line of bytes.toString().split('\n')) if (line) this.events.push(JSON.parse(line));
-    return true;
-  }
-  end(): void {
-    this.ended = true;
-  }
-  destroy(): void {}
-  /** `TYPE name` of each event. */
-  get kinds(): string[] {
-    return this.events.map((e) => `${e.type} ${e.object.metadata.name}`);
-  }
-}
 
 const alice: Viewer = { name: 'alice', groups: ['system:authenticated'], seesAll: false };
 const bob: Viewer = { name: 'bob', groups: ['gas-devs', 'system:authenticated'], seesAll: false };
@@ -46,17 +28,7 @@ function world() {
       metadata: { name, uid: `uid-${name}`, creationTimestamp: '2026-01-01T00:00:00Z', labels: { 'paddock.dev/tenant': t, ...labels }, ...(phase === 'Terminating' ? { deletionTimestamp: '2026-01-02T00:00:00Z' } : {}) },
       status: { phase },
     });
-  const watch = (viewer: Viewer, o: Partial<ListOptions> = {}) => {
-    const sink = new MemorySink();
-    hub.serve(sink, {
-      viewer,
-      options: { limit: 0, watch: true, allowWatchBookmarks: false, ...o },
-      negotiated: { mediaType: 'application/json', contentType: 'application/json', target: 'Object', pretty: false },
-      includeObject: 'Metadata',
-      transport: 'http',
-    }, () => {});
-    return sink;
-  };
+  const watch = (viewer: Viewer, o: Partial<ListOptions> = {}) => watchInto(hub, viewer, o).sink;
   tenant('oil', ALICE);
   tenant('gas', BOB);
   ns('oil-a', 'oil');
@@ -234,19 +206,13 @@ describe('WatchHub: timeoutSeconds', () => {
   function watchFor(timeoutSeconds: number) {
     const { view } = tenantWorld({ window: 100 });
     const hub = new WatchHub(tenantNamespacesResource(view), { maxBufferedBytes: 1 << 20, bookmarkIntervalMs: 20, minTimeoutSeconds: 3600, resourceVersionWaitMs: 200, log: logger() });
-    const sink = new MemorySink();
+    const sink = new EventSink<TenantNamespace>();
     let settle: () => void = () => {};
     const bookmarkOrEnd = new Promise<void>((resolve) => (settle = resolve));
     const write = sink.write.bind(sink);
     sink.write = (bytes) => (write(bytes), sink.events.some((e) => e.type === 'BOOKMARK') && settle(), true);
     sink.end = () => ((sink.ended = true), settle());
-    hub.serve(sink, {
-      viewer: alice,
-      options: { limit: 0, watch: true, allowWatchBookmarks: true, timeoutSeconds },
-      negotiated: { mediaType: 'application/json', contentType: 'application/json', target: 'Object', pretty: false },
-      includeObject: 'Metadata',
-      transport: 'http',
-    }, () => {});
+    watchInto(hub, alice, { allowWatchBookmarks: true, timeoutSeconds }, sink);
     return { hub, sink, bookmarkOrEnd };
   }
 

@@ -9,7 +9,7 @@ import { TEST_SEAL } from '../../testing/tenant-world';
 import type { Change } from '../../storage/change';
 import { WatchHub } from '../../watch/hub';
 import { eventFor } from '../../storage/visibility';
-import type { WatchSink } from '../../watch/watcher';
+import { watchInto } from '../../watch/testing/event-sink';
 import { STORAGE_CLASSES } from '../classes';
 import { viewResource } from './define';
 import { NODES } from '../nodes';
@@ -19,20 +19,6 @@ import { NODES } from '../nodes';
  * gets an owner more, or its nodeSelector starts matching the node) is news only to the callers who gain
  * or lose it. Everyone else would learn of another tenant's access from a MODIFIED with nothing modified.
  */
-
-class MemorySink implements WatchSink {
-  readonly events: { type: string; object: KubeObject }[] = [];
-  bufferedBytes = 0;
-  write(bytes: Buffer): boolean {
-    for (const line of bytes.toString().split('\n')) if (line) this.events.push(JSON.parse(line));
-    return true;
-  }
-  end(): void {}
-  destroy(): void {}
-  get kinds(): string[] {
-    return this.events.map((e) => `${e.type} ${e.object.metadata.name}`);
-  }
-}
 
 const viewer = (name: string, groups: string[] = []): Viewer => ({ name, groups: ['system:authenticated', ...groups], seesAll: false });
 const alice = viewer('alice');
@@ -60,17 +46,7 @@ function world() {
   const hubOf = (r: ServedResource<KubeObject>) => {
     const hub = new WatchHub(r, { maxBufferedBytes: 1 << 20, bookmarkIntervalMs: 3_600_000, minTimeoutSeconds: 3600, resourceVersionWaitMs: 200, log: logger() });
     hubs.push(hub);
-    const watch = (v: Viewer, o: Partial<ListOptions> = {}) => {
-      const sink = new MemorySink();
-      hub.serve(sink, {
-        viewer: v,
-        options: { limit: 0, watch: true, allowWatchBookmarks: false, ...o },
-        negotiated: { mediaType: 'application/json', contentType: 'application/json', target: 'Object', pretty: false },
-        includeObject: 'Metadata',
-        transport: 'http',
-      }, () => {});
-      return sink;
-    };
+    const watch = (v: Viewer, o: Partial<ListOptions> = {}) => watchInto(hub, v, o).sink;
     return { hub, watch };
   };
   return { tenants, cache, tenant, sc, node, hubOf };

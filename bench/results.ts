@@ -1,0 +1,65 @@
+/**
+ * Writing a run's results to bench/results/: the run's own file, and latest.json, latest.md and the
+ * latency chart, which hold the last full run (a partial run replaces only its scenarios' fields).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { evaluateGoals, latencyChart, toMarkdown, type BenchResults } from './report';
+import type { ScaleResult } from './scale';
+
+const RESULTS = resolve(__dirname, 'results');
+
+/** The scenarios `--only` may name (scale runs alone, on a cluster of its own). */
+export const SCENARIOS = ['owner-list', 'admin-list', 'memory', 'classes', 'watch', 'reconcile', 'capsule', 'ha'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+
+/**
+ * Writes the run's results; returns what latest.* now hold. A run of some scenarios (`--only`) replaces
+ * just those scenarios' results in latest.json, keeping every other field of the previous full run.
+ */
+export function write(results: BenchResults, only: ReadonlySet<Scenario>): BenchResults {
+  mkdirSync(RESULTS, { recursive: true });
+  const stamp = results.startedAt.replace(/[:.]/g, '-');
+  const suffix = `${results.config.name === 'quick' ? '-quick' : ''}${only.size ? `-only-${[...only].join('-')}` : ''}`;
+  writeFileSync(join(RESULTS, `${stamp}${suffix}.json`), JSON.stringify(results, null, 2) + '\n');
+  if (results.config.name === 'quick') return results; // the latest.* files always hold a full run
+  let latest = results;
+  const previous = join(RESULTS, 'latest.json');
+  if (only.size && existsSync(previous)) {
+    const merged = JSON.parse(readFileSync(previous, 'utf8')) as BenchResults & Record<string, unknown>;
+    const fields: Record<Scenario, (keyof BenchResults)[]> = {
+      'owner-list': ['ownerList'], 'admin-list': ['adminList', 'encodings'], memory: ['memory'], classes: ['allowedClasses'], watch: ['watch'], reconcile: ['reconcile'], capsule: ['capsuleProxy'], ha: ['ha'],
+    };
+    for (const s of only) for (const f of fields[s]) (merged as Record<string, unknown>)[f] = results[f];
+    const { goals: _goals, ...rest } = merged;
+    latest = { ...rest, goals: evaluateGoals(rest) } as BenchResults;
+  }
+  // The scale scenario runs on a cluster of its own (`--only=scale`): a run without it keeps its last result.
+  if (!latest.scale && existsSync(previous)) {
+    const kept = (JSON.parse(readFileSync(previous, 'utf8')) as BenchResults).scale;
+    if (kept) {
+      const { goals: _goals, ...rest } = { ...latest, scale: kept };
+      latest = { ...rest, goals: evaluateGoals(rest) } as BenchResults;
+    }
+  }
+  writeFileSync(previous, JSON.stringify(latest, null, 2) + '\n');
+  writeFileSync(join(RESULTS, 'latest.md'), toMarkdown(latest));
+  // capsule-proxy joins the chart only when measured in the run the chart's other lines come from.
+  writeFileSync(join(RESULTS, 'latency-vs-size.svg'), latencyChart(latest.ownerList, latest.capsuleProxy?.startedAt === latest.startedAt ? latest.capsuleProxy : undefined));
+  return latest;
+}
+
+/** Merges a scale result into latest.json (every other field kept) and rewrites latest.md. */
+export function writeScale(scale: ScaleResult, base: BenchResults | undefined): void {
+  mkdirSync(RESULTS, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  writeFileSync(join(RESULTS, `${stamp}-scale.json`), JSON.stringify(scale, null, 2) + '\n');
+  const latest = join(RESULTS, 'latest.json');
+  const previous = base ?? (existsSync(latest) ? (JSON.parse(readFileSync(latest, 'utf8')) as BenchResults) : undefined);
+  if (!previous) return;
+  const { goals: _old, ...rest } = { ...previous, scale };
+  const merged: BenchResults = { ...rest, goals: evaluateGoals(rest) };
+  writeFileSync(latest, JSON.stringify(merged, null, 2) + '\n');
+  writeFileSync(join(RESULTS, 'latest.md'), toMarkdown(merged));
+  console.log('\n' + toMarkdown(merged));
+}
