@@ -70,6 +70,12 @@ async function provision(name: string, owner: Owner, spec: Partial<TenantSpec>):
   }, 60_000, 250);
 }
 
+/** Waits until kube-apiserver, which loads new bindings from its own informers, enforces the tenant's policy in `ns`. */
+async function enforced(ns: string): Promise<void> {
+  await waitFor(`kube-apiserver enforcing the tenant policy in ${ns}`, async () =>
+    (await kubectl('admin', ['create', '-n', ns, '--dry-run=server', '-f', '-'], pod('probe'))).stderr.includes('paddock-tenant-restrictions'), 30_000, 250);
+}
+
 async function expectFenced(owner: Owner, ns: string): Promise<void> {
   const res = await createPod(owner, ns);
   expect(res.code).not.toBe(0);
@@ -77,6 +83,9 @@ async function expectFenced(owner: Owner, ns: string): Promise<void> {
 }
 
 async function expectNoAccess(owner: Owner, ns: string): Promise<void> {
+  // kube-apiserver's authorizer reads RoleBindings from its own informer: a deletion reaches it a moment later.
+  await waitFor(`kube-apiserver's authorizer without the owner's bindings in ${ns}`, async () =>
+    (await as(owner, ['auth', 'can-i', 'create', 'pods', '-n', ns])).stdout.trim() === 'no', 30_000, 250);
   const res = await createPod(owner, ns);
   expect(res.code).not.toBe(0);
   expect(res.stderr).toMatch(/forbidden: User ".*" cannot create resource "pods"/);
@@ -91,6 +100,7 @@ describe.each(Object.keys(owners))('a %s owner', (kind) => {
     const ns = `${name}-app`;
     await provision(name, owner, { namespaces: ['app'] });
     await entrench(owner, ns);
+    await enforced(ns);
     await expectFenced(owner, ns);
 
     await kubectl('admin', ['delete', 'tenant', name, '--wait=true']);
@@ -115,6 +125,7 @@ describe.each(Object.keys(owners))('a %s owner', (kind) => {
     }, 60_000, 250);
     await expectNoAccess(owner, dropped);
     // The namespace still the tenant's is untouched: the owner works there, fenced.
+    await enforced(kept);
     await expectFenced(owner, kept);
     await kubectl('admin', ['delete', 'tenant', name, '--wait=false']);
   });
