@@ -1,6 +1,5 @@
-import type { PaddockCache } from '../../../cache/paddock-cache';
-import { FakeInformer } from '../../../cache/testing/fake-informer';
-import type { KubeObject, Tenant, TenantSpec } from '../../../kube/types';
+import type { KubeObject } from '../../../kube/types';
+import { viewWorld } from '../../testing/view-world';
 import { logger } from '../../../log/logger';
 import type { ListOptions } from '../../request/list-options';
 import { listRows } from '../../serving/rows';
@@ -34,15 +33,7 @@ afterEach(() => {
 });
 
 function world() {
-  const tenants = new FakeInformer<Tenant>();
-  const storageClasses = new FakeInformer<KubeObject>();
-  const nodes = new FakeInformer<KubeObject>();
-  const cache = { tenants, storageClasses, nodes } as unknown as PaddockCache;
-  const tenant = (name: string, owners: Tenant['spec']['owners'], spec: Partial<TenantSpec> = {}) =>
-    tenants.set(name, { metadata: { name, uid: name }, spec: { owners, ...spec }, status: {} });
-  const sc = (name: string, labels: Record<string, string> = {}) =>
-    storageClasses.set(name, { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name, uid: `uid-${name}`, labels }, provisioner: 'example.com/disk' } as KubeObject);
-  const node = (name: string, labels: Record<string, string>) => nodes.set(name, { metadata: { name, uid: `uid-${name}`, labels } });
+  const { tenants, cache, tenant, sc, node } = viewWorld();
   const hubOf = (r: ServedResource<KubeObject>) => {
     const hub = new WatchHub(r, { maxBufferedBytes: 1 << 20, bookmarkIntervalMs: 3_600_000, minTimeoutSeconds: 3600, resourceVersionWaitMs: 200, log: logger() });
     hubs.push(hub);

@@ -1,7 +1,6 @@
 import { TEST_SEAL } from '../../testing/tenant-world';
-import type { PaddockCache } from '../../../cache/paddock-cache';
-import { FakeInformer } from '../../../cache/testing/fake-informer';
-import type { KubeObject, Tenant, TenantSpec } from '../../../kube/types';
+import type { KubeObject, Tenant } from '../../../kube/types';
+import { viewWorld } from '../../testing/view-world';
 import { listRows } from '../../serving/rows';
 import type { Viewer } from '../../registration/served-resource';
 import type { Change } from '../../storage/change';
@@ -14,17 +13,8 @@ import { seededRandom } from '../../../testing/seeded-random';
 import { ResourceVersionSeal } from '../../storage/version-seal';
 import { tenant as tenantNamed } from '../../../testing/tenants';
 
-function world() {
-  const tenants = new FakeInformer<Tenant>();
-  const storageClasses = new FakeInformer<KubeObject>();
-  const nodes = new FakeInformer<KubeObject>();
-  const cache = { tenants, storageClasses, nodes } as unknown as PaddockCache;
-  const tenant = (name: string, owners: Tenant['spec']['owners'], spec: Partial<TenantSpec> = {}) =>
-    tenants.set(name, { metadata: { name, uid: name }, spec: { owners, ...spec }, status: { size: 1, claims: [{ name: `${name}-x`, origin: 'Declared', uid: 'u' }] } });
-  const sc = (name: string, labels: Record<string, string> = {}) =>
-    storageClasses.set(name, { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name, uid: `uid-${name}`, labels, creationTimestamp: '2026-01-01T00:00:00Z' }, provisioner: 'example.com/disk' } as KubeObject);
-  return { tenants, storageClasses, nodes, cache, tenant, sc };
-}
+/** Every tenant has claimed one namespace: the views show the tenants that have any. */
+const world = () => viewWorld((name) => ({ size: 1, claims: [{ name: `${name}-x`, origin: 'Declared', uid: 'u' }] }));
 
 const viewer = (name: string, groups: string[] = [], seesAll = false): Viewer => ({ name, groups: ['system:authenticated', ...groups], seesAll });
 const alice = viewer('alice');
