@@ -6,6 +6,9 @@
 import { DELETION_POLICIES, LIMIT_TYPES, OWNER_KINDS, OWNER_ROLES, POD_SECURITY_LEVELS, POLICY_TYPES } from './enums';
 import type { Schema } from './schema';
 
+/** A map of resource names to quantities, as ResourceQuota and LimitRange write them. */
+const QUANTITIES: Schema = { type: 'object', additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true } };
+
 /** spec: everything but the restriction fields, in the order the CRD lists them. */
 export const SPEC_FIELDS: Readonly<Record<string, Schema>> = {
   owners: {
@@ -57,10 +60,7 @@ export const SPEC_FIELDS: Readonly<Record<string, Schema>> = {
     items: {
       type: 'object',
       properties: {
-        hard: {
-          type: 'object',
-          additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
-        },
+        hard: QUANTITIES,
         scopes: { type: 'array', items: { type: 'string' } },
         scopeSelector: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
       },
@@ -81,26 +81,11 @@ export const SPEC_FIELDS: Readonly<Record<string, Schema>> = {
             required: ['type'],
             properties: {
               type: { type: 'string', enum: LIMIT_TYPES },
-              max: {
-                type: 'object',
-                additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
-              },
-              min: {
-                type: 'object',
-                additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
-              },
-              default: {
-                type: 'object',
-                additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
-              },
-              defaultRequest: {
-                type: 'object',
-                additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
-              },
-              maxLimitRequestRatio: {
-                type: 'object',
-                additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
-              },
+              max: QUANTITIES,
+              min: QUANTITIES,
+              default: QUANTITIES,
+              defaultRequest: QUANTITIES,
+              maxLimitRequestRatio: QUANTITIES,
             },
           },
         },
