@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { installCrds } from '../test/controlplane/crds';
 import { startControlPlane, stopControlPlane, type ControlPlaneState, type StartOptions } from '../test/controlplane/controlplane';
 import { installPaddockIdentity, registerApiService, startPaddock, stopPaddock, type PaddockProcess } from '../test/controlplane/paddock';
 import { issueClientCert, type CertFiles } from '../test/controlplane/pki';
@@ -54,9 +54,7 @@ export class BenchCluster {
       dir, log, ...opts, apiserverArgs: ['--audit-log-maxsize=100000', '--audit-log-maxbackup=1', ...(opts.apiserverArgs ?? [])],
     });
     try {
-      const kubectl = (args: string[]) => execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs.admin, ...args], { stdio: 'pipe', encoding: 'utf8' });
-      kubectl(['apply', '--server-side', '-k', join(REPO, 'schemas')]);
-      kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/tenants.paddock.dev']);
+      await installCrds(state.kubeconfigs.admin);
       return new BenchCluster(state, installPaddockIdentity(state), log);
     } catch (err) {
       await stopControlPlane(dir);

@@ -55,8 +55,8 @@ export interface PaddockCacheOptions {
   readonly namespaceAnnotations: KeptAnnotations;
   /** The guardrail kinds, in the order they are applied. */
   readonly guardrails: readonly CachedKind[];
-  /** The admission policies, each watched by name (Paddock may read no other). */
-  readonly policies: readonly NamedObject[];
+  /** The admission policies and bindings, each watched by name (Paddock may read no other). */
+  readonly admission: readonly NamedObject[];
 }
 
 /**
@@ -80,8 +80,8 @@ export class PaddockCache {
   readonly nodes: SharedInformer<KubeObject>;
   /** Guardrail informers by `kind`, in the order given. */
   readonly #guardrails = new Map<string, SharedInformer<KubeObject>>();
-  /** Admission policy informers by the policy's name. */
-  readonly #policies = new Map<string, SharedInformer<KubeObject>>();
+  /** Admission policy and binding informers by `<kind>/<name>`. */
+  readonly #admission = new Map<string, SharedInformer<KubeObject>>();
 
   constructor(readonly factory: SharedInformerFactory, options: PaddockCacheOptions) {
     // Namespaces and guardrails, one or more per tenant namespace, are cached as summaries (see summaries.ts).
@@ -103,7 +103,9 @@ export class PaddockCache {
     this.priorityClasses = factory.informerFor<KubeObject>(RESOURCES.priorityClasses);
     this.runtimeClasses = factory.informerFor<KubeObject>(RESOURCES.runtimeClasses);
     this.nodes = factory.informerFor<KubeObject>(RESOURCES.nodes, { transform: nodeSummary });
-    for (const p of options.policies) this.#policies.set(p.name, factory.informerFor<KubeObject>(p.resource, { fieldSelector: `metadata.name=${p.name}` }));
+    for (const o of options.admission) {
+      this.#admission.set(`${o.resource.kind}/${o.name}`, factory.informerFor<KubeObject>(o.resource, { fieldSelector: `metadata.name=${o.name}` }));
+    }
   }
 
   /**
@@ -137,16 +139,16 @@ export class PaddockCache {
     return [...this.#guardrails.values()];
   }
 
-  /** The informer of the admission policy `name`; throws for a name that is not one of them. */
-  policy(name: string): SharedInformer<KubeObject> {
-    const informer = this.#policies.get(name);
-    if (!informer) throw new Error(`not an admission policy of Paddock's: ${name}`);
+  /** The informer of the admission policy or binding `name` of `kind`; throws for one that is not Paddock's. */
+  admissionObject(kind: string, name: string): SharedInformer<KubeObject> {
+    const informer = this.#admission.get(`${kind}/${name}`);
+    if (!informer) throw new Error(`not an admission object of Paddock's: ${kind} ${name}`);
     return informer;
   }
 
-  /** Every admission policy informer. */
-  get policies(): readonly SharedInformer<KubeObject>[] {
-    return [...this.#policies.values()];
+  /** Every admission policy and binding informer. */
+  get admissionInformers(): readonly SharedInformer<KubeObject>[] {
+    return [...this.#admission.values()];
   }
 
   /** The ResourceQuotas Paddock keeps: the TenantNamespace view shows them. */

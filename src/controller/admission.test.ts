@@ -1,12 +1,12 @@
 import type { PaddockCache } from '../cache/paddock-cache';
 import { FakeInformer } from '../cache/testing/fake-informer';
-import { PADDOCK, type KubeObject, type Tenant } from '../kube/types';
-import { DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, restrictionsPolicy } from '../tenancy/admission-policies';
+import type { KubeObject, Tenant } from '../kube/types';
+import { admissionObjects, RESTRICTIONS_POLICY_NAME } from '../tenancy/admission-policies';
 import { tenant } from '../testing/tenants';
 import { TenantAdmission } from './admission';
 import type { Writer } from './writer';
 
-const byTenantLabel = (o: KubeObject): [string, string[]][] => [['tenant', [o.metadata.labels?.[PADDOCK.tenantLabel] ?? '']]];
+const key = (o: KubeObject) => `${o.kind}/${o.metadata.name}`;
 
 /**
  * The cluster as kube-apiserver keeps it, for what TenantAdmission writes: objects by kind and name, and
@@ -19,7 +19,6 @@ class FakeCluster {
   readonly writes: string[] = [];
 
   writer(): Writer {
-    const key = (o: KubeObject) => `${o.kind}/${o.metadata.name}`;
     return {
       createIfAbsent: async (obj: KubeObject & { spec?: { policyName?: string; paramRef?: unknown } }) => {
         const policyKind = obj.kind?.replace(/Binding$/, '');
@@ -47,77 +46,64 @@ class FakeCluster {
 }
 
 function world(tenants: Tenant[]) {
-  const informers = {
-    tenants: new FakeInformer<Tenant>(),
-    restrictionsPolicy: new FakeInformer<KubeObject>(),
-    defaultsPolicy: new FakeInformer<KubeObject>(),
-    restrictionsBindings: new FakeInformer<KubeObject>(byTenantLabel),
-    defaultsBindings: new FakeInformer<KubeObject>(byTenantLabel),
-  };
-  for (const t of tenants) informers.tenants.set(t.metadata.name, t);
+  const tenantInformer = new FakeInformer<Tenant>();
+  for (const t of tenants) tenantInformer.set(t.metadata.name, t);
+  const admission = new Map(admissionObjects().map((o) => [key(o), new FakeInformer<KubeObject>()]));
   const classes = new FakeInformer<KubeObject>();
-  const policies: Record<string, FakeInformer<KubeObject>> = { [RESTRICTIONS_POLICY_NAME]: informers.restrictionsPolicy, [DEFAULTS_POLICY_NAME]: informers.defaultsPolicy };
-  const bindings: Record<string, FakeInformer<KubeObject>> = { ValidatingAdmissionPolicyBinding: informers.restrictionsBindings, MutatingAdmissionPolicyBinding: informers.defaultsBindings };
-  const cache = { tenants: informers.tenants, classes: () => classes, policy: (name: string) => policies[name], guardrail: (kind: string) => bindings[kind] } as unknown as PaddockCache;
+  const cache = { tenants: tenantInformer, classes: () => classes, admissionObject: (kind: string, name: string) => admission.get(`${kind}/${name}`) } as unknown as PaddockCache;
   const cluster = new FakeCluster();
-  return { cluster, informers, admission: new TenantAdmission(cache, cluster.writer()) };
+  /** What the informers would show once they have seen every write. */
+  const sync = () => {
+    for (const [k, informer] of admission) {
+      const stored = cluster.objects.get(k);
+      if (stored) informer.set(stored.metadata.name, { ...stored, metadata: { ...stored.metadata, resourceVersion: String(cluster.writes.length) } });
+      else if (informer.store.get(k.split('/')[1]!)) informer.remove(k.split('/')[1]!);
+    }
+  };
+  return { cluster, tenants: tenantInformer, admission, sync, pass: new TenantAdmission(cache, cluster.writer()) };
 }
 
-const stored = (name: string, spec: Partial<Tenant['spec']>): Tenant => tenant(name, spec, undefined, { uid: `uid-${name}` });
+const stored = (name: string): Tenant => tenant(name, {}, undefined, { uid: `uid-${name}` });
+const ALL = admissionObjects().map((o) => `create ${key(o)}`);
 
 describe('TenantAdmission', () => {
-  it('creates the policies a tenant binds before its bindings, when no tenant needed them yet', async () => {
-    const oil = stored('oil', { storageClasses: { allowed: ['std'], default: 'std' } });
-    const { cluster, admission } = world([oil]);
-    await admission.ensureBindings(oil, () => undefined);
-    await admission.reconcilePolicies();
-    expect(cluster.writes).toEqual([
-      `create ValidatingAdmissionPolicy/${RESTRICTIONS_POLICY_NAME}`,
-      'create ValidatingAdmissionPolicyBinding/paddock-restrictions-oil',
-      `create MutatingAdmissionPolicy/${DEFAULTS_POLICY_NAME}`,
-      'create MutatingAdmissionPolicyBinding/paddock-defaults-oil',
-    ]);
+  it('creates the policies, then the bindings that name them, once any Tenant exists — whatever it restricts', async () => {
+    const { cluster, pass } = world([stored('gas')]);
+    await pass.reconcile();
+    expect(cluster.writes).toEqual(ALL);
+    expect(cluster.writes.findIndex((w) => w.includes('Binding'))).toBeGreaterThan(cluster.writes.findLastIndex((w) => w.includes('Policy/')));
   });
 
-  it('writes nothing for a tenant that binds neither policy', async () => {
-    const gas = stored('gas', {});
-    const { cluster, admission } = world([gas]);
-    await admission.ensureBindings(gas, () => undefined);
-    await admission.reconcilePolicies();
-    expect(cluster.writes).toEqual([]);
+  it('writes nothing once they are in place, however many passes and tenants', async () => {
+    const { cluster, tenants, sync, pass } = world([stored('oil')]);
+    await pass.reconcile();
+    sync();
+    for (let i = 0; i < 50; i++) tenants.set(`t${i}`, stored(`t${i}`));
+    await Promise.all([pass.reconcile(), pass.reconcile(), pass.reconcile()]);
+    expect(cluster.writes).toEqual(ALL);
   });
 
-  it('removes a policy once the last tenant that needed it stops needing it, and only then', async () => {
-    const oil = stored('oil', { containerRegistries: { allowed: ['ghcr.io/oil'] } });
-    const gas = stored('gas', { containerRegistries: { allowed: ['ghcr.io/gas'] } });
-    const { cluster, informers, admission } = world([oil, gas]);
-    const policy = { ...restrictionsPolicy(), metadata: { ...restrictionsPolicy().metadata, uid: 'p1', resourceVersion: '7' } };
-    informers.restrictionsPolicy.set(RESTRICTIONS_POLICY_NAME, policy);
-    informers.tenants.set('oil', stored('oil', {}));
-    await admission.reconcilePolicies();
-    expect(cluster.writes).toEqual([]);
-    informers.tenants.remove('gas');
-    await admission.reconcilePolicies();
-    expect(cluster.writes).toEqual([`delete ValidatingAdmissionPolicy/${RESTRICTIONS_POLICY_NAME}`]);
+  it('removes them, bindings first, once the last Tenant is gone', async () => {
+    const { cluster, tenants, sync, pass } = world([stored('oil'), stored('gas')]);
+    await pass.reconcile();
+    sync();
+    tenants.remove('gas');
+    await pass.reconcile();
+    expect(cluster.writes).toEqual(ALL);
+    tenants.remove('oil');
+    await pass.reconcile();
+    expect(cluster.writes.slice(ALL.length)).toEqual(admissionObjects().reverse().map((o) => `delete ${key(o)}`));
   });
 
-  it('repairs a policy edited after an earlier pass found it as wanted', async () => {
-    const oil = stored('oil', { containerRegistries: { allowed: ['ghcr.io/oil'] } });
-    const { cluster, informers, admission } = world([oil]);
-    const want = restrictionsPolicy();
-    informers.restrictionsPolicy.set(RESTRICTIONS_POLICY_NAME, { ...want, metadata: { ...want.metadata, resourceVersion: '7' } });
-    await admission.reconcilePolicies();
-    await admission.reconcilePolicies();
-    expect(cluster.writes).toEqual([]);
-    informers.restrictionsPolicy.set(RESTRICTIONS_POLICY_NAME, { ...want, metadata: { ...want.metadata, resourceVersion: '8' }, spec: { ...want.spec, failurePolicy: 'Ignore' } } as KubeObject);
-    await admission.reconcilePolicies();
-    expect(cluster.writes).toEqual([`update ValidatingAdmissionPolicy/${RESTRICTIONS_POLICY_NAME}`]);
-  });
-
-  it('names the tenants a policy event concerns: those that bind either policy', () => {
-    const { informers, admission } = world([stored('oil', { containerRegistries: { allowed: ['ghcr.io/oil'] } }), stored('gas', {})]);
-    expect(admission.tenantsConcerned('policy', restrictionsPolicy())).toEqual(['oil']);
-    informers.tenants.set('gas', stored('gas', { storageClasses: { allowed: ['std'], default: 'std' } }));
-    expect(admission.tenantsConcerned('policy', restrictionsPolicy()).sort()).toEqual(['gas', 'oil']);
+  it('repairs one edited after an earlier pass found it as wanted', async () => {
+    const { cluster, admission, sync, pass } = world([stored('oil')]);
+    await pass.reconcile();
+    sync();
+    await pass.reconcile();
+    const informer = admission.get(`ValidatingAdmissionPolicy/${RESTRICTIONS_POLICY_NAME}`)!;
+    const live = informer.store.get(RESTRICTIONS_POLICY_NAME)!;
+    informer.set(RESTRICTIONS_POLICY_NAME, { ...live, metadata: { ...live.metadata, resourceVersion: '99' }, spec: { ...(live as unknown as { spec: object }).spec, failurePolicy: 'Ignore' } } as KubeObject);
+    await pass.reconcile();
+    expect(cluster.writes.slice(ALL.length)).toEqual([`update ValidatingAdmissionPolicy/${RESTRICTIONS_POLICY_NAME}`]);
   });
 });

@@ -83,7 +83,7 @@ export class TenantController {
         if (signal.aborted) return;
         this.#enqueueAll();
         this.ensureClusterRoles().catch((err: unknown) => this.log.warn('ensuring cluster roles failed', { err }));
-        this.#reconcilePolicies();
+        this.#reconcileAdmission();
         arm();
       }, this.options.resyncPeriodMs * (1 + Math.random() * 0.1));
       timer.current.unref();
@@ -92,9 +92,9 @@ export class TenantController {
     return timer;
   }
 
-  /** Removes the admission policies once no Tenant needs them (the last one may just have gone). */
-  #reconcilePolicies(): void {
-    this.reconciler.admission.reconcilePolicies().catch((err: unknown) => this.log.warn('reconciling admission policies failed', { err }));
+  /** Repairs the admission policies and bindings, or removes them once no Tenant is left. */
+  #reconcileAdmission(): void {
+    this.reconciler.admission.reconcile().catch((err: unknown) => this.log.warn('reconciling admission policies failed', { err }));
   }
 
   #watchCache() {
@@ -118,20 +118,18 @@ export class TenantController {
         update: (_a, t) => enqueue(t.metadata.name),
         delete: (t) => {
           enqueue(t.metadata.name);
-          this.#reconcilePolicies();
+          this.#reconcileAdmission();
         },
       }),
       handlersFor(this.cache.namespaces as unknown as SharedInformer<KubeObject>, byNamespace),
-      // A guardrail of any kind (its admission bindings too) changed by someone else is repaired.
+      // A guardrail of any kind (its TenantRestrictions too) changed by someone else is repaired.
       ...this.cache.guardrails.map((i) => handlersFor(i, byTenantLabel)),
       // What a tenant may use: a class that appears, goes or is relabelled changes status.allowed of
-      // every tenant restricting its kind; a policy changed by someone else is repaired.
+      // every tenant restricting its kind; a policy or binding changed by someone else is repaired.
       ...CLASS_FIELDS.map((field) => handlersFor(this.cache.classes(field), () => {
         for (const t of this.cache.tenants.store.list()) if (t.spec?.[field] !== undefined) enqueue(t.metadata.name);
       })),
-      ...this.cache.policies.map((i) => handlersFor(i, (o) => {
-        for (const t of this.reconciler.admission.tenantsConcerned('policy', o)) enqueue(t);
-      })),
+      ...this.cache.admissionInformers.map((i) => handlersFor(i, () => this.#reconcileAdmission())),
     ];
   }
 }

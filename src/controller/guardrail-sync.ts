@@ -1,6 +1,6 @@
 import type { PaddockCache } from '../cache/paddock-cache';
 import { PADDOCK, type KubeObject } from '../kube/types';
-import { mergeObject, NAMESPACE_GUARDRAILS, needsUpdate, objectRef, requiresRecreate, staleObjects, type Guardrail } from '../tenancy';
+import { GUARDRAILS, mergeObject, needsUpdate, objectRef, requiresRecreate, staleObjects, type Guardrail, type GuardrailKind } from '../tenancy';
 import type { EventBatch } from './events';
 import type { Writer } from './writer';
 
@@ -57,7 +57,7 @@ export class GuardrailSync {
    */
   async prune(tenant: string, namespaces: readonly string[], wanted: readonly KubeObject[]): Promise<void> {
     for (const namespace of namespaces) {
-      for (const { resource: { kind } } of NAMESPACE_GUARDRAILS) {
+      for (const { resource: { kind } } of GUARDRAILS) {
         // Cached guardrails are records (cache/records.ts) that carry their kind: passed as they are.
         const live: KubeObject[] = this.cache.guardrail(kind).store.byIndex('namespace', namespace);
         for (const stale of staleObjects(kind, live, wanted, tenant)) await this.writer.delete(stale);
@@ -66,12 +66,12 @@ export class GuardrailSync {
   }
 
   /**
-   * Deletes every guardrail of `tenant` in `namespace` (it is being released), but for the kinds that
-   * give access: every object of those went first, Paddock's or not (see release.ts).
+   * Deletes the guardrails of `tenant` in `namespace` (it is being released) of the kinds `which` holds
+   * (see release.ts for the order).
    */
-  async remove(tenant: string, namespace: string): Promise<void> {
-    for (const kind of NAMESPACE_GUARDRAILS) {
-      if (kind.grantsAccess) continue;
+  async remove(tenant: string, namespace: string, which: (kind: GuardrailKind) => boolean): Promise<void> {
+    for (const kind of GUARDRAILS) {
+      if (!which(kind)) continue;
       for (const obj of this.cache.guardrail(kind.resource.kind).store.byIndex('namespace', namespace)) {
         if (obj.metadata.labels?.[PADDOCK.tenantLabel] === tenant) await this.writer.delete(obj);
       }

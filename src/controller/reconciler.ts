@@ -38,7 +38,7 @@ export class TenantReconciler {
   /** Events of the pass in progress, per tenant (the workqueue never runs one tenant twice at once). */
   readonly #batches = new Map<string, EventBatch>();
 
-  /** Admission policies and bindings: what the tenant may use, enforced by kube-apiserver (SPEC §9). */
+  /** Admission policies and bindings: what tenants may use, enforced by kube-apiserver (SPEC §9). */
   readonly admission: TenantAdmission;
   /** The guardrails in tenant namespaces. */
   readonly guardrails: GuardrailSync;
@@ -81,7 +81,7 @@ export class TenantReconciler {
       await this.writer.update({ ...tenant, metadata: { ...tenant.metadata, finalizers: [...(tenant.metadata.finalizers ?? []), PADDOCK.finalizer] } });
       return; // the update's watch event brings the tenant back with the finalizer
     }
-    await this.#ensureAdmission(tenant);
+    await this.admission.reconcile();
 
     const takenFromOthers = namesTakenFromOthers(tenant.metadata.name, (n) => this.cache.tenants.store.get(n));
     const validity = desiredState(tenant, []);
@@ -97,7 +97,8 @@ export class TenantReconciler {
     if (ledger.changed) tenant = await this.writer.updateStatus({ ...tenant, status: { ...tenant.status, claims: ledger.claims } });
     let claims = ledger.claims;
 
-    const desired = desiredState(tenant, claims);
+    // The TenantRestrictions carry the class names the selectors resolve to now, not as last reported.
+    const desired = desiredState({ ...tenant, status: { ...tenant.status, allowed: this.admission.allowed(tenant) } }, claims);
     if (!desired.valid) return;
     const quota = tenant.spec.namespaceQuota;
     const keptOverQuota = quota !== undefined && claims.length > quota ? claims.slice(quota).map((c) => c.name) : [];
@@ -113,16 +114,6 @@ export class TenantReconciler {
     observed.conflicts.push(...this.#unclaimedLabelled(tenant, claims));
     observed.namespaces.sort();
     await this.#writeStatus(tenant, desired, { ...observed, claims });
-  }
-
-  /**
-   * The tenant's admission bindings, then the policies they bind. Runs for a Tenant with an invalid spec
-   * too: what it restricts is read by kube-apiserver from the Tenant itself, and its bindings depend on
-   * nothing but its name and which fields it sets.
-   */
-  async #ensureAdmission(tenant: Tenant): Promise<void> {
-    await this.admission.ensureBindings(tenant, (reason, message) => this.#event(tenant, 'Normal', reason, message));
-    await this.admission.reconcilePolicies();
   }
 
   /** Namespaces labelled for this tenant that no claim of it proves: planted, never adopted. */
@@ -187,8 +178,6 @@ export class TenantReconciler {
       const ns = this.cache.namespaces.store.get(claim.name);
       if (ns && claimHolds(claim, ns) && ns.status?.phase !== 'Terminating') await this.release.retire(tenant, ns, this.#notes(tenant));
     }
-    // Bindings go before the Tenant: a binding whose Tenant is gone denies every request it matches.
-    await this.admission.removeBindings(tenant);
     // A 409 here (the tenant changed meanwhile) is retried with backoff from the newer cached tenant.
     const finalizers = (tenant.metadata.finalizers ?? []).filter((f) => f !== PADDOCK.finalizer);
     await this.writer.update({ ...tenant, metadata: { ...tenant.metadata, finalizers } });

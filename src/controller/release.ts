@@ -1,12 +1,12 @@
 import type { PaddockCache } from '../cache/paddock-cache';
 import type { KubeObject, Namespace, NamespaceClaim, Tenant } from '../kube/types';
-import { NAMESPACE_GUARDRAILS, releaseNamespace, type ValidDesiredState } from '../tenancy';
+import { GUARDRAILS, releaseNamespace, type ValidDesiredState } from '../tenancy';
 import { claimHolds, isPendingClaim } from '../tenancy/claims';
 import type { GuardrailSync, Notes } from './guardrail-sync';
 import type { Writer } from './writer';
 
 /** The kinds whose objects give access to a namespace (RoleBindings). */
-const ACCESS_KINDS = NAMESPACE_GUARDRAILS.filter((k) => k.grantsAccess).map((k) => k.resource.kind);
+const ACCESS_KINDS = GUARDRAILS.filter((k) => k.grantsAccess).map((k) => k.resource.kind);
 
 /**
  * Lets namespaces go that a tenant no longer has, by its deletionPolicy: Retain keeps the namespace
@@ -43,7 +43,9 @@ export class NamespaceRelease {
    * Invariant: no one keeps access that the tenancy gave. Every RoleBinding in the namespace was made
    * while it was the tenant's — by Paddock, by an owner (who may have bound herself, or a Role of her
    * own), or by the cluster admin — so all of them go, and they go first: the guardrails and the tenant
-   * label that selects the admission bindings are removed only once a live list shows none left.
+   * label that selects the admission bindings are removed only once a live list shows none left. The
+   * TenantRestriction goes last, once the label is gone: a tenant-labelled namespace without one refuses
+   * every create the policies match.
    */
   async retire(tenant: Tenant, ns: Namespace, notes: Notes): Promise<void> {
     const name = ns.metadata.name;
@@ -58,13 +60,14 @@ export class NamespaceRelease {
       if ((await this.writer.list(kind, name)).length > 0) throw new Error(`namespace ${name}: ${kind}s appeared while access was being revoked`);
     }
     if (revoked > 0) notes.add('Normal', 'AccessRevoked', `deleted ${revoked} ${ACCESS_KINDS.join('/')}(s) in namespace ${name} before releasing it`);
-    await this.guardrails.remove(tenant.metadata.name, name);
+    await this.guardrails.remove(tenant.metadata.name, name, (k) => !k.grantsAccess && !k.outlivesTenantLabel);
     // From the namespace read live: the cached one is a summary (cache/summaries.ts).
     const current = await this.writer.get<Namespace>({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     if (!current || current.metadata.uid !== ns.metadata.uid) return;
     await this.writer.update({ ...releaseNamespace(current), kind: 'Namespace', apiVersion: 'v1' });
     // A binding whose create was authorized before the first sweep and stored after it goes too.
     await this.#revokeAccess(name);
+    await this.guardrails.remove(tenant.metadata.name, name, (k) => k.outlivesTenantLabel === true);
     notes.add('Normal', 'NamespaceReleased', `released namespace ${name} (deletionPolicy Retain)`);
   }
 

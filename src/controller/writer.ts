@@ -3,6 +3,7 @@ import type { KubeClient, RequestOptions } from '../kube/client';
 import { isAlreadyExists, isConflict, isNotFound } from '../kube/errors';
 import { RESOURCES, resourcePath, type ResourceRef } from '../kube/resources';
 import type { KubeObject } from '../kube/types';
+import { ADMISSION_OBJECTS } from '../tenancy/admission-policies';
 import { GUARDRAILS } from '../tenancy/guardrails/registry';
 import { jsonEqual } from '../tenancy/json';
 import type { WriteFence } from './write-fence';
@@ -11,7 +12,7 @@ import type { WriteFence } from './write-fence';
 export const REF_BY_KIND: Readonly<Record<string, ResourceRef>> = Object.fromEntries(
   [
     RESOURCES.namespaces, RESOURCES.tenants, RESOURCES.clusterRoles, RESOURCES.clusterRoleBindings,
-    RESOURCES.validatingAdmissionPolicies, RESOURCES.mutatingAdmissionPolicies, ...GUARDRAILS.map((g) => g.resource),
+    ...ADMISSION_OBJECTS.map((o) => o.resource), ...GUARDRAILS.map((g) => g.resource),
   ].map((ref) => [ref.kind, ref]),
 );
 

@@ -55,4 +55,10 @@ export const RESOURCES = {
   runtimeClasses: { group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false },
   validatingAdmissionPolicies: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false },
   mutatingAdmissionPolicies: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingadmissionpolicies', kind: 'MutatingAdmissionPolicy', namespaced: false },
+  validatingAdmissionPolicyBindings: {
+    group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false,
+  },
+  mutatingAdmissionPolicyBindings: {
+    group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingadmissionpolicybindings', kind: 'MutatingAdmissionPolicyBinding', namespaced: false,
+  },
 } as const satisfies Record<string, ResourceRef>;

@@ -7,8 +7,8 @@
  */
 import { RESOURCES, type ResourceRef } from '../kube/resources';
 import { PADDOCK, type KubeObject, type PolicyRule, type RoleBinding } from '../kube/types';
-import { clusterRoleBindings, clusterRoles, NAMESPACE_GUARDRAILS, RBAC_GROUP, TENANT_GUARDRAILS, type GuardrailKind } from '../tenancy';
-import { ADMISSION_POLICIES } from '../tenancy/guardrails/admission-bindings';
+import { clusterRoleBindings, clusterRoles, GUARDRAILS, RBAC_GROUP, type GuardrailKind } from '../tenancy';
+import { ADMISSION_OBJECTS } from '../tenancy/admission-policies';
 
 /** A rule of a Role or ClusterRole, with why Paddock holds it: the comment above it in the manifest. */
 export type RoleRule = PolicyRule & { readonly why?: string };
@@ -47,14 +47,34 @@ function rulesOf(kinds: readonly GuardrailKind[]): RoleRule[] {
   return out;
 }
 
+/**
+ * The admission policies and bindings (tenancy/admission-policies.ts): read, repaired and deleted by name
+ * only, one rule per resource; `create` cannot be limited by name in RBAC.
+ */
+function admissionRules(): RoleRule[] {
+  const resources = [...new Set(ADMISSION_OBJECTS.map((o) => o.resource))];
+  const byName = resources.map((resource, i): RoleRule => ({
+    ...(i === 0 ? {
+      why: [
+        'What tenants may use, enforced by kube-apiserver (SPEC §9, §10): two policies and three bindings, the same',
+        'however many tenants there are, kept while any Tenant exists. As narrow as RBAC allows: read (list/watch',
+        'with a metadata.name field selector), repair and delete only these names; `create` cannot be limited by',
+        'name. kube-apiserver also requires `get` on the parameter kind to create a policy with that paramKind and',
+        'a binding with a paramRef: the tenantrestrictions rule above holds it.',
+      ].join('\n'),
+    } : {}),
+    apiGroups: [resource.group], resources: [resource.resource], resourceNames: ADMISSION_OBJECTS.filter((o) => o.resource === resource).map((o) => o.name), verbs: [...READ, 'update', 'patch', 'delete'],
+  }));
+  return [...byName, { apiGroups: [...new Set(resources.map((r) => r.group))], resources: resources.map((r) => r.resource), verbs: ['create'] }];
+}
+
 /** The rules of the ClusterRole `paddock`, in the order of the manifest. */
 export function paddockRules(): RoleRule[] {
-  const [restrictions, defaults] = ADMISSION_POLICIES.map((p) => p.name);
   return [
     { apiGroups: [PADDOCK.tenantGroup], resources: ['tenants'], verbs: [...READ, 'update', 'patch'] },
     { apiGroups: [PADDOCK.tenantGroup], resources: ['tenants/status', 'tenants/finalizers'], verbs: ['get', 'update', 'patch'] },
     { apiGroups: [''], resources: ['namespaces'], verbs: [...READ, 'create', 'update', 'patch', 'delete'] },
-    ...rulesOf(NAMESPACE_GUARDRAILS),
+    ...rulesOf(GUARDRAILS),
     { apiGroups: [RBAC_GROUP], resources: ['clusterroles', 'clusterrolebindings'], verbs: READ },
     {
       why: [
@@ -67,21 +87,7 @@ export function paddockRules(): RoleRule[] {
     { apiGroups: [RBAC_GROUP], resources: ['clusterrolebindings'], resourceNames: clusterRoleBindings().map((b) => b.metadata.name), verbs: ['update', 'patch'] },
     { why: 'What tenants may use (SPEC §9): read cluster-wide to resolve status.allowed and serve the views.', ...reads(RESOURCES.nodes) },
     ...[RESOURCES.storageClasses, RESOURCES.ingressClasses, RESOURCES.priorityClasses, RESOURCES.runtimeClasses].map(reads),
-    ...ADMISSION_POLICIES.map(({ resource, name }, i): RoleRule => ({
-      ...(i === 0 ? {
-        why: [
-          'What tenants may use, enforced by kube-apiserver (SPEC §9): two policies Paddock keeps while a Tenant',
-          'needs them, and per Tenant a binding of each (below). As narrow as RBAC allows: the policies by name —',
-          'read (list/watch with a metadata.name field selector), repair and delete only',
-          `${restrictions} and ${defaults}; \`create\` cannot be limited by name in RBAC.`,
-          'kube-apiserver also requires `get` on the parameter: on all Tenants to create a policy with paramKind',
-          'Tenant, and on the named Tenant to create a binding with its paramRef. The tenants rule above holds it.',
-        ].join('\n'),
-      } : {}),
-      apiGroups: [resource.group], resources: [resource.resource], resourceNames: [name], verbs: [...READ, 'update', 'patch', 'delete'],
-    })),
-    { apiGroups: [...new Set(ADMISSION_POLICIES.map((p) => p.resource.group))], resources: ADMISSION_POLICIES.map((p) => p.resource.resource), verbs: ['create'] },
-    ...rulesOf(TENANT_GUARDRAILS),
+    ...admissionRules(),
     { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch', 'update'] },
     {
       why: '--manage-serving-cert: the CA of the serving certificate goes into the APIService\'s caBundle.',

@@ -1,63 +1,71 @@
-import type { Tenant, TenantSpec } from '../kube/types';
-import {
-  DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, defaultsPolicy, desiredBindings, needsDefaults, needsRestrictions, restrictionsPolicy,
-} from './admission-policies';
-import { tenant as tenantNamed } from '../testing/tenants';
+import { ADMISSION_OBJECTS, admissionObjects, DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, type AdmissionObject } from './admission-policies';
+import { RESTRICTION_OBJECT_NAME } from './guardrails/tenant-restriction';
+import { defaultsPolicy, restrictionsPolicy } from './restrictions/policies';
+import { RESTRICTIONS } from './restrictions/registry';
 
-const tenant = (spec: Partial<TenantSpec> = {}): Tenant => tenantNamed('oil', spec, undefined, { uid: 'u1' });
+type Rule = { resources: string[]; operations: string[] };
+const rules = (o: AdmissionObject, field: 'matchConstraints' | 'matchResources') => (o.spec[field] as { resourceRules?: Rule[] }).resourceRules;
+const objects = admissionObjects();
+const byName = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
 
-describe('which bindings a tenant needs', () => {
-  it('needs none when it restricts nothing', () => {
-    expect(desiredBindings(tenant())).toEqual([]);
-    expect(desiredBindings(tenant({ nodeSelector: {} }))).toEqual([]);
+describe('the admission objects', () => {
+  it('are the two policies, then their three bindings: the same set however many tenants there are', () => {
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
+      `ValidatingAdmissionPolicy/${RESTRICTIONS_POLICY_NAME}`,
+      `MutatingAdmissionPolicy/${DEFAULTS_POLICY_NAME}`,
+      `ValidatingAdmissionPolicyBinding/${RESTRICTIONS_POLICY_NAME}`,
+      `ValidatingAdmissionPolicyBinding/${RESTRICTIONS_POLICY_NAME}-updates`,
+      `MutatingAdmissionPolicyBinding/${DEFAULTS_POLICY_NAME}`,
+    ]);
+    expect(ADMISSION_OBJECTS.map((o) => `${o.resource.kind}/${o.name}`)).toEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`));
   });
 
-  it('needs the restrictions binding for any restricted kind or registry list', () => {
-    expect(needsRestrictions(tenant({ runtimeClasses: { selector: { matchLabels: { a: 'b' } } } }))).toBe(true);
-    expect(needsRestrictions(tenant({ containerRegistries: { allowed: ['ghcr.io'] } }))).toBe(true);
-    expect(needsDefaults(tenant({ containerRegistries: { allowed: ['ghcr.io'] } }))).toBe(false);
-  });
-
-  it('needs both for a default or a nodeSelector', () => {
-    expect(desiredBindings(tenant({ storageClasses: { allowed: ['a'], default: 'a' } })).map((b) => b.kind)).toEqual(['ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicyBinding']);
-    expect(desiredBindings(tenant({ nodeSelector: { pool: 'oil' } })).map((b) => b.metadata.name)).toEqual(['paddock-restrictions-oil', 'paddock-defaults-oil']);
-  });
-});
-
-describe('bindings', () => {
-  const [validating, mutating] = desiredBindings(tenant({ nodeSelector: { pool: 'oil' } }));
-
-  it('bind the shared policy to the tenant\'s namespaces with the Tenant as parameter, denying without it', () => {
-    for (const [b, policy] of [[validating!, RESTRICTIONS_POLICY_NAME], [mutating!, DEFAULTS_POLICY_NAME]] as const) {
-      expect(b.apiVersion).toBe('admissionregistration.k8s.io/v1');
-      expect(b.spec.policyName).toBe(policy);
-      expect(b.spec.paramRef).toEqual({ name: 'oil', parameterNotFoundAction: 'Deny' });
-      expect(b.spec.matchResources).toEqual({ matchPolicy: 'Equivalent', namespaceSelector: { matchLabels: { 'paddock.dev/tenant': 'oil' } }, objectSelector: {} });
+  it("are cluster-scoped, named paddock-*, labelled as Paddock's and no tenant's (nothing cascades from a Tenant)", () => {
+    for (const o of objects) {
+      expect(o.apiVersion).toBe('admissionregistration.k8s.io/v1');
+      expect(o.metadata.name).toMatch(/^paddock-/);
+      expect(o.metadata.namespace).toBeUndefined();
+      expect(o.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'paddock' });
+      expect(o.metadata.ownerReferences).toBeUndefined();
     }
-    expect(validating!.spec.validationActions).toEqual(['Deny']);
   });
 
-  it('are labelled for the tenant and controlled by it (so they go with it)', () => {
-    expect(validating!.metadata.labels).toEqual({ 'paddock.dev/tenant': 'oil', 'app.kubernetes.io/managed-by': 'paddock' });
-    expect(validating!.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'Tenant', name: 'oil', uid: 'u1', controller: true })]);
+  it("bind the policies to every tenant-labelled namespace, with the request namespace's TenantRestriction as parameter", () => {
+    for (const b of objects.filter((o) => o.kind!.endsWith('Binding'))) {
+      expect(b.spec.matchResources).toMatchObject({ matchPolicy: 'Equivalent', namespaceSelector: { matchExpressions: [{ key: 'paddock.dev/tenant', operator: 'Exists' }] }, objectSelector: {} });
+      expect((b.spec.paramRef as { name: string; namespace?: string }).name).toBe(RESTRICTION_OBJECT_NAME);
+      expect(b.spec.paramRef).not.toHaveProperty('namespace');
+    }
+  });
+
+  it('refuse creates without a TenantRestriction, check updates when it exists, and default only when it exists', () => {
+    const creates = byName('ValidatingAdmissionPolicyBinding', RESTRICTIONS_POLICY_NAME);
+    const updates = byName('ValidatingAdmissionPolicyBinding', `${RESTRICTIONS_POLICY_NAME}-updates`);
+    const defaults = byName('MutatingAdmissionPolicyBinding', DEFAULTS_POLICY_NAME);
+    expect([creates, updates, defaults].map((b) => (b.spec.paramRef as { parameterNotFoundAction: string }).parameterNotFoundAction)).toEqual(['Deny', 'Allow', 'Allow']);
+    expect(creates.spec.validationActions).toEqual(['Deny']);
+    expect(updates.spec.validationActions).toEqual(['Deny']);
+    // Between them the two validating bindings match exactly what the policy matches.
+    const policy = rules(restrictionsPolicy(), 'matchConstraints')!;
+    expect(rules(creates, 'matchResources')).toEqual(policy.map((r) => ({ ...r, operations: ['CREATE'] })));
+    expect(rules(updates, 'matchResources')).toEqual(policy.map((r) => ({ ...r, operations: ['UPDATE'] })));
+    expect(rules(updates, 'matchResources')!.flatMap((r) => r.resources)).toContain('pods/ephemeralcontainers');
+    expect(rules(defaults, 'matchResources')).toBeUndefined();
   });
 });
 
 describe('policies', () => {
-  it('are cluster-scoped, named paddock-*, labelled, fail closed and take the Tenant as parameter', () => {
+  it('fail closed and take the TenantRestriction as parameter', () => {
     for (const p of [restrictionsPolicy(), defaultsPolicy()]) {
-      expect(p.metadata.name).toMatch(/^paddock-/);
-      expect(p.metadata.namespace).toBeUndefined();
-      expect(p.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'paddock' });
       expect(p.spec.failurePolicy).toBe('Fail');
-      expect(p.spec.paramKind).toEqual({ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant' });
+      expect(p.spec.paramKind).toEqual({ apiVersion: 'paddock.dev/v1alpha1', kind: 'TenantRestriction' });
     }
   });
 
   it('restrictions match PVCs, Ingresses, Pods and ephemeral containers, create and update', () => {
-    const rules = (restrictionsPolicy().spec.matchConstraints as { resourceRules: { resources: string[]; operations: string[] }[] }).resourceRules;
-    expect(rules.flatMap((r) => r.resources)).toEqual(['persistentvolumeclaims', 'ingresses', 'pods', 'pods/ephemeralcontainers']);
-    for (const r of rules) expect(r.operations).toEqual(['CREATE', 'UPDATE']);
+    const matched = rules(restrictionsPolicy(), 'matchConstraints')!;
+    expect(matched.flatMap((r) => r.resources)).toEqual(['persistentvolumeclaims', 'ingresses', 'pods', 'pods/ephemeralcontainers']);
+    for (const r of matched) expect(r.operations).toEqual(['CREATE', 'UPDATE']);
   });
 
   it('every refusal has a message expression and reads an absent tenant field as unrestricted', () => {
@@ -70,6 +78,13 @@ describe('policies', () => {
     for (const field of ['storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses', 'containerRegistries']) expect(text).toContain(`has(params.spec.${field})`);
   });
 
+  it("read the tenant's name and resolved class names from the parameter's spec", () => {
+    const text = JSON.stringify([restrictionsPolicy().spec, defaultsPolicy().spec]);
+    expect(text).toContain('params.spec.tenant');
+    expect(text).toContain('params.spec.?allowed');
+    expect(text).not.toMatch(/params\.(\?)?(metadata|status)/);
+  });
+
   it('defaults only on create, with reinvocation, and never overwrite what the object says — but a tenant\'s one allowed pull policy', () => {
     const spec = defaultsPolicy().spec as { reinvocationPolicy: string; mutations: { patchType: string; jsonPatch: { expression: string }; applyConfiguration: { expression: string } }[]; matchConstraints: { resourceRules: { operations: string[] }[] } };
     expect(spec.reinvocationPolicy).toBe('IfNeeded');
@@ -80,6 +95,11 @@ describe('policies', () => {
     expect(applied[0]!.applyConfiguration.expression).toContain('size(params.spec.imagePullPolicies) == 1');
     for (const m of spec.mutations.filter((m) => m.patchType === 'JSONPatch')) expect(m.jsonPatch.expression).not.toMatch(/op: 'replace'/);
     expect(spec.mutations[0]!.jsonPatch.expression).toContain('!has(object.spec.storageClassName)');
+  });
+
+  it('mutate only for a tenant with something to fill in: the match condition is each module\'s', () => {
+    const [condition] = defaultsPolicy().spec.matchConditions as { name: string; expression: string }[];
+    for (const r of RESTRICTIONS.filter((m) => m.mutating)) expect(condition!.expression).toContain(`(${r.mutating!.when})`);
   });
 
   it('are fresh objects on every call', () => {

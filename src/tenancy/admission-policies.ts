@@ -1,81 +1,99 @@
 /**
- * Per Tenant, the bindings of the two admission policies (restrictions/policies.ts) that it needs: one
- * of the validating policy when it restricts anything, one of the mutating policy when it has anything
- * to fill in (restrictions/registry.ts decides both).
+ * Everything kube-apiserver needs to enforce what tenants may use (SPEC §9, §10), as a constant set of
+ * cluster-scoped objects: the two policies (restrictions/policies.ts) and three bindings of them, each
+ * selecting every tenant namespace. Their parameter is the TenantRestriction `paddock-restrictions`
+ * in the request's own namespace (guardrails/tenant-restriction.ts): kube-apiserver finds it by
+ * namespace and name in its informer, so what a request costs is the same for 20 tenants as for 20,000.
  *
- * A binding selects the tenant's namespaces by the tenant label (which only Paddock writes on a
- * namespace: owners cannot write Namespace objects) and names the Tenant in `paramRef`; when the Tenant
- * is gone the binding denies (`parameterNotFoundAction: Deny`) until Paddock has removed it. The
- * policies read the Tenant live: `spec` for what it restricts (an absent field restricts nothing),
- * `status.allowed` for the class names its selectors resolve to, kept current by the reconciler. Pure.
+ * Fail-closed, without wedging a namespace's deletion:
+ * - creates in a tenant namespace without its TenantRestriction are refused (`Deny`): a namespace
+ *   Paddock has not furnished yet, one planted with a tenant label, one whose object was deleted;
+ * - updates there are checked against the object when it exists and let through when it does not
+ *   (`Allow`): while a namespace is being deleted its TenantRestriction may be gone before its pods,
+ *   whose finalizers controllers still remove by update. Nothing can be created in such a namespace,
+ *   and Paddock writes the object back when someone deletes it from a live one.
+ * - the defaults policy fills in nothing without the object (`Allow`); the create is refused above.
+ *
+ * The tenant label that selects a namespace is written only by Paddock (owners cannot write
+ * Namespaces), and the TenantRestriction only by Paddock. Pure: no I/O.
  */
-import { PADDOCK, type Tenant } from '../kube/types';
-import { controllerRef, tenantLabels } from './ownership';
-import { RESTRICTIONS } from './restrictions/registry';
-import { ADMISSION_API_VERSION, DEFAULTS_POLICY_NAME, matchResources, RESTRICTIONS_POLICY_NAME, type AdmissionObject } from './restrictions/policies';
+import type { NamedObject } from '../cache/paddock-cache';
+import { RESOURCES, type ResourceRef } from '../kube/resources';
+import { PADDOCK } from '../kube/types';
+import { RESTRICTION_OBJECT_NAME } from './guardrails/tenant-restriction';
+import type { ResourceRule } from './restrictions/cel';
+import {
+  ADMISSION_API_VERSION,
+  DEFAULTS_POLICY_NAME,
+  defaultsPolicy,
+  managedLabels,
+  matchResources,
+  RESTRICTIONS_POLICY_NAME,
+  restrictionsPolicy,
+  type AdmissionObject,
+} from './restrictions/policies';
 
-export { ADMISSION_GROUP, DEFAULTS_POLICY_NAME, defaultsPolicy, RESTRICTIONS_POLICY_NAME, restrictionsPolicy, type AdmissionObject } from './restrictions/policies';
+export { DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, type AdmissionObject } from './restrictions/policies';
 
-/** The binding of the restrictions policy for `tenant`. */
-export function restrictionsBindingName(tenant: string): string {
-  return `paddock-restrictions-${tenant}`;
+/** The binding of the restrictions policy for creates: no TenantRestriction, no create. */
+export const RESTRICTIONS_BINDING_NAME = RESTRICTIONS_POLICY_NAME;
+/** The binding of the restrictions policy for updates: checked when the TenantRestriction exists. */
+export const RESTRICTIONS_UPDATES_BINDING_NAME = `${RESTRICTIONS_POLICY_NAME}-updates`;
+/** The binding of the defaults policy. */
+export const DEFAULTS_BINDING_NAME = DEFAULTS_POLICY_NAME;
+
+/** Every namespace labelled as a tenant's. */
+const TENANT_NAMESPACES = { matchExpressions: [{ key: PADDOCK.tenantLabel, operator: 'Exists' }] };
+
+type NotFound = 'Deny' | 'Allow';
+
+/** `policy`'s resource rules narrowed to `operation` (those that have it). */
+function rulesFor(policy: AdmissionObject, operation: string): ResourceRule[] {
+  const rules = (policy.spec.matchConstraints as { resourceRules: ResourceRule[] }).resourceRules;
+  return rules.filter((r) => r.operations.includes(operation)).map((r) => ({ ...r, operations: [operation] }));
 }
 
-/** The binding of the defaults policy for `tenant`. */
-export function defaultsBindingName(tenant: string): string {
-  return `paddock-defaults-${tenant}`;
-}
-
-/** Whether `tenant` restricts anything the restrictions policy checks (and so needs its binding). */
-export function needsRestrictions(tenant: Tenant): boolean {
-  const spec = tenant.spec ?? ({} as Tenant['spec']);
-  return RESTRICTIONS.some((r) => r.restricts(spec));
-}
-
-/** Whether `tenant` has anything for the defaults policy to fill in (and so needs its binding). */
-export function needsDefaults(tenant: Tenant): boolean {
-  const spec = tenant.spec ?? ({} as Tenant['spec']);
-  return RESTRICTIONS.some((r) => r.defaults(spec));
-}
-
-const paramRef = (tenant: string) => ({ name: tenant, parameterNotFoundAction: 'Deny' });
-const tenantNamespaces = (tenant: string) => ({ matchLabels: { [PADDOCK.tenantLabel]: tenant } });
-
-/** The binding of the restrictions policy to `tenant`'s namespaces, with the Tenant as its parameter. */
-export function restrictionsBinding(tenant: Tenant): AdmissionObject {
-  const name = tenant.metadata.name;
+function binding(kind: string, name: string, policy: AdmissionObject, notFound: NotFound, rules?: ResourceRule[]): AdmissionObject {
   return {
     apiVersion: ADMISSION_API_VERSION,
-    kind: 'ValidatingAdmissionPolicyBinding',
-    metadata: { name: restrictionsBindingName(name), labels: tenantLabels(name), ownerReferences: [controllerRef(tenant)] },
+    kind,
+    metadata: { name, labels: managedLabels() },
     spec: {
-      policyName: RESTRICTIONS_POLICY_NAME,
-      paramRef: paramRef(name),
-      matchResources: matchResources(undefined, tenantNamespaces(name)),
-      validationActions: ['Deny'],
+      policyName: policy.metadata.name,
+      paramRef: { name: RESTRICTION_OBJECT_NAME, parameterNotFoundAction: notFound },
+      matchResources: matchResources(rules, TENANT_NAMESPACES),
+      ...(kind === 'ValidatingAdmissionPolicyBinding' ? { validationActions: ['Deny'] } : {}),
     },
   };
 }
 
-/** The binding of the defaults policy to `tenant`'s namespaces, with the Tenant as its parameter. */
-export function defaultsBinding(tenant: Tenant): AdmissionObject {
-  const name = tenant.metadata.name;
-  return {
-    apiVersion: ADMISSION_API_VERSION,
-    kind: 'MutatingAdmissionPolicyBinding',
-    metadata: { name: defaultsBindingName(name), labels: tenantLabels(name), ownerReferences: [controllerRef(tenant)] },
-    spec: {
-      policyName: DEFAULTS_POLICY_NAME,
-      paramRef: paramRef(name),
-      matchResources: matchResources(undefined, tenantNamespaces(name)),
-    },
-  };
+/**
+ * The policies, then their bindings: the objects Paddock keeps while any Tenant exists, in the order
+ * they are written (kube-apiserver checks a binding's paramRef against its policy's paramKind, so a
+ * policy goes first).
+ */
+export function admissionObjects(): AdmissionObject[] {
+  const restrictions = restrictionsPolicy();
+  const defaults = defaultsPolicy();
+  return [
+    restrictions,
+    defaults,
+    binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_BINDING_NAME, restrictions, 'Deny', rulesFor(restrictions, 'CREATE')),
+    binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_UPDATES_BINDING_NAME, restrictions, 'Allow', rulesFor(restrictions, 'UPDATE')),
+    binding('MutatingAdmissionPolicyBinding', DEFAULTS_BINDING_NAME, defaults, 'Allow'),
+  ];
 }
 
-/** The bindings `tenant` needs, restrictions first. */
-export function desiredBindings(tenant: Tenant): AdmissionObject[] {
-  const out: AdmissionObject[] = [];
-  if (needsRestrictions(tenant)) out.push(restrictionsBinding(tenant));
-  if (needsDefaults(tenant)) out.push(defaultsBinding(tenant));
-  return out;
+const BY_KIND: Record<string, ResourceRef> = Object.fromEntries(
+  [RESOURCES.validatingAdmissionPolicies, RESOURCES.mutatingAdmissionPolicies, RESOURCES.validatingAdmissionPolicyBindings, RESOURCES.mutatingAdmissionPolicyBindings].map((r) => [r.kind, r]),
+);
+
+/** The resource of an admission object by its kind. */
+export function admissionResource(kind: string): ResourceRef {
+  const ref = BY_KIND[kind];
+  if (!ref) throw new Error(`not an admission kind of Paddock's: ${kind}`);
+  return ref;
 }
+
+/** Each object of `admissionObjects()` by resource and name: Paddock reads and writes no other. */
+export const ADMISSION_OBJECTS: readonly NamedObject[] = admissionObjects().map((o) => ({ resource: admissionResource(o.kind!), name: o.metadata.name }));

@@ -1,12 +1,12 @@
 /**
  * What the shared cache is told of tenancy (the cache itself imports nothing from here): how Tenants
  * are indexed, which annotations of a namespace are Paddock's, the guardrail kinds and the admission
- * policies.
+ * policies and bindings.
  */
 import { INDEX, type PaddockCacheOptions } from '../cache/paddock-cache';
 import type { KeptAnnotations } from '../cache/summaries';
 import { CLAIM_TOKEN_ANNOTATION } from './claims';
-import { ADMISSION_POLICIES } from './guardrails/admission-bindings';
+import { ADMISSION_OBJECTS } from './admission-policies';
 import { GUARDRAILS } from './guardrails/registry';
 import { declaredNamespaceName, MANAGED_METADATA_ANNOTATION, PADDOCK_KEY_PREFIX } from './names';
 import { decodeManagedKeys } from './namespace';
@@ -33,5 +33,5 @@ export const TENANCY_CACHE: PaddockCacheOptions = {
   }),
   namespaceAnnotations: PADDOCK_ANNOTATIONS,
   guardrails: GUARDRAILS,
-  policies: ADMISSION_POLICIES,
+  admission: ADMISSION_OBJECTS,
 };

@@ -48,6 +48,8 @@ const VIEWER_RULES: PolicyRule[] = [
   rule('discovery.k8s.io', ['endpointslices'], READ),
   rule('events.k8s.io', ['events'], READ),
   rule('networking.k8s.io', ['ingresses', 'ingresses/status', 'networkpolicies'], READ),
+  // What kube-apiserver enforces in the namespace (guardrails/tenant-restriction.ts): read, never written.
+  rule(PADDOCK.tenantGroup, ['tenantrestrictions'], READ),
   rule('policy', ['poddisruptionbudgets', 'poddisruptionbudgets/status'], READ),
 ];
 

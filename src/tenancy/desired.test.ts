@@ -92,6 +92,7 @@ describe('desiredState: guardrails', () => {
 
   it('names every guardrail after the Tenant item it comes from, in a fixed order', () => {
     expect(guardrails.map((g) => `${g.kind}/${g.metadata.name}`)).toEqual([
+      'TenantRestriction/paddock-restrictions',
       'ResourceQuota/paddock-quota-0',
       'ResourceQuota/paddock-quota-1',
       'LimitRange/paddock-limits-0',

@@ -5,7 +5,7 @@
  * manifests read from it:
  */
 export { desiredState, type DesiredState, type ValidDesiredState } from './desired';
-export { GUARDRAILS, NAMESPACE_GUARDRAILS, TENANT_GUARDRAILS } from './guardrails/registry';
+export { GUARDRAILS } from './guardrails/registry';
 export type { Guardrail, GuardrailKind } from './guardrails/kind';
 export { desiredNamespace, diffNamespace, mergeNamespace, releaseNamespace } from './namespace';
 export { needsUpdate, requiresRecreate } from './drift';

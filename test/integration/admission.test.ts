@@ -86,11 +86,11 @@ const suiteStarted = new Date();
 beforeAll(async () => {
   for (const c of classes) await applyObject(c);
   await applyObject(tenant(name, tenantSpec));
-  await waitFor(`tenant ${name} Ready with its bindings`, async () => {
+  await waitFor(`tenant ${name} Ready with its TenantRestriction`, async () => {
     const t = await getTenant();
     const ready = t.status?.conditions?.find((c: any) => c.type === 'Ready');
     if (ready?.status !== 'True' || t.status?.observedGeneration !== t.metadata.generation) return false;
-    return (await kubectl('admin', ['get', `validatingadmissionpolicybinding/paddock-restrictions-${name}`, `mutatingadmissionpolicybinding/paddock-defaults-${name}`])).code === 0;
+    return (await kubectl('admin', ['get', '-n', ns, 'tenantrestriction/paddock-restrictions'])).code === 0;
   }, 60_000, 250);
   await waitFor('the default service account', async () => (await kubectl('admin', ['get', 'serviceaccount', 'default', '-n', ns])).code === 0, 30_000, 250);
   // kube-apiserver loads new policies and bindings from its own informers: wait until it enforces them.
@@ -103,15 +103,15 @@ afterAll(async () => {
   await kubectl('admin', ['delete', '-f', '-', '--wait=false'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: classes }));
 });
 
-describe("Paddock's writes of the tenant's bindings (kube-apiserver audit log)", () => {
+describe("Paddock's writes of the admission objects and the tenant's TenantRestriction (kube-apiserver audit log)", () => {
   // kube-apiserver refuses a binding with a paramRef from a user that may not get every resource while
   // the policy it names does not exist: Paddock writes each policy first. Run alone on a fresh control
   // plane, no tenant needed the policies before this one. (409 is excluded: a create that finds the
   // object already made by an earlier pass the cache has not shown yet.)
   it('none was refused', () => {
-    const bindings = new Set([`paddock-restrictions-${name}`, `paddock-defaults-${name}`]);
+    const ADMISSION = /admissionpolic(y|ies)|tenantrestrictions/;
     const refused = auditWrites(suiteStarted)
-      .filter((e) => e.user.username === PADDOCK_USER && bindings.has(e.objectRef?.name ?? '') && (e.responseStatus?.code ?? 0) >= 400 && e.responseStatus?.code !== 409)
+      .filter((e) => e.user.username === PADDOCK_USER && ADMISSION.test(e.objectRef?.resource ?? '') && (e.responseStatus?.code ?? 0) >= 400 && e.responseStatus?.code !== 409)
       .map((e) => `${e.verb} ${e.objectRef?.resource} ${e.objectRef?.name} → ${e.responseStatus?.code}`);
     expect(refused).toEqual([]);
   });
@@ -279,11 +279,19 @@ describe('what the owner cannot change (SubjectAccessReviews as alice)', () => {
   it.each([
     ['validatingadmissionpolicies.admissionregistration.k8s.io', 'paddock-tenant-restrictions'],
     ['mutatingadmissionpolicies.admissionregistration.k8s.io', 'paddock-tenant-defaults'],
-    ['validatingadmissionpolicybindings.admissionregistration.k8s.io', `paddock-restrictions-${name}`],
-    ['mutatingadmissionpolicybindings.admissionregistration.k8s.io', `paddock-defaults-${name}`],
+    ['validatingadmissionpolicybindings.admissionregistration.k8s.io', 'paddock-tenant-restrictions'],
+    ['validatingadmissionpolicybindings.admissionregistration.k8s.io', 'paddock-tenant-restrictions-updates'],
+    ['mutatingadmissionpolicybindings.admissionregistration.k8s.io', 'paddock-tenant-defaults'],
   ])('%s %s', async (resource, object) => {
     for (const verb of ['update', 'patch', 'delete']) expect(await can([verb, `${resource}/${object}`])).toBe('no');
     expect(await can(['create', resource])).toBe('no');
+  });
+
+  it('nor the TenantRestriction in her namespace, which she may read', async () => {
+    const object = 'tenantrestrictions.paddock.dev/paddock-restrictions';
+    for (const verb of ['update', 'patch', 'delete']) expect(await can([verb, object, '-n', ns])).toBe('no');
+    expect(await can(['create', 'tenantrestrictions.paddock.dev', '-n', ns])).toBe('no');
+    expect(await can(['get', object, '-n', ns])).toBe('yes');
   });
 
   it('nor the tenant label on her namespace that selects the bindings', async () => {
@@ -293,8 +301,8 @@ describe('what the owner cannot change (SubjectAccessReviews as alice)', () => {
 
 describe('reconciled like every guardrail', () => {
   it('repairs an edited binding and a deleted policy', async () => {
-    await kubectl('admin', ['patch', 'validatingadmissionpolicybinding', `paddock-restrictions-${name}`, '--type=merge', '-p', '{"spec":{"validationActions":["Audit"]}}']);
-    await waitFor('binding repaired', async () => (await kubectlJson('admin', ['get', 'validatingadmissionpolicybinding', `paddock-restrictions-${name}`])).spec.validationActions.join() === 'Deny', 30_000, 100);
+    await kubectl('admin', ['patch', 'validatingadmissionpolicybinding', 'paddock-tenant-restrictions', '--type=merge', '-p', '{"spec":{"validationActions":["Audit"]}}']);
+    await waitFor('binding repaired', async () => (await kubectlJson('admin', ['get', 'validatingadmissionpolicybinding', 'paddock-tenant-restrictions'])).spec.validationActions.join() === 'Deny', 30_000, 100);
     await kubectl('admin', ['delete', 'mutatingadmissionpolicy', 'paddock-tenant-defaults']);
     await waitFor('policy recreated', async () => (await kubectl('admin', ['get', 'mutatingadmissionpolicy', 'paddock-tenant-defaults'])).code === 0, 30_000, 100);
   });
@@ -314,20 +322,21 @@ describe('reconciled like every guardrail', () => {
 });
 
 describe('a tenant that restricts less', () => {
-  it('loses the bindings it no longer needs, and status.allowed the kinds it no longer restricts', async () => {
+  it('has its namespaces restricted and defaulted by what it still sets only, and status.allowed loses the kinds it no longer restricts', async () => {
     await applyObject(tenant(name, { owners: tenantSpec.owners, namespaces: tenantSpec.namespaces, containerRegistries: tenantSpec.containerRegistries }));
-    await waitFor('defaults binding removed', async () => (await kubectl('admin', ['get', 'mutatingadmissionpolicybinding', `paddock-defaults-${name}`])).code !== 0, 30_000, 100);
     await waitFor('status.allowed emptied', async () => Object.keys((await getTenant()).status.allowed ?? {}).length === 0, 30_000, 100);
-    expect((await kubectl('admin', ['get', 'validatingadmissionpolicybinding', `paddock-restrictions-${name}`])).code).toBe(0);
+    // A pod naming a node was refused while the tenant had a nodeSelector: accepted once kube-apiserver has the change.
+    await waitFor('nodeSelector no longer enforced', async () => (await dryRun(pod('named', { nodeName: 'n1' }))).code === 0, 30_000, 100);
+    expect(accepted(await dryRun(pod('plain'))).spec.nodeSelector).toBeUndefined();
+    refused(await dryRun(pod('quay', {}, 'quay.io/x/y')), 'quay.io/x/y');
+    expect((await kubectlJson('admin', ['get', '-n', ns, 'tenantrestriction', 'paddock-restrictions'])).spec).toEqual({ tenant: name, containerRegistries: tenantSpec.containerRegistries, allowed: {} });
   });
 });
 
 describe('deletion', () => {
-  it('removes the bindings with the Tenant', async () => {
+  it('releases the namespace: no TenantRestriction left, and nothing of the tenant restricts it', async () => {
     await kubectl('admin', ['delete', 'tenant', name, '--timeout=60s']);
-    await waitFor('bindings gone', async () => {
-      const list = await kubectlJson('admin', ['get', 'validatingadmissionpolicybindings,mutatingadmissionpolicybindings', '-l', `paddock.dev/tenant=${name}`]);
-      return list.items.length === 0;
-    }, 30_000, 100);
+    expect((await kubectl('admin', ['get', '-n', ns, 'tenantrestriction', 'paddock-restrictions'])).code).not.toBe(0);
+    accepted(await kubectl('admin', ['create', '-n', ns, '--dry-run=server', '-o', 'json', '-f', '-'], JSON.stringify(pod('quay', {}, 'quay.io/x/y'))));
   });
 });

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startControlPlane } from '../controlplane/controlplane';
 import { installPaddockIdentity, registerApiService, startPaddock } from '../controlplane/paddock';
 import { killGroup, startDetached, waitFor } from '../controlplane/processes';
+import { installCrds } from '../controlplane/crds';
 
 /** The directory of the control plane shared by every integration suite of one run. */
 export const TEST_CONTROL_PLANE_DIR = resolve(__dirname, '..', '..', '.paddock', 'test');
@@ -59,10 +59,7 @@ export default async function globalSetup(): Promise<void> {
     if (balancer && isBalancer(balancer.pid)) await killGroup(balancer.pid, 1000);
   }
   const state = await startControlPlane({ dir: TEST_CONTROL_PLANE_DIR });
-  const crd = resolve(__dirname, '..', '..', 'schemas', 'tenant-crd.yaml');
-  execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs.admin, 'apply', '-f', crd], { stdio: 'pipe' });
-  execFileSync('kubectl', ['--kubeconfig', state.kubeconfigs.admin, 'wait', '--for=condition=Established', '--timeout=30s',
-    'crd/tenants.paddock.dev'], { stdio: 'pipe' });
+  await installCrds(state.kubeconfigs.admin);
   const kubeconfig = installPaddockIdentity(state);
   const replicas = [];
   for (const name of ['paddock-a', 'paddock-b']) replicas.push(await startPaddock(state, kubeconfig, { name, extraArgs: TEST_PADDOCK_ARGS }));

@@ -21,11 +21,14 @@ export class FakeInformer<T extends KubeObject> {
   markListed(): void {
     this.#listed(true);
   }
-  readonly store = {
-    get: (k: string) => this.items.get(k),
-    list: () => [...this.items.values()],
-    byIndex: (name: string, value: string) => [...this.items.values()].filter((o) => this.index(o).some(([n, vs]) => n === name && vs.includes(value))),
-  };
+  readonly store = ((items) => ({
+    get: (k: string) => items.get(k),
+    list: () => [...items.values()],
+    byIndex: (name: string, value: string) => [...items.values()].filter((o) => this.index(o).some(([n, vs]) => n === name && vs.includes(value))),
+    get size() {
+      return items.size;
+    },
+  }))(this.items);
   /** Like a synced shared informer: the objects already there are handed to the new handler as adds. */
   addEventHandler(h: EventHandler<T>) {
     for (const obj of this.items.values()) h.add?.(obj, true);

@@ -1,9 +1,9 @@
 /**
  * How guardrail kinds are cached: only Paddock's objects (selected by its managed-by label), indexed as
- * the reconciler reads them — a namespace's guardrails by namespace, a tenant's by its tenant label.
+ * the reconciler reads them: by namespace.
  */
 import type { InformerRequest } from '../../cache/factory';
-import { byTenantLabel, INDEX, type CachedNamespaces } from '../../cache/paddock-cache';
+import { INDEX, type CachedNamespaces } from '../../cache/paddock-cache';
 import { namespaceIndexFunc } from '../../cache/store';
 import { guardrailSummary } from '../../cache/summaries';
 import { PADDOCK, type KubeObject } from '../../kube/types';
@@ -22,12 +22,4 @@ export function inTenantNamespaces(namespaces: CachedNamespaces): InformerReques
     transform: (o) => guardrailSummary(o, undefined, namespaces.name),
     listsAfter: namespaces.informer,
   };
-}
-
-/**
- * A kind kept once per tenant: stored whole (there are few, and they are written over the cached copy),
- * indexed by the tenant label (INDEX.tenant).
- */
-export function perTenant(): InformerRequest<KubeObject> {
-  return { labelSelector: MANAGED, indexers: { [INDEX.tenant]: byTenantLabel } };
 }

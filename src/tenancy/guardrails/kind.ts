@@ -1,7 +1,6 @@
 /**
- * A guardrail kind: one kind of object Paddock keeps for a tenant — in each of its namespaces (quotas,
- * limits, network policies, the owners' role bindings) or once per tenant (the bindings of its admission
- * policies). Each kind declares in its own module all that the rest of Paddock needs of it: its
+ * A guardrail kind: one kind of object Paddock keeps in each namespace of a tenant (what its admission
+ * policies read, quotas, limits, network policies, the owners' role bindings). Each kind declares in its own module all that the rest of Paddock needs of it: its
  * resource, how it is cached, the objects a tenant wants, how drift is judged, its names and the RBAC
  * Paddock needs for it. The cache, the reconciler, the writer, drift detection and the generated RBAC
  * read the registry (registry.ts) and name no kind themselves.
@@ -20,8 +19,15 @@ export interface RbacNeed {
   readonly why?: string;
 }
 
-interface GuardrailKindBase<T extends KubeObject> extends CachedKind {
+/** A kind kept in every namespace of a tenant. */
+export interface GuardrailKind<T extends KubeObject = KubeObject> extends CachedKind {
   readonly resource: ResourceRef;
+  /**
+   * The objects of this kind that `tenant` wants in its namespace `namespace`, in a fixed order, each
+   * labelled for the tenant with the Tenant as its controller ({@link guardrailMeta}); fresh objects
+   * that share nothing with the Tenant. Pure.
+   */
+  desired(tenant: Tenant, namespace: string): T[];
   /**
    * The fields of `live`'s content (spec, subjects…) that differ from `desired`'s, with the defaults
    * kube-apiserver fills in applied to both, so that an object as stored reads as converged. Metadata —
@@ -37,33 +43,19 @@ interface GuardrailKindBase<T extends KubeObject> extends CachedKind {
    * admin owner writes to share access.
    */
   readonly ownersMayWrite: boolean;
-  readonly rbac: RbacNeed;
-}
-
-/** A kind kept in every namespace of a tenant. */
-export interface NamespaceGuardrail<T extends KubeObject = KubeObject> extends GuardrailKindBase<T> {
-  readonly scope: 'namespace';
-  /**
-   * The objects of this kind that `tenant` wants in its namespace `namespace`, in a fixed order, each
-   * labelled for the tenant with the Tenant as its controller ({@link guardrailMeta}); fresh objects
-   * that share nothing with the Tenant. Pure.
-   */
-  desired(tenant: Tenant, namespace: string): T[];
   /**
    * Objects of this kind give access to the namespace. When a namespace is released, every one of them
    * in it — Paddock's or not, listed live — is deleted before anything else (see controller/release.ts).
    */
   readonly grantsAccess?: boolean;
+  /**
+   * kube-apiserver refuses creates in a tenant-labelled namespace without an object of this kind (the
+   * admission policies' parameter): when a namespace is released, its objects go only once the
+   * namespace has lost its tenant label (see controller/release.ts).
+   */
+  readonly outlivesTenantLabel?: boolean;
+  readonly rbac: RbacNeed;
 }
-
-/** A kind kept once per tenant, cluster-scoped. */
-export interface TenantGuardrail<T extends KubeObject = KubeObject> extends GuardrailKindBase<T> {
-  readonly scope: 'tenant';
-  /** The objects of this kind that `tenant` wants, each labelled for it with the Tenant as its controller. Pure. */
-  desired(tenant: Tenant): T[];
-}
-
-export type GuardrailKind = NamespaceGuardrail | TenantGuardrail;
 
 /** Every object Paddock keeps for a tenant is of a guardrail kind; each kind's module has its own type. */
 export type Guardrail = KubeObject;

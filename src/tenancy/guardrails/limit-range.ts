@@ -8,7 +8,7 @@ import type { LimitRange, LimitRangeSpec } from '../../kube/types';
 import { cloneJson, diffJson, isRecord, type FieldDiff } from '../json';
 import type { QuantityEqual } from '../quantity-equal';
 import { inTenantNamespaces } from './cached';
-import { guardrailMeta, manages, typeMeta, type NamespaceGuardrail } from './kind';
+import { guardrailMeta, manages, typeMeta, type GuardrailKind } from './kind';
 import { diffQuantities, quantityStrings } from './semantic';
 
 const RESOURCE: ResourceRef = { group: '', version: 'v1', resource: 'limitranges', kind: 'LimitRange', namespaced: true };
@@ -61,8 +61,7 @@ function diffLimitRange(live: LimitRange, desired: LimitRange, eq: QuantityEqual
   });
 }
 
-export const limitRanges: NamespaceGuardrail<LimitRange> = {
-  scope: 'namespace',
+export const limitRanges: GuardrailKind<LimitRange> = {
   resource: RESOURCE,
   informer: inTenantNamespaces,
   desired: (tenant, namespace) =>

@@ -7,7 +7,7 @@ import type { ResourceRef } from '../../kube/resources';
 import { PADDOCK, type NetworkPolicy } from '../../kube/types';
 import { cloneJson, diffJson, isRecord } from '../json';
 import { inTenantNamespaces } from './cached';
-import { guardrailMeta, manages, typeMeta, type NamespaceGuardrail } from './kind';
+import { guardrailMeta, manages, typeMeta, type GuardrailKind } from './kind';
 import { sortedStrings } from './semantic';
 
 const RESOURCE: ResourceRef = { group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies', kind: 'NetworkPolicy', namespaced: true };
@@ -52,8 +52,7 @@ function defaultRulePorts(rule: unknown): unknown {
   return { ...rule, ports: rule.ports.map((port: unknown) => (isRecord(port) && port.protocol === undefined ? { ...port, protocol: 'TCP' } : port)) };
 }
 
-export const networkPolicies: NamespaceGuardrail<NetworkPolicy> = {
-  scope: 'namespace',
+export const networkPolicies: GuardrailKind<NetworkPolicy> = {
   resource: RESOURCE,
   informer: inTenantNamespaces,
   desired(tenant, namespace) {

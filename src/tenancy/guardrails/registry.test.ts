@@ -3,7 +3,7 @@ import { apiVersionOf } from '../../kube/resources';
 import { PADDOCK } from '../../kube/types';
 import * as drift from '../drift';
 import type { GuardrailKind } from './kind';
-import { GUARDRAILS, guardrailKind, NAMESPACE_GUARDRAILS, TENANT_GUARDRAILS } from './registry';
+import { GUARDRAILS, guardrailKind } from './registry';
 import { alsoAsCached, asStored, tenantWith } from '../testing/guardrails';
 
 const diff = alsoAsCached(drift.diff);
@@ -18,12 +18,11 @@ const tenant = tenantWith({
   storageClasses: { allowed: ['standard'], default: 'standard' },
 });
 
-const wantedOf = (kind: GuardrailKind) => (kind.scope === 'namespace' ? kind.desired(tenant, 'oil-p') : kind.desired(tenant));
+const wantedOf = (kind: GuardrailKind) => kind.desired(tenant, 'oil-p');
 
 describe('the guardrail registry', () => {
-  it('lists each kind once, those kept per namespace and those kept per tenant', () => {
+  it('lists each kind once', () => {
     expect(new Set(GUARDRAILS.map((k) => k.resource.kind)).size).toBe(GUARDRAILS.length);
-    expect(GUARDRAILS).toEqual([...NAMESPACE_GUARDRAILS, ...TENANT_GUARDRAILS]);
     for (const kind of GUARDRAILS) expect(guardrailKind(kind.resource.kind)).toBe(kind);
     expect(guardrailKind('Namespace')).toBeUndefined();
   });
@@ -39,7 +38,7 @@ describe.each(GUARDRAILS.map((kind) => [kind.resource.kind, kind] as const))('th
   it('wants objects of its resource, labelled for the tenant, with the Tenant as their controller', () => {
     for (const want of wanted) {
       expect([want.apiVersion, want.kind]).toEqual([apiVersionOf(kind.resource), kind.resource.kind]);
-      expect(want.metadata.namespace).toBe(kind.scope === 'namespace' ? 'oil-p' : undefined);
+      expect(want.metadata.namespace).toBe('oil-p');
       expect(want.metadata.labels).toEqual({ [PADDOCK.tenantLabel]: 'oil', [PADDOCK.managedByLabel]: PADDOCK.managedByValue });
       expect(want.metadata.ownerReferences).toEqual([{ apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', name: 'oil', uid: 'uid-1', controller: true, blockOwnerDeletion: true }]);
     }
@@ -52,10 +51,10 @@ describe.each(GUARDRAILS.map((kind) => [kind.resource.kind, kind] as const))('th
     }
   });
 
-  it('is cached as the reconciler reads it: Paddock\'s objects only, by namespace or by tenant', () => {
+  it('is cached as the reconciler reads it: Paddock\'s objects only, by namespace', () => {
     const request = kind.informer({ informer: undefined as never, name: (n) => n });
     expect(request.labelSelector).toBe(`${PADDOCK.managedByLabel}=${PADDOCK.managedByValue}`);
-    expect(Object.keys(request.indexers ?? {})).toEqual([kind.scope === 'namespace' ? INDEX.namespace : INDEX.tenant]);
+    expect(Object.keys(request.indexers ?? {})).toEqual([INDEX.namespace]);
   });
 
   it('asks RBAC for all Paddock does with it, on its resource only', () => {

@@ -4,21 +4,19 @@
  * follow from the list.
  */
 import type { Tenant } from '../../kube/types';
-import type { AdmissionObject } from '../admission-policies';
-import { defaultsBindings, restrictionsBindings } from './admission-bindings';
-import type { Guardrail, GuardrailKind, NamespaceGuardrail, TenantGuardrail } from './kind';
+import type { Guardrail, GuardrailKind } from './kind';
 import { limitRanges } from './limit-range';
 import { networkPolicies } from './network-policy';
 import { resourceQuotas } from './resource-quota';
 import { roleBindings } from './role-binding';
+import { tenantRestrictions } from './tenant-restriction';
 
-/** Kinds kept in every tenant namespace: quotas, limits, network policies, the owners' role bindings. */
-export const NAMESPACE_GUARDRAILS: readonly NamespaceGuardrail[] = [resourceQuotas, limitRanges, networkPolicies, roleBindings];
-
-/** Kinds kept once per tenant: the bindings of the admission policies, restrictions first. */
-export const TENANT_GUARDRAILS: readonly TenantGuardrail<AdmissionObject>[] = [restrictionsBindings, defaultsBindings];
-
-export const GUARDRAILS: readonly GuardrailKind[] = [...NAMESPACE_GUARDRAILS, ...TENANT_GUARDRAILS];
+/**
+ * Kinds kept in every tenant namespace: what kube-apiserver's admission policies read first (a change of
+ * restrictions takes effect before anything else of the pass is written), then quotas, limits, network
+ * policies and the owners' role bindings.
+ */
+export const GUARDRAILS: readonly GuardrailKind[] = [tenantRestrictions, resourceQuotas, limitRanges, networkPolicies, roleBindings];
 
 const BY_KIND = new Map<string, GuardrailKind>(GUARDRAILS.map((g) => [g.resource.kind, g]));
 
@@ -29,5 +27,5 @@ export function guardrailKind(kind: string | undefined): GuardrailKind | undefin
 
 /** The guardrails `tenant` wants in its namespace `namespace`: each kind's, in the order of the kinds. */
 export function desiredGuardrails(tenant: Tenant, namespace: string): Guardrail[] {
-  return NAMESPACE_GUARDRAILS.flatMap((kind) => kind.desired(tenant, namespace));
+  return GUARDRAILS.flatMap((kind) => kind.desired(tenant, namespace));
 }

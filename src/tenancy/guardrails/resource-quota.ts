@@ -7,7 +7,7 @@ import type { ResourceRef } from '../../kube/resources';
 import type { ResourceQuota, ResourceQuotaSpec } from '../../kube/types';
 import { cloneJson, diffJson } from '../json';
 import { inTenantNamespaces } from './cached';
-import { guardrailMeta, manages, typeMeta, type NamespaceGuardrail } from './kind';
+import { guardrailMeta, manages, typeMeta, type GuardrailKind } from './kind';
 import { diffQuantities, quantityStrings, sortedStrings } from './semantic';
 
 const RESOURCE: ResourceRef = { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', namespaced: true };
@@ -24,8 +24,7 @@ function resourceQuotaSpec(quota: ResourceQuotaSpec): ResourceQuotaSpec {
   return spec;
 }
 
-export const resourceQuotas: NamespaceGuardrail<ResourceQuota> = {
-  scope: 'namespace',
+export const resourceQuotas: GuardrailKind<ResourceQuota> = {
   resource: RESOURCE,
   informer: inTenantNamespaces,
   desired: (tenant, namespace) =>

@@ -10,7 +10,7 @@ import type { OwnerRole, RoleBinding, Subject, TenantOwner } from '../../kube/ty
 import { diffJson, type FieldDiff } from '../json';
 import { OWNER_ROLES, RBAC_GROUP, tenantClusterRoleName } from '../names';
 import { inTenantNamespaces } from './cached';
-import { guardrailMeta, manages, typeMeta, type NamespaceGuardrail } from './kind';
+import { guardrailMeta, manages, typeMeta, type GuardrailKind } from './kind';
 
 const RESOURCE: ResourceRef = { group: RBAC_GROUP, version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', namespaced: true };
 
@@ -68,8 +68,7 @@ function compareSubjects(a: Subject, b: Subject): number {
   return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 }
 
-export const roleBindings: NamespaceGuardrail<RoleBinding> = {
-  scope: 'namespace',
+export const roleBindings: GuardrailKind<RoleBinding> = {
   resource: RESOURCE,
   informer: inTenantNamespaces,
   desired: (tenant, namespace) =>

@@ -1,8 +1,9 @@
 /**
  * The pieces restriction modules build their admission rules from: the request kinds the two policies
  * match (each a constant, so that modules naming the same one share one rule), the variables every
- * module may read, and small CEL helpers. Expressions read the Tenant as `params`: `spec` for what it
- * restricts (an absent field restricts nothing), `status.allowed` for what its selectors resolve to.
+ * module may read, and small CEL helpers. Expressions read the request namespace's TenantRestriction
+ * as `params` (guardrails/tenant-restriction.ts): `spec.<field>` for what the tenant restricts (an absent
+ * field restricts nothing), `spec.allowed` for what its selectors resolve to, `spec.tenant` its name.
  */
 
 /** A resource rule as kube-apiserver stores it (scope defaulted to `*`). */
@@ -59,14 +60,14 @@ export const REQUEST_VARIABLES: readonly Variable[] = [
 ];
 
 /** ` (tenant <name>)`, for refusals. */
-export const TENANT = "' (tenant ' + params.metadata.name + ')'";
+export const TENANT = "' (tenant ' + params.spec.tenant + ')'";
 
 /** `a, b, c` or `none`. */
 export const listText = (variable: string) => `(size(${variable}) == 0 ? 'none' : ${variable}.join(', '))`;
 
-/** The names a tenant allows for a class kind: listed in spec, or resolved into status.allowed. */
+/** The names a tenant allows for a class kind: listed, or resolved from its selector into `allowed`. */
 export const allowedNames = (field: string) =>
-  `params.spec.?${field}.?allowed.orValue([]) + params.?status.?allowed.?${field}.orValue([]).filter(n, !(n in params.spec.?${field}.?allowed.orValue([])))`;
+  `params.spec.?${field}.?allowed.orValue([]) + params.spec.?allowed.?${field}.orValue([]).filter(n, !(n in params.spec.?${field}.?allowed.orValue([])))`;
 
 /** A JSON Patch `add` operation. */
 export const addPatch = (path: string, value: string) => `JSONPatch{op: 'add', path: '${path}', value: ${value}}`;
@@ -78,7 +79,7 @@ export const jsonPatch = (expression: string): Mutation => ({ patchType: 'JSONPa
 export const applyConfiguration = (expression: string): Mutation => ({ patchType: 'ApplyConfiguration', applyConfiguration: { expression } });
 
 /**
- * The patch that fills in a class kind's default: for requests of `resource`, when the Tenant names a
+ * The patch that fills in a class kind's default: for requests of `resource`, when the tenant names a
  * default for `field` and `absent` holds of the object.
  */
 export const classDefault = (resource: string, field: string, absent: string, path: string) =>

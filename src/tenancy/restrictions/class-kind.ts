@@ -1,4 +1,4 @@
-import type { ClassField, TenantSpec } from '../../kube/types';
+import type { ClassField } from '../../kube/types';
 import { labelSelectorFromMetav1 } from '../../selectors/label-selector';
 import { isRecord } from '../json';
 import type { AddProblem } from '../problems';
@@ -64,13 +64,11 @@ export function classKind(field: ClassField, parts: {
 }): Restriction {
   return {
     field,
-    restricts: (spec: TenantSpec) => spec[field] !== undefined,
-    defaults: (spec: TenantSpec) => spec[field]?.default !== undefined,
     schema: CLASS_POLICY_SCHEMA,
     resolvesNames: true,
     validate: validateClassPolicy,
     validating: { ...parts.validating, variables: [{ name: field, expression: allowedNames(field) }, ...parts.validating.variables] },
-    mutating: parts.mutating,
+    mutating: { ...parts.mutating, when: `has(params.spec.${field}) && has(params.spec.${field}.default)` },
   };
 }
 

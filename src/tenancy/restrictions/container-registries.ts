@@ -1,4 +1,3 @@
-import type { TenantSpec } from '../../kube/types';
 import { isRecord } from '../json';
 import type { AddProblem } from '../problems';
 import { isCreate, listText, TENANT, VALIDATE } from './cel';
@@ -20,8 +19,6 @@ const podImages = (o: string) =>
  */
 export const containerRegistries: Restriction = {
   field: 'containerRegistries',
-  restricts: (spec: TenantSpec) => spec.containerRegistries !== undefined,
-  defaults: () => false,
   schema: {
     type: 'object',
     description:

@@ -1,4 +1,3 @@
-import type { TenantSpec } from '../../kube/types';
 import { applyConfiguration, isCreate, listText, MUTATE, TENANT, VALIDATE } from './cel';
 import type { Restriction } from './restriction';
 
@@ -36,8 +35,6 @@ export const imagePullPolicies: Restriction = {
     'x-kubernetes-list-type': 'set',
     items: { type: 'string', enum: POLICIES },
   },
-  restricts: (spec: TenantSpec) => spec.imagePullPolicies !== undefined,
-  defaults: (spec: TenantSpec) => spec.imagePullPolicies?.length === 1,
   validating: {
     rules: [VALIDATE.pods],
     variables: [
@@ -60,6 +57,7 @@ export const imagePullPolicies: Restriction = {
   },
   mutating: {
     rules: [MUTATE.pods],
+    when: 'size(params.spec.?imagePullPolicies.orValue([])) == 1',
     mutations: [
       applyConfiguration(
         `request.resource.resource == 'pods' && has(params.spec.imagePullPolicies) && size(params.spec.imagePullPolicies) == 1 ? ` +

@@ -1,8 +1,5 @@
-import type { TenantSpec } from '../../kube/types';
 import { addPatch, jsonPatch, MUTATE, TENANT, VALIDATE } from './cel';
 import type { Restriction } from './restriction';
-
-const hasNodeSelector = (spec: TenantSpec) => Object.keys(spec.nodeSelector ?? {}).length > 0;
 
 /**
  * Which nodes a tenant's Pods may run on: the tenant's nodeSelector is merged into every new pod's
@@ -13,8 +10,6 @@ const hasNodeSelector = (spec: TenantSpec) => Object.keys(spec.nodeSelector ?? {
 export const nodeSelector: Restriction = {
   field: 'nodeSelector',
   schema: { type: 'object', description: "Labels a node must have for the tenant's pods; also decides which nodes the tenant may see.", additionalProperties: { type: 'string' } },
-  restricts: hasNodeSelector,
-  defaults: hasNodeSelector,
   validating: {
     rules: [VALIDATE.pods],
     variables: [
@@ -36,6 +31,7 @@ export const nodeSelector: Restriction = {
   },
   mutating: {
     rules: [MUTATE.pods],
+    when: 'size(params.spec.?nodeSelector.orValue({})) > 0',
     mutations: [
       jsonPatch(
         "request.resource.resource != 'pods' || !has(params.spec.nodeSelector) ? [] : " +

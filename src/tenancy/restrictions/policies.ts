@@ -1,6 +1,6 @@
 /**
- * The two cluster-scoped admission policies every restricting tenant binds, composed from the
- * restriction modules (registry.ts), with the Tenant as their parameter:
+ * The two cluster-scoped admission policies, composed from the restriction modules (registry.ts), with
+ * the TenantRestriction of the request's namespace as their parameter (admission-policies.ts binds them):
  * - `paddock-tenant-restrictions` (ValidatingAdmissionPolicy) refuses what a module says the tenant
  *   may not use; refusals name the allowed values;
  * - `paddock-tenant-defaults` (MutatingAdmissionPolicy) fills in what a module defaults, before the
@@ -10,7 +10,7 @@
  * policy compares equal to the desired one and a converged cluster needs no writes. Pure: no I/O.
  */
 import { PADDOCK, type KubeObject } from '../../kube/types';
-import { TENANT_API_VERSION } from '../names';
+import { RESTRICTION_KIND } from '../schema/restriction-crd';
 import { MUTATE, REQUEST_VARIABLES, VALIDATE, type ResourceRule } from './cel';
 import { RESTRICTIONS } from './registry';
 import type { Restriction } from './restriction';
@@ -25,7 +25,7 @@ export interface AdmissionObject extends KubeObject {
   spec: Record<string, unknown>;
 }
 
-const PARAM_KIND = { apiVersion: TENANT_API_VERSION, kind: 'Tenant' };
+const PARAM_KIND = { apiVersion: `${RESTRICTION_KIND.group}/${RESTRICTION_KIND.version}`, kind: RESTRICTION_KIND.kind };
 
 export const managedLabels = () => ({ [PADDOCK.managedByLabel]: PADDOCK.managedByValue });
 
@@ -42,7 +42,7 @@ function rulesOf(all: Record<string, ResourceRule>, needed: readonly ResourceRul
   return Object.values(all).filter((r) => needed.includes(r));
 }
 
-/** The cluster-scoped ValidatingAdmissionPolicy every restricting tenant binds. */
+/** The ValidatingAdmissionPolicy: what a tenant's requests may not use. */
 export function restrictionsPolicy(restrictions: readonly Restriction[] = RESTRICTIONS): AdmissionObject {
   const parts = restrictions.flatMap((r) => (r.validating ? [r.validating] : []));
   return {
@@ -59,7 +59,10 @@ export function restrictionsPolicy(restrictions: readonly Restriction[] = RESTRI
   };
 }
 
-/** The cluster-scoped MutatingAdmissionPolicy every tenant with a default (or a nodeSelector) binds. */
+/**
+ * The MutatingAdmissionPolicy: what a tenant's new objects get filled in. Its match condition lets only
+ * tenants with something to fill in pay for the mutations.
+ */
 export function defaultsPolicy(restrictions: readonly Restriction[] = RESTRICTIONS): AdmissionObject {
   const parts = restrictions.flatMap((r) => (r.mutating ? [r.mutating] : []));
   return {
@@ -70,6 +73,7 @@ export function defaultsPolicy(restrictions: readonly Restriction[] = RESTRICTIO
       failurePolicy: 'Fail',
       paramKind: PARAM_KIND,
       matchConstraints: matchResources(rulesOf(MUTATE, parts.flatMap((p) => p.rules))),
+      matchConditions: [{ name: 'tenant-has-defaults', expression: parts.map((p) => `(${p.when})`).join(' || ') }],
       reinvocationPolicy: 'IfNeeded',
       mutations: parts.flatMap((p) => p.mutations),
     },

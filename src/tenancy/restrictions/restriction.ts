@@ -6,7 +6,7 @@ import type { Mutation, ResourceRule, Validation, Variable } from './cel';
 /**
  * One thing a Tenant may restrict — a class kind, registries, nodes, and those to come — in one place:
  * its spec field, how that field is validated, and what it contributes to the two admission policies
- * every restricting tenant binds. The policies and the Tenant CRD are composed from the registry
+ * (policies.ts) that kube-apiserver runs in every tenant namespace. The policies and the Tenant CRD are composed from the registry
  * (registry.ts): adding a restriction is adding a module and its line there.
  *
  * Invariants the composition checks (policies.test.ts): variable names are unique across modules; a
@@ -16,10 +16,6 @@ import type { Mutation, ResourceRule, Validation, Variable } from './cel';
 export interface Restriction {
   /** The Tenant spec field. */
   readonly field: keyof TenantSpec & string;
-  /** Whether `spec` restricts something here: the tenant then needs the restrictions binding. */
-  restricts(spec: TenantSpec): boolean;
-  /** Whether `spec` has something here for the defaults policy to fill in: the tenant then needs its binding. */
-  defaults(spec: TenantSpec): boolean;
   /** The field's schema in the Tenant CRD (schema/tenant-crd.ts): what kube-apiserver refuses itself. */
   readonly schema: Schema;
   /** Whether the reconciler resolves the field into names kept in `status.allowed.<field>` (class kinds). */
@@ -28,6 +24,9 @@ export interface Restriction {
   validate?(path: string, value: unknown, add: AddProblem): void;
   /** What the validating policy checks: the requests it needs matched, its variables, its validations. */
   readonly validating?: { rules: readonly ResourceRule[]; variables: readonly Variable[]; validations: readonly Validation[] };
-  /** What the mutating policy fills in, for the requests it needs matched. */
-  readonly mutating?: { rules: readonly ResourceRule[]; mutations: readonly Mutation[] };
+  /**
+   * What the mutating policy fills in, for the requests it needs matched; `when` says in CEL over
+   * `params` whether the tenant has anything here to fill in (the policy's mutations run only then).
+   */
+  readonly mutating?: { rules: readonly ResourceRule[]; when: string; mutations: readonly Mutation[] };
 }

@@ -48,7 +48,7 @@ function specProperties(restrictions: readonly Restriction[]): Record<string, Sc
 }
 
 /** status.allowed: a list of names per restriction that resolves names (the class kinds). */
-function allowedStatus(restrictions: readonly Restriction[]): Schema {
+export function allowedNamesSchema(restrictions: readonly Restriction[]): Schema {
   return {
     description: 'The classes the tenant may use, resolved from spec (names and selectors), kept current.',
     type: 'object',
@@ -59,7 +59,7 @@ function allowedStatus(restrictions: readonly Restriction[]): Schema {
 /** The CRD, as installed. */
 export function tenantCrd(restrictions: readonly Restriction[] = RESTRICTIONS): Schema {
   const { allowed: _allowed, ...statusProperties } = (STATUS.properties ?? {}) as Record<string, Schema>;
-  const status = { ...STATUS, properties: { ...statusProperties, allowed: allowedStatus(restrictions) } };
+  const status = { ...STATUS, properties: { ...statusProperties, allowed: allowedNamesSchema(restrictions) } };
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
