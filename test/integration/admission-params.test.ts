@@ -1,4 +1,7 @@
-import { applyObject, kubectl, kubectlJson, uniqueName, waitFor, type KubectlResult } from './env';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { applyObject, controlPlane, kubectl, kubectlJson, uniqueName, waitFor, type KubectlResult } from './env';
 import { tenant } from '../../src/testing/tenants';
 import type { TenantSpec } from '../../src/kube/types';
 
@@ -105,7 +108,7 @@ describe('the TenantRestriction of a tenant namespace', () => {
 
   it('is what the Tenant restricts, readable by its owner and not writable by her', async () => {
     const got = await kubectlJson('alice', ['get', '-n', app, 'tenantrestriction', 'paddock-restrictions']);
-    expect(got.spec).toEqual({ tenant: name, containerRegistries: spec.containerRegistries, allowed: {} });
+    expect(got.spec).toEqual({ tenant: name, containerRegistries: spec.containerRegistries });
     const del = await kubectl('alice', ['delete', '-n', app, 'tenantrestriction', 'paddock-restrictions']);
     expect(del.code).not.toBe(0);
     expect(del.stderr).toContain('Forbidden');
@@ -140,5 +143,30 @@ describe('a namespace the tenant lets go of (deletionPolicy Retain)', () => {
     await waitFor('the namespace released', async () => (await kubectlJson('admin', ['get', 'namespace', dropped])).metadata.labels?.['paddock.dev/tenant'] === undefined, 60_000, 100);
     await waitFor('its TenantRestriction gone', async () => (await restriction(dropped)).stderr.includes('NotFound'), 30_000, 100);
     expect((await dryRun(dropped, OTHER, 'admin')).code).toBe(0);
+  });
+});
+
+describe('the upgrade step the README gives for bindings of the per-Tenant layout', () => {
+  const command = (): string => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('kubectl delete validatingadmissionpolicybindings'));
+    if (!block) throw new Error('the README has no upgrade command');
+    return block;
+  };
+
+  it('deletes such a binding and none of the current ones', async () => {
+    const old = `paddock-restrictions-old-${id}`;
+    await applyObject({
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: old, labels: { 'app.kubernetes.io/managed-by': 'paddock', 'paddock.dev/tenant': `old-${id}` } },
+      spec: {
+        policyName: 'paddock-tenant-restrictions', paramRef: { name: `old-${id}`, parameterNotFoundAction: 'Deny' },
+        matchResources: { namespaceSelector: { matchLabels: { 'paddock.dev/tenant': `old-${id}` } } }, validationActions: ['Deny'],
+      },
+    });
+    execFileSync('bash', ['-euo', 'pipefail', '-c', command()], { env: { ...process.env, KUBECONFIG: controlPlane().kubeconfigs.admin }, stdio: 'pipe' });
+    expect((await kubectl('admin', ['get', 'validatingadmissionpolicybinding', old])).stderr).toContain('NotFound');
+    const current = await kubectlJson('admin', ['get', 'validatingadmissionpolicybindings,mutatingadmissionpolicybindings', '-l', 'app.kubernetes.io/managed-by=paddock']);
+    expect(current.items.map((b: { metadata: { name: string } }) => b.metadata.name).sort()).toEqual(['paddock-tenant-defaults', 'paddock-tenant-restrictions', 'paddock-tenant-restrictions-updates']);
   });
 });

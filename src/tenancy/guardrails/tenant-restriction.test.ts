@@ -23,10 +23,11 @@ describe('the TenantRestriction of a tenant namespace', () => {
     expect(spec.storageClasses).not.toBe(oil.spec.storageClasses);
   });
 
-  it("carries the class names the Tenant's selectors resolve to", () => {
+  it("carries the class names the Tenant's selectors resolve to, and no field for them when it restricts no class", () => {
     const oil = tenant('oil', { storageClasses: { selector: { matchLabels: { tier: 'gold' } } } });
     const resolved = { ...oil, status: { ...oil.status, allowed: { storageClasses: ['gold-ssd'] } } };
     expect(tenantRestrictions.desired(resolved, 'oil-dev')[0]!.spec.allowed).toEqual({ storageClasses: ['gold-ssd'] });
+    expect(restrictionSpec({ ...oil, status: { ...oil.status, allowed: {} } })).not.toHaveProperty('allowed');
   });
 
   it('is one object per namespace, under the name the bindings look it up by', () => {

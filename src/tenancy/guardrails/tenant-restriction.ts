@@ -31,8 +31,9 @@ export function restrictionSpec(tenant: Tenant): TenantRestriction['spec'] {
   const spec: TenantRestriction['spec'] = { tenant: tenant.metadata.name };
   const fields = tenant.spec as unknown as Record<string, unknown>;
   for (const { field } of RESTRICTIONS) if (fields[field] !== undefined) spec[field] = cloneJson(fields[field]);
+  // Absent rather than empty when no class kind is restricted: the same object however it was computed.
   const allowed = tenant.status?.allowed;
-  if (allowed !== undefined) spec.allowed = cloneJson(allowed) as Record<string, string[]>;
+  if (allowed !== undefined && Object.keys(allowed).length > 0) spec.allowed = cloneJson(allowed) as Record<string, string[]>;
   return spec;
 }
 
