@@ -71,7 +71,10 @@ describe('TenantAdmission', () => {
     const { cluster, pass } = world([stored('gas')]);
     await pass.reconcile();
     expect(cluster.writes).toEqual(ALL);
-    expect(cluster.writes.findIndex((w) => w.includes('Binding'))).toBeGreaterThan(cluster.writes.findLastIndex((w) => w.includes('Policy/')));
+    for (const b of admissionObjects().filter((o) => o.kind!.endsWith('Binding'))) {
+      const policy = `create ${b.kind!.replace(/Binding$/, '')}/${String(b.spec.policyName)}`;
+      expect(cluster.writes.indexOf(`create ${key(b)}`)).toBeGreaterThan(cluster.writes.indexOf(policy));
+    }
   });
 
   it('writes nothing once they are in place, however many passes and tenants', async () => {

@@ -106,6 +106,10 @@ export interface TenantSpec {
   nodeSelector?: Labels;
   podSecurity?: { enforce?: PodSecurityLevel; version?: string };
   deletionPolicy?: 'Retain' | 'Delete';
+  /** Nothing may be created or changed in the tenant's namespaces (SPEC §10). */
+  cordoned?: boolean;
+  /** kube-apiserver refuses to delete the Tenant (SPEC §10). */
+  preventDeletion?: boolean;
   storageClasses?: ClassPolicy;
   ingressClasses?: ClassPolicy;
   priorityClasses?: ClassPolicy;

@@ -4,18 +4,23 @@ import { defaultsPolicy, restrictionsPolicy } from './restrictions/policies';
 import { RESTRICTIONS } from './restrictions/registry';
 
 type Rule = { resources: string[]; operations: string[] };
+const rules_ = (o: AdmissionObject) => (o.spec.matchConstraints as { resourceRules: Rule[] }).resourceRules;
 const rules = (o: AdmissionObject, field: 'matchConstraints' | 'matchResources') => (o.spec[field] as { resourceRules?: Rule[] }).resourceRules;
 const objects = admissionObjects();
 const byName = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
 
 describe('the admission objects', () => {
-  it('are the two policies, then their three bindings: the same set however many tenants there are', () => {
+  it('are the two policies, their three bindings, then each fence and its binding: the same set however many tenants there are', () => {
     expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
       `ValidatingAdmissionPolicy/${RESTRICTIONS_POLICY_NAME}`,
       `MutatingAdmissionPolicy/${DEFAULTS_POLICY_NAME}`,
       `ValidatingAdmissionPolicyBinding/${RESTRICTIONS_POLICY_NAME}`,
       `ValidatingAdmissionPolicyBinding/${RESTRICTIONS_POLICY_NAME}-updates`,
       `MutatingAdmissionPolicyBinding/${DEFAULTS_POLICY_NAME}`,
+      'ValidatingAdmissionPolicy/paddock-tenant-cordon',
+      'ValidatingAdmissionPolicyBinding/paddock-tenant-cordon',
+      'ValidatingAdmissionPolicy/paddock-tenant-deletion',
+      'ValidatingAdmissionPolicyBinding/paddock-tenant-deletion',
     ]);
     expect(ADMISSION_OBJECTS.map((o) => `${o.resource.kind}/${o.name}`)).toEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`));
   });
@@ -31,7 +36,7 @@ describe('the admission objects', () => {
   });
 
   it("bind the policies to every tenant-labelled namespace, with the request namespace's TenantRestriction as parameter", () => {
-    for (const b of objects.filter((o) => o.kind!.endsWith('Binding'))) {
+    for (const b of objects.filter((o) => o.kind!.endsWith('Binding') && o.spec.paramRef)) {
       expect(b.spec.matchResources).toMatchObject({ matchPolicy: 'Equivalent', namespaceSelector: { matchExpressions: [{ key: 'paddock.dev/tenant', operator: 'Exists' }] }, objectSelector: {} });
       expect((b.spec.paramRef as { name: string; namespace?: string }).name).toBe(RESTRICTION_OBJECT_NAME);
       expect(b.spec.paramRef).not.toHaveProperty('namespace');
@@ -105,5 +110,35 @@ describe('policies', () => {
   it('are fresh objects on every call', () => {
     expect(restrictionsPolicy()).not.toBe(restrictionsPolicy());
     expect(restrictionsPolicy()).toEqual(restrictionsPolicy());
+  });
+});
+
+describe('fences', () => {
+  const policy = (name: string) => byName('ValidatingAdmissionPolicy', name);
+  const binding = (name: string) => byName('ValidatingAdmissionPolicyBinding', name);
+
+  it('take no parameter and fail closed', () => {
+    for (const name of ['paddock-tenant-cordon', 'paddock-tenant-deletion']) {
+      expect(policy(name).spec).not.toHaveProperty('paramKind');
+      expect(policy(name).spec.failurePolicy).toBe('Fail');
+      expect(binding(name).spec).not.toHaveProperty('paramRef');
+      expect(binding(name).spec.policyName).toBe(name);
+    }
+  });
+
+  it('cordon: creates and updates of namespaced objects in the namespaces of cordoned tenants, but by cluster components', () => {
+    const rules = (policy('paddock-tenant-cordon').spec.matchConstraints as { resourceRules: (Rule & { scope: string })[] }).resourceRules;
+    expect(rules).toEqual([expect.objectContaining({ operations: ['CREATE', 'UPDATE'], resources: ['*', 'pods/ephemeralcontainers'], scope: 'Namespaced' })]);
+    expect(binding('paddock-tenant-cordon').spec.matchResources).toMatchObject({
+      namespaceSelector: { matchExpressions: [{ key: 'paddock.dev/tenant', operator: 'Exists' }, { key: 'paddock.dev/cordoned', operator: 'In', values: ['true'] }] },
+    });
+    const [condition] = policy('paddock-tenant-cordon').spec.matchConditions as { expression: string }[];
+    for (const exempt of ['system:masters', 'system:nodes', 'system:kube-controller-manager', 'system:serviceaccount:paddock-system:paddock']) expect(condition!.expression).toContain(exempt);
+  });
+
+  it('deletion: deletes of Tenants whose spec prevents it, cluster-scoped', () => {
+    const rules = rules_(policy('paddock-tenant-deletion'));
+    expect(rules).toEqual([expect.objectContaining({ apiGroups: ['paddock.dev'], operations: ['DELETE'], resources: ['tenants'] })]);
+    expect(binding('paddock-tenant-deletion').spec.matchResources).toMatchObject({ namespaceSelector: {} });
   });
 });

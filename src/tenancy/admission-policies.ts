@@ -19,7 +19,9 @@
  */
 import type { NamedObject } from '../cache/paddock-cache';
 import { RESOURCES, type ResourceRef } from '../kube/resources';
-import { PADDOCK } from '../kube/types';
+import { cordon } from './fences/cordon';
+import { fenceObjects, TENANT_NAMESPACES } from './fences/fence';
+import { preventDeletion } from './fences/prevent-deletion';
 import { RESTRICTION_OBJECT_NAME } from './guardrails/tenant-restriction';
 import type { ResourceRule } from './restrictions/cel';
 import {
@@ -41,9 +43,6 @@ export const RESTRICTIONS_BINDING_NAME = RESTRICTIONS_POLICY_NAME;
 export const RESTRICTIONS_UPDATES_BINDING_NAME = `${RESTRICTIONS_POLICY_NAME}-updates`;
 /** The binding of the defaults policy. */
 export const DEFAULTS_BINDING_NAME = DEFAULTS_POLICY_NAME;
-
-/** Every namespace labelled as a tenant's. */
-const TENANT_NAMESPACES = { matchExpressions: [{ key: PADDOCK.tenantLabel, operator: 'Exists' }] };
 
 type NotFound = 'Deny' | 'Allow';
 
@@ -67,10 +66,13 @@ function binding(kind: string, name: string, policy: AdmissionObject, notFound: 
   };
 }
 
+/** The rules about a tenant as a whole (fences/), each a policy with one binding and no parameter. */
+const FENCES = [cordon, preventDeletion];
+
 /**
- * The policies, then their bindings: the objects Paddock keeps while any Tenant exists, in the order
- * they are written (kube-apiserver checks a binding's paramRef against its policy's paramKind, so a
- * policy goes first).
+ * The policies, then their bindings, then each fence's policy and binding: the objects Paddock keeps
+ * while any Tenant exists, in the order they are written (kube-apiserver checks a binding's paramRef
+ * against its policy's paramKind, so a policy goes first).
  */
 export function admissionObjects(): AdmissionObject[] {
   const restrictions = restrictionsPolicy();
@@ -81,6 +83,7 @@ export function admissionObjects(): AdmissionObject[] {
     binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_BINDING_NAME, restrictions, 'Deny', rulesFor(restrictions, 'CREATE')),
     binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_UPDATES_BINDING_NAME, restrictions, 'Allow', rulesFor(restrictions, 'UPDATE')),
     binding('MutatingAdmissionPolicyBinding', DEFAULTS_BINDING_NAME, defaults, 'Allow'),
+    ...FENCES.flatMap(fenceObjects),
   ];
 }
 

@@ -53,6 +53,14 @@ describe('desiredNamespace', () => {
     });
   });
 
+  it('labels the namespace of a cordoned tenant for the cordon policy, and takes the label off once it is not', () => {
+    const cordoned = desiredNamespace(tenant({ cordoned: true }), 'oil-p');
+    expect(cordoned.metadata.labels?.['paddock.dev/cordoned']).toBe('true');
+    const free = desiredNamespace(tenant({ cordoned: false }), 'oil-p');
+    expect(free.metadata.labels).not.toHaveProperty(['paddock.dev/cordoned']);
+    expect(diffNamespace(live(cordoned), free).map((d) => d.path)).toContain('metadata.labels[paddock.dev/cordoned]');
+  });
+
   it('no longer writes the node-selector annotation (admission policies apply the nodeSelector)', () => {
     const ns = desiredNamespace(tenant({ nodeSelector: { zone: 'a' } }), 'oil-p');
     expect(ns.metadata.annotations).not.toHaveProperty(['scheduler.alpha.kubernetes.io/node-selector']);
@@ -124,8 +132,8 @@ describe('mergeNamespace', () => {
 });
 
 describe('releaseNamespace', () => {
-  it('removes the tenant labels and bookkeeping but keeps Pod Security and everything else', () => {
-    const want = desiredNamespace(tenant({ namespaceMetadata: { annotations: { note: 'x' } } }), 'oil-p');
+  it('removes the tenant labels, the cordon and bookkeeping but keeps Pod Security and everything else', () => {
+    const want = desiredNamespace(tenant({ namespaceMetadata: { annotations: { note: 'x' } }, cordoned: true }), 'oil-p');
     const out = releaseNamespace(live(want, { 'other.io/x': 'y' }));
     expect(out.metadata.labels).toEqual({
       'kubernetes.io/metadata.name': 'oil-p',

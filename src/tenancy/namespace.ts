@@ -5,6 +5,7 @@
  * the keys it owns, and remembers them in {@link MANAGED_METADATA_ANNOTATION} so that a key dropped from
  * the Tenant is removed from the namespace on the next pass.
  */
+import { CORDON_LABEL } from './fences/cordon';
 import { PADDOCK, type Labels, type Namespace, type Tenant } from '../kube/types';
 import { CLAIM_TOKEN_ANNOTATION } from './claims';
 import { keyPath, type FieldDiff } from './json';
@@ -37,6 +38,7 @@ export function desiredNamespace(tenant: Tenant, name: string): Namespace {
     ...spec.namespaceMetadata?.labels,
     [POD_SECURITY_ENFORCE_LABEL]: spec.podSecurity?.enforce ?? DEFAULT_POD_SECURITY_LEVEL,
     [POD_SECURITY_VERSION_LABEL]: spec.podSecurity?.version ?? DEFAULT_POD_SECURITY_VERSION,
+    ...(spec.cordoned ? { [CORDON_LABEL]: 'true' } : {}),
     ...tenantLabels(tenant.metadata.name),
   };
   const annotations: Labels = { ...spec.namespaceMetadata?.annotations };
@@ -114,7 +116,7 @@ function mergeOwnedKeys(live: Labels | undefined, desired: Labels | undefined, p
 
 /**
  * The Namespace to write when a Tenant with `deletionPolicy: Retain` goes away: the tenant labels, the
- * bookkeeping annotation and the claim token are removed, so the namespace is nobody's paddock any more. Pod Security
+ * cordon label, the bookkeeping annotation and the claim token are removed, so the namespace is nobody's paddock any more. Pod Security
  * labels and namespaceMetadata stay, so that releasing never weakens a namespace
  * that still runs workloads.
  */
@@ -122,6 +124,7 @@ export function releaseNamespace(live: Namespace): Namespace {
   const labels: Labels = { ...live.metadata.labels };
   delete labels[PADDOCK.tenantLabel];
   delete labels[PADDOCK.managedByLabel];
+  delete labels[CORDON_LABEL];
   const annotations: Labels = { ...live.metadata.annotations };
   delete annotations[MANAGED_METADATA_ANNOTATION];
   delete annotations[CLAIM_TOKEN_ANNOTATION];

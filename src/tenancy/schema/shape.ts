@@ -47,6 +47,8 @@ export const TENANT_SPEC_SHAPE: Shape<TenantSpec> = {
   nodeSelector: 'map',
   podSecurity: { enforce: 'string', version: 'string' },
   deletionPolicy: 'string',
+  cordoned: 'boolean',
+  preventDeletion: 'boolean',
   storageClasses: CLASS_POLICY,
   ingressClasses: CLASS_POLICY,
   priorityClasses: CLASS_POLICY,

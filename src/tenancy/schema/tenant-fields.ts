@@ -119,6 +119,8 @@ export const SPEC_FIELDS: Readonly<Record<string, Schema>> = {
     },
   },
   deletionPolicy: { type: 'string', enum: DELETION_POLICIES, default: 'Retain' },
+  cordoned: { type: 'boolean', description: "Refuse every create and update in the tenant's namespaces (deletes still work)." },
+  preventDeletion: { type: 'boolean', description: 'Refuse to delete the Tenant until this is false.' },
 };
 
 /** status, but for `allowed` (the restrictions that resolve names contribute its fields). */

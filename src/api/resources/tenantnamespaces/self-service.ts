@@ -183,12 +183,14 @@ export class SelfService {
 
   /**
    * The caller is an admin owner of `tenant` (as cached, or as read live inside a claim write: owners may
-   * have changed meanwhile), which exists and is not being deleted. The same 403 in every case.
+   * have changed meanwhile), which exists, is not being deleted (the same 403 in every case) and is not
+   * cordoned (a 403 that says so: the caller administers it).
    */
   #checkStillAdmin(viewer: Viewer, tenant: Tenant | undefined, tenantName: string, name: string): asserts tenant is Tenant {
     if (!tenant || !isAdminOwner(viewer, tenant) || tenant.metadata.deletionTimestamp) {
       throw forbidden(TENANT_NAMESPACES, name, viewer.name, 'create', `only an admin owner of tenant "${tenantName}" may create its namespaces`);
     }
+    if (tenant.spec?.cordoned) throw forbiddenBecause(TENANT_NAMESPACES, name, `tenant "${tenantName}" is cordoned: no namespace may be created until spec.cordoned is false`);
   }
 
   #checkQuota(tenant: Tenant, name: string): void {
