@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyObject, controlPlane, kubectl, kubectlJson, uniqueName, waitFor, type KubectlResult } from './env';
+import { admissionObjects } from '../../src/tenancy/admission-policies';
 import { tenant } from '../../src/testing/tenants';
 import type { TenantSpec } from '../../src/kube/types';
 
@@ -167,6 +168,7 @@ describe('the upgrade step the README gives for bindings of the per-Tenant layou
     execFileSync('bash', ['-euo', 'pipefail', '-c', command()], { env: { ...process.env, KUBECONFIG: controlPlane().kubeconfigs.admin }, stdio: 'pipe' });
     expect((await kubectl('admin', ['get', 'validatingadmissionpolicybinding', old])).stderr).toContain('NotFound');
     const current = await kubectlJson('admin', ['get', 'validatingadmissionpolicybindings,mutatingadmissionpolicybindings', '-l', 'app.kubernetes.io/managed-by=paddock']);
-    expect(current.items.map((b: { metadata: { name: string } }) => b.metadata.name).sort()).toEqual(['paddock-tenant-defaults', 'paddock-tenant-restrictions', 'paddock-tenant-restrictions-updates']);
+    const bindings = admissionObjects().filter((o) => o.kind!.endsWith('Binding')).map((o) => o.metadata.name);
+    expect(current.items.map((b: { metadata: { name: string } }) => b.metadata.name).sort()).toEqual(bindings.sort());
   });
 });
