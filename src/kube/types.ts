@@ -116,6 +116,17 @@ export interface TenantSpec {
   runtimeClasses?: ClassPolicy;
   containerRegistries?: { allowed?: string[] };
   imagePullPolicies?: ('Always' | 'IfNotPresent' | 'Never')[];
+  services?: ServicePolicy;
+}
+
+export type ServiceType = 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';
+
+/** Which Services a tenant may make (SPEC §10); absent externalIPs allow none. */
+export interface ServicePolicy {
+  types?: { allowed?: ServiceType[] };
+  /** CIDRs. */
+  externalIPs?: { allowed?: string[] };
+  loadBalancerClasses?: { allowed?: string[] };
 }
 
 /** Which classes of one kind a tenant may use (SPEC §9): listed by name, or matching the selector. */

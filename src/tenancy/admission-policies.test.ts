@@ -67,9 +67,9 @@ describe('policies', () => {
     }
   });
 
-  it('restrictions match PVCs, Ingresses, Pods and ephemeral containers, create and update', () => {
+  it('restrictions match PVCs, Ingresses, Pods and ephemeral containers, and Services, create and update', () => {
     const matched = rules(restrictionsPolicy(), 'matchConstraints')!;
-    expect(matched.flatMap((r) => r.resources)).toEqual(['persistentvolumeclaims', 'ingresses', 'pods', 'pods/ephemeralcontainers']);
+    expect(matched.flatMap((r) => r.resources)).toEqual(['persistentvolumeclaims', 'ingresses', 'pods', 'pods/ephemeralcontainers', 'services']);
     for (const r of matched) expect(r.operations).toEqual(['CREATE', 'UPDATE']);
   });
 

@@ -22,6 +22,7 @@ export const VALIDATE = {
   pvcs: rule('', ['persistentvolumeclaims'], ['CREATE', 'UPDATE']),
   ingresses: rule('networking.k8s.io', ['ingresses'], ['CREATE', 'UPDATE']),
   pods: rule('', ['pods', 'pods/ephemeralcontainers'], ['CREATE', 'UPDATE']),
+  services: rule('', ['services'], ['CREATE', 'UPDATE']),
 } as const;
 
 /** The requests the mutating policy can match, in the order its rules list them. */
@@ -57,6 +58,7 @@ export const REQUEST_VARIABLES: readonly Variable[] = [
     expression: "request.resource.resource == 'pods' && (request.?subResource.orValue('') == '' || request.?subResource.orValue('') == 'ephemeralcontainers')",
   },
   { name: 'podCreate', expression: `variables.isPod && ${isCreate}` },
+  { name: 'isService', expression: "request.resource.resource == 'services' && request.?subResource.orValue('') == ''" },
 ];
 
 /** ` (tenant <name>)`, for refusals. */

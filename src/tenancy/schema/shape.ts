@@ -55,6 +55,7 @@ export const TENANT_SPEC_SHAPE: Shape<TenantSpec> = {
   runtimeClasses: CLASS_POLICY,
   containerRegistries: { allowed: ['string'] },
   imagePullPolicies: ['string'],
+  services: { types: { allowed: ['string'] }, externalIPs: { allowed: ['string'] }, loadBalancerClasses: { allowed: ['string'] } },
 };
 
 export const TENANT_STATUS_SHAPE: Shape<TenantStatus> = {
