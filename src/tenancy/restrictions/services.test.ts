@@ -40,9 +40,10 @@ describe('the services restriction', () => {
     expect(unnamed.map((v) => v.expression)).toEqual(['size(variables.malformedExternalIPs) == 0']);
   });
 
-  it('reads the request only through isService and its own steps, and judges only what a request adds', () => {
-    const expressions = services.validating!.variables.map((v) => v.expression).join('\n');
-    expect(expressions).toContain("oldObject.spec.?externalIPs.orValue([])");
+  it('reads an object only once isService holds (never a Pod\'s spec as a Service\'s), and judges the externalIPs an update adds', () => {
+    const reading = services.validating!.variables.filter((v) => /\b(old)?[oO]bject\./.test(v.expression));
+    expect(reading.map((v) => v.name)).toEqual(['serviceType', 'oldServiceType', 'serviceExternalIPs', 'oldExternalIPs', 'loadBalancerClass', 'loadBalancerClassChecked']);
+    for (const v of reading) expect(v.expression).toMatch(/^variables\.isService (\?|&&)/);
     expect(services.validating!.variables.find((v) => v.name === 'newExternalIPs')!.expression).toBe('variables.serviceExternalIPs.filter(i, !(i in variables.oldExternalIPs))');
   });
 
