@@ -101,7 +101,7 @@ async function run(options: Options): Promise<void> {
     const fence = options.leaderElect ? new WriteFence() : undefined;
     const writer = new Writer(client, { fence });
     const events = new EventRecorder(client, 'paddock', options.identity, logger({ component: 'events' }), writer);
-    const controller = new TenantController(cache, new TenantReconciler(cache, writer, events, logger({ component: 'reconciler' })), writer,
+    const controller = new TenantController(cache, new TenantReconciler(cache, writer, events, logger({ component: 'reconciler' }), options.bindableClusterRoles), writer,
       { workers: options.workers, resyncPeriodMs: options.resyncPeriodMs }, logger({ component: 'controller' }));
     if (fence) {
       const elector = new LeaderElector({

@@ -40,6 +40,15 @@ describe('parseOptions', () => {
     expect(() => parseOptions([...tls, ...argv], {})).toThrow(message);
   });
 
+  it('lets additionalRoleBindings bind view unless told otherwise', () => {
+    expect(parseOptions(tls, {})!.bindableClusterRoles).toEqual(['view']);
+    expect(parseOptions([...tls, '--bindable-cluster-roles=view, edit,view,system:aggregate-to-view'], {})!.bindableClusterRoles).toEqual(['view', 'edit', 'system:aggregate-to-view']);
+    expect(parseOptions(tls, { PADDOCK_BINDABLE_CLUSTER_ROLES: 'edit' })!.bindableClusterRoles).toEqual(['edit']);
+    expect(parseOptions([...tls, '--bindable-cluster-roles='], {})!.bindableClusterRoles).toEqual([]);
+    expect(() => parseOptions([...tls, '--bindable-cluster-roles=view,a/b'], {})).toThrow('--bindable-cluster-roles: "a/b" is not a ClusterRole name');
+    expect(usage()).toContain('--bindable-cluster-roles');
+  });
+
   it('requires a serving certificate unless it only reconciles', () => {
     expect(() => parseOptions([], {})).toThrow(/--tls-cert-file/);
     expect(parseOptions(['--mode=controller'], {})!.mode).toBe('controller');

@@ -1,6 +1,8 @@
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { LogLevel } from '../log/logger';
+import { BINDABLE_CLUSTER_ROLES_RBAC, DEFAULT_BINDABLE_CLUSTER_ROLES } from '../tenancy/bindable';
+import { isPathSegmentName } from '../tenancy/syntax';
 
 /** Which halves of Paddock this process runs. Every replica serves the API; only the leader reconciles. */
 export type Mode = 'all' | 'controller' | 'apiserver';
@@ -45,6 +47,11 @@ export interface Options {
   idleTimeoutMs: number;
   watchWindow: number;
   watchBufferBytes: number;
+  /**
+   * The cluster roles spec.additionalRoleBindings may name. Paddock's RBAC must let it bind each of them
+   * (ClusterRole paddock:bindable-cluster-roles): an installer who changes one changes the other.
+   */
+  bindableClusterRoles: string[];
   logLevel: LogLevel;
 }
 
@@ -89,6 +96,11 @@ export const FLAGS: Record<string, FlagSpec> = {
   'idle-timeout': { env: 'PADDOCK_IDLE_TIMEOUT', default: '90s', help: 'idle keep-alive connections close after this' },
   'watch-window': { env: 'PADDOCK_WATCH_WINDOW', default: '10000', help: 'watch events kept for resuming from a resourceVersion' },
   'watch-buffer-bytes': { env: 'PADDOCK_WATCH_BUFFER_BYTES', default: '8388608', help: 'unread bytes after which a watch is closed as too slow' },
+  'bindable-cluster-roles': {
+    env: 'PADDOCK_BINDABLE_CLUSTER_ROLES',
+    default: DEFAULT_BINDABLE_CLUSTER_ROLES.join(','),
+    help: `comma-separated cluster roles that a Tenant's additionalRoleBindings may bind in its namespaces (empty: none); Paddock's RBAC must hold \`bind\` on each (ClusterRole ${BINDABLE_CLUSTER_ROLES_RBAC})`,
+  },
   'log-level': { env: 'PADDOCK_LOG_LEVEL', default: 'info', help: 'debug | info | warn | error' },
 };
 
@@ -108,6 +120,13 @@ function positiveInt(flag: string, value: string, min = 1): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new OptionsError(`--${flag}: "${value}" is not an integer >= ${min}`);
   return n;
+}
+
+/** A comma-separated list of RBAC names, without blanks or repeats; empty is none. */
+function roleNames(flag: string, value: string): string[] {
+  const names = value.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  for (const name of names) if (!isPathSegmentName(name)) throw new OptionsError(`--${flag}: "${name}" is not a ClusterRole name`);
+  return [...new Set(names)];
 }
 
 function namespacedName(flag: string, value: string): { namespace: string; name: string } {
@@ -184,6 +203,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     idleTimeoutMs: parseDuration('idle-timeout', get('idle-timeout')!),
     watchWindow: positiveInt('watch-window', get('watch-window')!, 100),
     watchBufferBytes: positiveInt('watch-buffer-bytes', get('watch-buffer-bytes')!, 4096),
+    bindableClusterRoles: roleNames('bindable-cluster-roles', get('bindable-cluster-roles')!),
     logLevel,
   };
   if (options.mode !== 'controller' && !options.manageServingCert && (!options.tlsCertFile || !options.tlsKeyFile)) {

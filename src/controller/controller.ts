@@ -18,7 +18,8 @@ export interface ControllerOptions {
 /**
  * Runs the Tenant reconciler: informer events become tenant keys on a workqueue (a namespace or a
  * guardrail event enqueues the tenant that owns it), N workers drain it, a jittered resync re-enqueues
- * every tenant, and the shipped ClusterRoles are ensured at start and on each resync.
+ * every tenant, and the shipped ClusterRoles are ensured at start and on each resync (as is, when it
+ * needs asking, which cluster roles Paddock may bind: bindable-roles.ts).
  */
 export class TenantController {
   /** The queue of the current leadership term; a new term starts with a new queue. */
@@ -48,6 +49,7 @@ export class TenantController {
       await this.cache.factory.waitForCacheSync(signal);
       if (signal.aborted) return;
       await this.ensureClusterRoles().catch((err: unknown) => this.log.error('ensuring the shipped cluster roles failed', { err }));
+      await this.reconciler.bindable.refresh();
       this.#enqueueAll();
       const timer = this.#scheduleResync(signal);
       signal.addEventListener('abort', () => {
@@ -83,6 +85,8 @@ export class TenantController {
         if (signal.aborted) return;
         this.#enqueueAll();
         this.ensureClusterRoles().catch((err: unknown) => this.log.warn('ensuring cluster roles failed', { err }));
+        // A cluster role refused for want of RBAC may have been granted since: if so, tenants are judged again.
+        void this.reconciler.bindable.recheck().then((changed) => changed && !signal.aborted && this.#enqueueAll());
         this.#reconcileAdmission();
         arm();
       }, this.options.resyncPeriodMs * (1 + Math.random() * 0.1));

@@ -3,7 +3,9 @@ import { PADDOCK, type Namespace, type NamespaceClaim, type Tenant, type TenantS
 import type { Logger } from '../log/logger';
 import { desiredState, diffNamespace, mergeNamespace, objectRef, statusEqual, tenantStatus, type DesiredState, type ObservedState } from '../tenancy';
 import { CLAIM_TOKEN_ANNOTATION, claimHolds, claimsOf, namesTakenFromOthers, provenByUid, withClaim } from '../tenancy/claims';
+import { DEFAULT_BINDABLE_CLUSTER_ROLES } from '../tenancy/bindable';
 import { TenantAdmission } from './admission';
+import { BindableRoles } from './bindable-roles';
 import { updateClaims } from './claim-update';
 import { EventBatch, type EventRecorder } from './events';
 import { GuardrailSync, type Notes } from './guardrail-sync';
@@ -26,10 +28,13 @@ export class TenantReconciler {
     readonly writer: Writer,
     readonly events: EventRecorder,
     readonly log: Logger,
+    /** --bindable-cluster-roles: what spec.additionalRoleBindings may name. */
+    bindableClusterRoles: readonly string[] = DEFAULT_BINDABLE_CLUSTER_ROLES,
   ) {
     this.admission = new TenantAdmission(cache, writer);
     this.guardrails = new GuardrailSync(cache, writer);
     this.release = new NamespaceRelease(cache, writer, this.guardrails);
+    this.bindable = new BindableRoles(writer.client, bindableClusterRoles, log);
   }
 
   /** The last status written per tenant and the resourceVersion it was written from. */
@@ -44,6 +49,8 @@ export class TenantReconciler {
   readonly guardrails: GuardrailSync;
   /** Namespaces a tenant lets go. */
   readonly release: NamespaceRelease;
+  /** The cluster roles additionalRoleBindings may name here (the controller refreshes it). */
+  readonly bindable: BindableRoles;
 
   /** Reconciles one tenant; `signal` cancels the pass: once it aborts, none of its writes is sent. */
   async reconcile(name: string, signal?: AbortSignal): Promise<ReconcileResult | void> {
@@ -84,7 +91,8 @@ export class TenantReconciler {
     await this.admission.reconcile();
 
     const takenFromOthers = namesTakenFromOthers(tenant.metadata.name, (n) => this.cache.tenants.store.get(n));
-    const validity = desiredState(tenant, []);
+    const bindable = this.bindable.current();
+    const validity = desiredState(tenant, [], bindable);
     if (!validity.valid || takenFromOthers.length > 0) {
       // Refused: nothing is claimed, created or changed; what is already proven is reported.
       const proven = claimsOf(tenant).filter((c) => this.#holds(c)).map((c) => c.name);
@@ -98,7 +106,7 @@ export class TenantReconciler {
     let claims = ledger.claims;
 
     // The TenantRestrictions carry the class names the selectors resolve to now, not as last reported.
-    const desired = desiredState({ ...tenant, status: { ...tenant.status, allowed: this.admission.allowed(tenant) } }, claims);
+    const desired = desiredState({ ...tenant, status: { ...tenant.status, allowed: this.admission.allowed(tenant) } }, claims, bindable);
     if (!desired.valid) return;
     const quota = tenant.spec.namespaceQuota;
     const keptOverQuota = quota !== undefined && claims.length > quota ? claims.slice(quota).map((c) => c.name) : [];

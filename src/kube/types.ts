@@ -83,13 +83,23 @@ export interface Status {
 export type OwnerKind = 'User' | 'Group' | 'ServiceAccount';
 export type OwnerRole = 'admin' | 'operator' | 'viewer';
 
-export interface TenantOwner {
+/** Who a Tenant grants something: a user, a group, or a ServiceAccount of a namespace. */
+export interface TenantSubject {
   kind: OwnerKind;
   name: string;
   /** Only for kind ServiceAccount. */
   namespace?: string;
+}
+
+export interface TenantOwner extends TenantSubject {
   /** Defaults to admin. */
   role?: OwnerRole;
+}
+
+/** One more RoleBinding in every tenant namespace (SPEC §10): a cluster role the installation lets Paddock bind, and who gets it. */
+export interface AdditionalRoleBinding {
+  clusterRoleName: string;
+  subjects: TenantSubject[];
 }
 
 export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
@@ -103,6 +113,7 @@ export interface TenantSpec {
   limitRanges?: LimitRangeSpec[];
   networkIsolation?: boolean;
   networkPolicies?: Record<string, unknown>[];
+  additionalRoleBindings?: AdditionalRoleBinding[];
   nodeSelector?: Labels;
   podSecurity?: { enforce?: PodSecurityLevel; version?: string };
   deletionPolicy?: 'Retain' | 'Delete';

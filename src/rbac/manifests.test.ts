@@ -4,6 +4,7 @@ import { loadAll } from 'js-yaml';
 import type { PolicyRule } from '../kube/types';
 import { GUARDRAILS } from '../tenancy';
 import { MANIFESTS } from './manifests';
+import { parseOptions } from '../config/options';
 import { paddockRbac, paddockRules, type RoleRule } from './paddock-rbac';
 
 const ROOT = join(__dirname, '..', '..');
@@ -27,6 +28,23 @@ describe('apiservice/rbac.yaml', () => {
     for (const need of GUARDRAILS.flatMap((kind) => kind.rbac.rules)) {
       expect(installed[0]!.rules).toContainEqual({ apiGroups: need.apiGroups, resources: expect.arrayContaining(need.resources ?? []), verbs: need.verbs });
     }
+  });
+
+  it('lets Paddock bind exactly the cluster roles --bindable-cluster-roles lists by default, in a ClusterRole of that one rule', () => {
+    const flag = parseOptions(['--mode=controller'], {})!.bindableClusterRoles;
+    const bindable = installed.find((o) => o.kind === 'ClusterRole' && (o as { metadata?: { name?: string } }).metadata?.name === 'paddock:bindable-cluster-roles');
+    expect(bindable?.rules).toEqual([{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], resourceNames: flag, verbs: ['bind'] }]);
+    expect(installed).toContainEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'paddock:bindable-cluster-roles' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'paddock:bindable-cluster-roles' },
+      subjects: [{ kind: 'ServiceAccount', name: 'paddock', namespace: 'paddock-system' }],
+    });
+  });
+
+  it('lets Paddock bind no other cluster role than those and its own', () => {
+    const bound = installed.flatMap((o) => o.rules ?? []).filter((r) => r.verbs.includes('bind') || r.verbs.includes('escalate'));
+    const names = new Set(bound.flatMap((r) => r.resourceNames ?? ['(any)']));
+    expect([...names].sort()).toEqual(['paddock:tenant-admin', 'paddock:tenant-operator', 'paddock:tenant-viewer', 'paddock:tenantnamespaces-user', 'view']);
   });
 
   it('uses no wildcard in any group, resource, name or verb', () => {

@@ -9,6 +9,7 @@ import { RESOURCES, type ResourceRef } from '../kube/resources';
 import { PADDOCK, type KubeObject, type PolicyRule, type RoleBinding } from '../kube/types';
 import { clusterRoleBindings, clusterRoles, GUARDRAILS, RBAC_GROUP, type GuardrailKind } from '../tenancy';
 import { ADMISSION_OBJECTS } from '../tenancy/admission-policies';
+import { BINDABLE_CLUSTER_ROLES_RBAC, DEFAULT_BINDABLE_CLUSTER_ROLES } from '../tenancy/bindable';
 
 /** A rule of a Role or ClusterRole, with why Paddock holds it: the comment above it in the manifest. */
 export type RoleRule = PolicyRule & { readonly why?: string };
@@ -104,6 +105,16 @@ const binding = (kind: 'ClusterRoleBinding' | 'RoleBinding', name: string, roleK
   subjects: [SERVICE_ACCOUNT],
 });
 
+/**
+ * The ClusterRole with `bind` on the cluster roles a Tenant's additionalRoleBindings may name (the default
+ * of --bindable-cluster-roles). Apart from the ClusterRole `paddock`, so that an installer changes the
+ * list by replacing this one rule (`/rules/0/resourceNames`), beside the Deployment's flag.
+ */
+function bindableClusterRoles(): Document['object'] {
+  const rule: RoleRule = { apiGroups: [RBAC_GROUP], resources: ['clusterroles'], resourceNames: [...DEFAULT_BINDABLE_CLUSTER_ROLES], verbs: ['bind'] };
+  return { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: { name: BINDABLE_CLUSTER_ROLES_RBAC }, rules: [rule] };
+}
+
 const role = (name: string, rules: RoleRule[]): Document['object'] => ({ apiVersion: `${RBAC_GROUP}/v1`, kind: 'Role', metadata: { name, namespace: PADDOCK.systemNamespace }, rules });
 
 /** The documents of apiservice/rbac.yaml. */
@@ -113,6 +124,16 @@ export function paddockRbac(): Document[] {
   return [
     { object: { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: { name: NAME }, rules: paddockRules() } },
     { object: binding('ClusterRoleBinding', NAME, 'ClusterRole', NAME) },
+    {
+      why: [
+        'The cluster roles a Tenant\'s additionalRoleBindings may bind in its namespaces: the same list as the',
+        `Deployment's --bindable-cluster-roles (default: ${DEFAULT_BINDABLE_CLUSTER_ROLES.join(',')}); change both together (README, "Install in a`,
+        'cluster"). kube-apiserver refuses Paddock a binding to any role not named here, and Paddock refuses',
+        'an item whose role the flag does not list.',
+      ].join('\n'),
+      object: bindableClusterRoles(),
+    },
+    { object: binding('ClusterRoleBinding', BINDABLE_CLUSTER_ROLES_RBAC, 'ClusterRole', BINDABLE_CLUSTER_ROLES_RBAC) },
     { why: 'TokenReview and SubjectAccessReview for delegated authentication and authorization.', object: binding('ClusterRoleBinding', `${NAME}:auth-delegator`, 'ClusterRole', 'system:auth-delegator') },
     {
       why: 'Reads kube-system/extension-apiserver-authentication (client CA, front-proxy CA and header names).',

@@ -4,6 +4,7 @@
  * recompute it on every pass and apply only what differs.
  */
 import type { Namespace, Tenant } from '../kube/types';
+import { bindableOnly, DEFAULT_BINDABLE_CLUSTER_ROLES, unbindable, type BindableClusterRoles } from './bindable';
 import type { Guardrail } from './guardrails/kind';
 import { desiredGuardrails } from './guardrails/registry';
 import { declaredNamespaceName } from './names';
@@ -29,6 +30,8 @@ export interface ValidDesiredState {
   tenant: string;
   /** The claimed namespaces still wanted: declared in spec order, then self-service sorted by name. */
   namespaces: DesiredNamespace[];
+  /** Items of spec.additionalRoleBindings left unbound: their cluster roles are not bindable here (bindable.ts). */
+  unbindable: SpecProblem[];
 }
 
 /**
@@ -48,15 +51,25 @@ export type DesiredState = ValidDesiredState | InvalidDesiredState;
  * ownership are decided there). A claimed name that is no longer declared and was not self-service is
  * not wanted; names that are not `<tenant>-…` DNS labels are ignored. Never throws: problems the CRD
  * schema cannot catch come back as {@link InvalidDesiredState}.
+ *
+ * `bindable`: the cluster roles this installation lets Paddock bind (by default, the shipped list). An
+ * additional role binding of any other role is not a fault of the spec alone — the installation decides
+ * — so it does not make the Tenant invalid: it is left unbound and reported, and the rest is applied.
  */
-export function desiredState(tenant: Tenant, claimed: readonly { name: string; origin: 'Declared' | 'SelfService' }[]): DesiredState {
+export function desiredState(
+  tenant: Tenant,
+  claimed: readonly { name: string; origin: 'Declared' | 'SelfService' }[],
+  bindable: BindableClusterRoles = { listed: DEFAULT_BINDABLE_CLUSTER_ROLES },
+): DesiredState {
   const name = tenant?.metadata?.name ?? '';
   const problems = validateTenant(tenant);
   if (problems.length > 0) return { valid: false, tenant: name, problems };
+  const bound = bindableOnly(tenant, bindable);
   return {
     valid: true,
     tenant: name,
-    namespaces: wantedNamespaces(tenant, claimed).map(([ns, origin]) => ({ name: ns, origin, namespace: desiredNamespace(tenant, ns), guardrails: desiredGuardrails(tenant, ns) })),
+    namespaces: wantedNamespaces(tenant, claimed).map(([ns, origin]) => ({ name: ns, origin, namespace: desiredNamespace(tenant, ns), guardrails: desiredGuardrails(bound, ns) })),
+    unbindable: unbindable(tenant, bindable),
   };
 }
 

@@ -89,6 +89,20 @@ describe('tenantStatus', () => {
     expect(ready(s)?.message).toMatch(/^invalid spec: spec\.podSecurity\.version: /);
   });
 
+  it('names the field and the role of an additional role binding left unbound, and what is bindable', () => {
+    const t = tenant({ additionalRoleBindings: [{ clusterRoleName: 'view', subjects: [{ kind: 'Group', name: 'a' }] }, { clusterRoleName: 'cluster-admin', subjects: [{ kind: 'Group', name: 'a' }] }] });
+    const s = tenantStatus(t, desiredState(t, [], { listed: ['view'] }), synced, T1);
+    expect(s.phase).toBe('Degraded');
+    expect(ready(s)).toMatchObject({
+      status: 'False',
+      reason: 'ClusterRoleNotBindable',
+      message: 'not bound: spec.additionalRoleBindings[1].clusterRoleName: ClusterRole cluster-admin is not one this installation lets Paddock bind (bindable: view)',
+    });
+    expect(ready(statusOf(t))?.reason).toBe('ClusterRoleNotBindable');
+    const fixed = tenant({ additionalRoleBindings: t.spec.additionalRoleBindings!.slice(0, 1) });
+    expect(ready(statusOf(fixed))?.reason).toBe('Reconciled');
+  });
+
   it('names what is missing or drifted', () => {
     const s = statusOf(tenant(), { ...synced, missing: ['ResourceQuota oil-staging/paddock-quota-0'], drifted: ['Namespace oil-production'] });
     expect(ready(s)).toMatchObject({

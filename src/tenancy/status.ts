@@ -15,6 +15,7 @@ export const ReadyReason = {
   Terminating: 'Terminating',
   InvalidSpec: 'InvalidSpec',
   TenantNameConflict: 'TenantNameConflict',
+  ClusterRoleNotBindable: 'ClusterRoleNotBindable',
   NamespaceConflict: 'NamespaceConflict',
   NamespaceQuotaExceeded: 'NamespaceQuotaExceeded',
   Drifted: 'Drifted',
@@ -114,6 +115,9 @@ function readiness(tenant: Tenant, desired: DesiredState, observed: ObservedStat
     // Counted, not named: the names are another tenant's, and this Tenant's owners read its status.
     const n = observed.takenFromOthers.length;
     findings.push([ReadyReason.TenantNameConflict, `tenant name "${name}" would take ${n} ${n === 1 ? 'namespace' : 'namespaces'} named "${name}-…" that another tenant owns (a name belongs to the longest <tenant>- prefix); rename the tenant`]);
+  }
+  if (desired.valid && desired.unbindable.length > 0) {
+    findings.push([ReadyReason.ClusterRoleNotBindable, list('not bound', desired.unbindable.map((p) => `${p.field}: ${p.message}`), '; ')]);
   }
   if (observed.conflicts.length > 0) {
     findings.push([ReadyReason.NamespaceConflict, list("namespaces exist that Paddock did not provision for this tenant", [...new Set(observed.conflicts)].sort())]);

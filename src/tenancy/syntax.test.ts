@@ -1,4 +1,4 @@
-import { isDns1123Label, isDns1123Subdomain, isLabelValue, isQualifiedName } from './syntax';
+import { isDns1123Label, isDns1123Subdomain, isLabelValue, isPathSegmentName, isQualifiedName } from './syntax';
 
 describe('kube name syntax', () => {
   it('accepts namespace names and refuses what kube-apiserver refuses', () => {
@@ -36,5 +36,10 @@ describe('kube name syntax', () => {
     expect(isLabelValue('has space')).toBe(false);
     expect(isLabelValue('a,b')).toBe(false);
     expect(isLabelValue('v'.repeat(64))).toBe(false);
+  });
+
+  it('checks RBAC names as kube-apiserver does: any path segment', () => {
+    for (const ok of ['view', 'system:aggregate-to-view', 'paddock:tenant-admin', 'Role With Spaces', '...']) expect(isPathSegmentName(ok)).toBe(true);
+    for (const bad of ['', '.', '..', 'a/b', '100%']) expect(isPathSegmentName(bad)).toBe(false);
   });
 });

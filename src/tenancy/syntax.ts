@@ -30,3 +30,11 @@ export function isQualifiedName(key: string): boolean {
 export function isLabelValue(value: string): boolean {
   return value === '' || (value.length <= 63 && QUALIFIED_NAME_PART.test(value));
 }
+
+/**
+ * The name of an RBAC object (a ClusterRole, a RoleBinding): any path segment — not `.` or `..`, no `/`
+ * or `%` (apimachinery's path.IsValidPathSegmentName, which RBAC validates names with).
+ */
+export function isPathSegmentName(value: string): boolean {
+  return value !== '' && value !== '.' && value !== '..' && !/[/%]/.test(value);
+}

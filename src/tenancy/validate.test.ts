@@ -76,6 +76,43 @@ describe('validateTenant', () => {
     expect(fields({ podSecurity: { version } })).toEqual([]);
   });
 
+  it('accepts additional role bindings of users, groups and service accounts', () => {
+    expect(fields({
+      additionalRoleBindings: [
+        { clusterRoleName: 'view', subjects: [{ kind: 'Group', name: 'oil-auditors' }, { kind: 'User', name: 'oil-auditors' }] },
+        { clusterRoleName: 'system:aggregate-to-view', subjects: [{ kind: 'ServiceAccount', namespace: 'ci', name: 'scanner' }] },
+      ],
+    })).toEqual([]);
+  });
+
+  it('refuses a cluster role listed twice in additionalRoleBindings: its binding is named after it', () => {
+    const subjects = [{ kind: 'Group' as const, name: 'a' }];
+    const problems = validateTenant(tenant({ additionalRoleBindings: [{ clusterRoleName: 'view', subjects }, { clusterRoleName: 'view', subjects }] }));
+    expect(problems).toEqual([{ field: 'spec.additionalRoleBindings[1].clusterRoleName', reason: 'FieldValueDuplicate', message: expect.stringContaining('spec.additionalRoleBindings[0]') }]);
+  });
+
+  it.each(['', '.', '..', 'a/b', '50%'])('refuses %p as the cluster role of an additional role binding', (clusterRoleName) => {
+    expect(fields({ additionalRoleBindings: [{ clusterRoleName, subjects: [{ kind: 'Group', name: 'a' }] }] })).toEqual(['spec.additionalRoleBindings[0].clusterRoleName FieldValueInvalid']);
+  });
+
+  it('checks the subjects of an additional role binding as it checks owners', () => {
+    const item = (subjects: unknown) => ({ additionalRoleBindings: [{ clusterRoleName: 'view', subjects }] }) as Partial<TenantSpec>;
+    expect(fields(item([]))).toEqual(['spec.additionalRoleBindings[0].subjects FieldValueRequired']);
+    expect(fields(item(undefined))).toEqual(['spec.additionalRoleBindings[0].subjects FieldValueRequired']);
+    expect(fields(item([{ kind: 'Robot', name: 'r2' }]))).toEqual(['spec.additionalRoleBindings[0].subjects[0].kind FieldValueNotSupported']);
+    expect(fields(item([{ kind: 'Group', name: '' }]))).toEqual(['spec.additionalRoleBindings[0].subjects[0].name FieldValueRequired']);
+    expect(fields(item([{ kind: 'ServiceAccount', name: 'scanner' }]))).toEqual(['spec.additionalRoleBindings[0].subjects[0].namespace FieldValueRequired']);
+    expect(fields(item([{ kind: 'ServiceAccount', namespace: 'ci', name: 'Not_A_Name' }]))).toEqual(['spec.additionalRoleBindings[0].subjects[0].name FieldValueInvalid']);
+    expect(fields(item([{ kind: 'Group', name: 'g', namespace: 'ci' }]))).toEqual(['spec.additionalRoleBindings[0].subjects[0].namespace FieldValueForbidden']);
+    expect(fields(item([{ kind: 'Group', name: 'g' }, { kind: 'Group', name: 'g' }]))).toEqual(['spec.additionalRoleBindings[0].subjects[1] FieldValueDuplicate']);
+    expect(fields({ additionalRoleBindings: 'view' as never })).toEqual(['spec.additionalRoleBindings FieldValueInvalid']);
+    expect(fields({ additionalRoleBindings: [null as never] })).toEqual(['spec.additionalRoleBindings[0] FieldValueInvalid']);
+  });
+
+  it('leaves whether a cluster role may be bound to the installation: any valid name passes', () => {
+    expect(fields({ additionalRoleBindings: [{ clusterRoleName: 'cluster-admin', subjects: [{ kind: 'Group', name: 'a' }] }] })).toEqual([]);
+  });
+
   it('refuses a Pod Security level that does not exist', () => {
     expect(fields({ podSecurity: { enforce: 'lax' as never } })).toEqual(['spec.podSecurity.enforce FieldValueNotSupported']);
   });

@@ -3,7 +3,7 @@
  * have had). A Tenant with problems is never applied: the reconciler reports `Ready=False, InvalidSpec`
  * naming the first field, and leaves the cluster as it is. Never throws, whatever the input.
  */
-import { PADDOCK, type Labels, type Tenant, type TenantOwner } from '../kube/types';
+import { PADDOCK, type Labels, type Tenant, type TenantOwner, type TenantSubject } from '../kube/types';
 import {
   MANAGED_METADATA_ANNOTATION,
   NAMESPACE_NAME_LABEL,
@@ -15,7 +15,7 @@ import {
 } from './names';
 import { isRecord } from './json';
 import { isQuantity } from './quantity-equal';
-import { isDns1123Label, isDns1123Subdomain, isLabelValue, isQualifiedName } from './syntax';
+import { isDns1123Label, isDns1123Subdomain, isLabelValue, isPathSegmentName, isQualifiedName } from './syntax';
 import type { AddProblem, ProblemReason, SpecProblem } from './problems';
 import { DELETION_POLICIES, LIMIT_TYPES, OWNER_KINDS, OWNER_ROLES, POD_SECURITY_LEVELS, POLICY_TYPES } from './schema/enums';
 import { RESTRICTIONS } from './restrictions/registry';
@@ -61,6 +61,7 @@ export function validateTenant(tenant: Tenant): SpecProblem[] {
   validateQuotas(spec.resourceQuotas, add);
   validateLimitRanges(spec.limitRanges, add);
   validatePolicies(spec.networkPolicies, add);
+  validateAdditionalRoleBindings(spec.additionalRoleBindings, add);
   if (spec.networkIsolation !== undefined && typeof spec.networkIsolation !== 'boolean') {
     add('spec.networkIsolation', 'FieldValueInvalid', 'must be true or false');
   }
@@ -83,21 +84,73 @@ function validateOwners(owners: unknown, add: Add): void {
   const seen = new Map<string, number>();
   owners.forEach((owner: unknown, i) => {
     const field = `spec.owners[${i}]`;
-    if (!isRecord(owner)) return add(field, 'FieldValueInvalid', 'must be an object');
+    const key = validateSubject(field, owner, 'owner', add);
+    if (key === undefined) return;
     const o = owner as Partial<TenantOwner>;
-    if (!OWNER_KINDS.includes(o.kind as string)) return add(`${field}.kind`, 'FieldValueNotSupported', 'must be User, Group or ServiceAccount');
-    if (typeof o.name !== 'string' || o.name === '') return add(`${field}.name`, 'FieldValueRequired', 'must not be empty');
     if (o.role !== undefined && !OWNER_ROLES.includes(o.role)) add(`${field}.role`, 'FieldValueNotSupported', 'must be admin, operator or viewer');
-    if (o.kind === 'ServiceAccount') {
-      if (!isDns1123Subdomain(o.name)) add(`${field}.name`, 'FieldValueInvalid', 'a ServiceAccount name must be a DNS-1123 subdomain');
-      if (typeof o.namespace !== 'string' || !isDns1123Label(o.namespace)) add(`${field}.namespace`, 'FieldValueRequired', 'a ServiceAccount owner needs its namespace');
-    } else if (o.namespace !== undefined) {
-      add(`${field}.namespace`, 'FieldValueForbidden', `only a ServiceAccount owner has a namespace, not a ${o.kind}`);
-    }
-    const key = `${o.kind}/${o.kind === 'ServiceAccount' ? `${o.namespace}/` : ''}${o.name}`;
     const first = seen.get(key);
     if (first !== undefined) add(field, 'FieldValueDuplicate', `${key} is already spec.owners[${first}]; list each owner once with one role`);
     else seen.set(key, i);
+  });
+}
+
+/**
+ * Checks one user, group or ServiceAccount (`who`: an owner, a subject) and returns its key
+ * (`Group/devs`, `ServiceAccount/ci/deployer`), or undefined when it is too broken to have one.
+ */
+function validateSubject(field: string, subject: unknown, who: string, add: Add): string | undefined {
+  if (!isRecord(subject)) {
+    add(field, 'FieldValueInvalid', 'must be an object');
+    return undefined;
+  }
+  const s = subject as Partial<TenantSubject>;
+  if (!OWNER_KINDS.includes(s.kind as string)) {
+    add(`${field}.kind`, 'FieldValueNotSupported', 'must be User, Group or ServiceAccount');
+    return undefined;
+  }
+  if (typeof s.name !== 'string' || s.name === '') {
+    add(`${field}.name`, 'FieldValueRequired', 'must not be empty');
+    return undefined;
+  }
+  if (s.kind === 'ServiceAccount') {
+    if (!isDns1123Subdomain(s.name)) add(`${field}.name`, 'FieldValueInvalid', 'a ServiceAccount name must be a DNS-1123 subdomain');
+    if (typeof s.namespace !== 'string' || !isDns1123Label(s.namespace)) add(`${field}.namespace`, 'FieldValueRequired', `a ServiceAccount ${who} needs its namespace`);
+  } else if (s.namespace !== undefined) {
+    add(`${field}.namespace`, 'FieldValueForbidden', `only a ServiceAccount ${who} has a namespace, not a ${s.kind}`);
+  }
+  return `${s.kind}/${s.kind === 'ServiceAccount' ? `${s.namespace}/` : ''}${s.name}`;
+}
+
+/**
+ * spec.additionalRoleBindings as a schema would check it: each cluster role named once (its binding is
+ * named after it) and a valid RBAC name, each with subjects, none twice. Whether the role may be bound
+ * is the installation's to say, not the spec's: see bindable.ts.
+ */
+function validateAdditionalRoleBindings(items: unknown, add: Add): void {
+  if (items === undefined) return;
+  if (!Array.isArray(items)) return add('spec.additionalRoleBindings', 'FieldValueInvalid', 'must be a list');
+  const roles = new Map<string, number>();
+  items.forEach((item: unknown, i) => {
+    const field = `spec.additionalRoleBindings[${i}]`;
+    if (!isRecord(item)) return add(field, 'FieldValueInvalid', 'must be an object');
+    const role = item.clusterRoleName;
+    if (typeof role !== 'string' || !isPathSegmentName(role)) {
+      add(`${field}.clusterRoleName`, 'FieldValueInvalid', 'must be the name of a ClusterRole');
+    } else if (roles.has(role)) {
+      add(`${field}.clusterRoleName`, 'FieldValueDuplicate', `${role} is already spec.additionalRoleBindings[${roles.get(role)}]; list each cluster role once with all its subjects`);
+    } else {
+      roles.set(role, i);
+    }
+    const subjects = item.subjects;
+    if (!Array.isArray(subjects) || subjects.length === 0) return add(`${field}.subjects`, 'FieldValueRequired', 'must list at least one subject');
+    const seen = new Map<string, number>();
+    subjects.forEach((subject: unknown, j) => {
+      const key = validateSubject(`${field}.subjects[${j}]`, subject, 'subject', add);
+      if (key === undefined) return;
+      const first = seen.get(key);
+      if (first !== undefined) add(`${field}.subjects[${j}]`, 'FieldValueDuplicate', `${key} is already ${field}.subjects[${first}]`);
+      else seen.set(key, j);
+    });
   });
 }
 

@@ -15,6 +15,7 @@ const tenant = tenantWith({
   resourceQuotas: [{ hard: { cpu: '1000m', pods: 10 } }],
   limitRanges: [{ limits: [{ type: 'Container', max: { cpu: 2 } }] }],
   networkPolicies: [{ podSelector: {}, egress: [{ ports: [{ port: 53 }] }] }],
+  additionalRoleBindings: [{ clusterRoleName: 'view', subjects: [{ kind: 'Group', name: 'oil-auditors' }, { kind: 'ServiceAccount', namespace: 'ci', name: 'scanner' }] }],
   storageClasses: { allowed: ['standard'], default: 'standard' },
 });
 

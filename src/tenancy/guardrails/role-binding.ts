@@ -1,12 +1,16 @@
 /**
- * The owners' RoleBindings in each tenant namespace: one per role that some owner holds, named after the
- * shipped ClusterRole it binds (`paddock:tenant-<role>`), holding every owner with that role. Subjects
- * compare as a set once defaulted; a changed roleRef (immutable) means delete and create again.
+ * The RoleBindings Paddock keeps in each tenant namespace:
+ * - the owners': one per role that some owner holds, named after the shipped ClusterRole it binds
+ *   (`paddock:tenant-<role>`), holding every owner with that role;
+ * - spec.additionalRoleBindings (SPEC §10): one per item, `paddock:additional:<clusterRoleName>`,
+ *   binding that cluster role to the item's subjects. Which roles may be named is the installation's
+ *   choice (bindable.ts); desired() binds what it is given, the items refused already left out.
+ * Subjects compare as a set once defaulted; a changed roleRef (immutable) means delete and create again.
  *
  * RoleBindings give access: when a namespace is released, every one in it goes first, Paddock's or not.
  */
 import type { ResourceRef } from '../../kube/resources';
-import type { OwnerRole, RoleBinding, Subject, TenantOwner } from '../../kube/types';
+import type { OwnerRole, RoleBinding, Subject, Tenant, TenantOwner, TenantSubject } from '../../kube/types';
 import { diffJson, type FieldDiff } from '../json';
 import { OWNER_ROLES, RBAC_GROUP, tenantClusterRoleName } from '../names';
 import { inTenantNamespaces } from './cached';
@@ -31,10 +35,41 @@ export function ownersByRole(owners: TenantOwner[]): [OwnerRole, TenantOwner[]][
   );
 }
 
-/** An owner as an RBAC subject, with the fields kube-apiserver would default already filled in. */
-export function ownerSubject(owner: TenantOwner): Subject {
-  if (owner.kind === 'ServiceAccount') return { kind: 'ServiceAccount', name: owner.name, namespace: owner.namespace ?? '' };
-  return { kind: owner.kind, apiGroup: RBAC_GROUP, name: owner.name };
+/** An owner or another subject of a Tenant as an RBAC subject, with the fields kube-apiserver would default already filled in. */
+function rbacSubject(subject: TenantSubject): Subject {
+  if (subject.kind === 'ServiceAccount') return { kind: 'ServiceAccount', name: subject.name, namespace: subject.namespace ?? '' };
+  return { kind: subject.kind, apiGroup: RBAC_GROUP, name: subject.name };
+}
+
+const ADDITIONAL_PREFIX = 'paddock:additional:';
+
+/**
+ * The RoleBinding of the additionalRoleBindings item that binds `clusterRoleName`. Named after the
+ * role, not the item's position: removing or reordering items leaves the others' bindings as they are
+ * (a position would move a binding to another role, and a roleRef cannot be updated). It cannot be
+ * the name of an owners' binding (`paddock:tenant-<role>`: another prefix), nor of another item's (a
+ * role is listed once: the CRD's list-map key, and validate.ts).
+ */
+export function additionalBindingName(clusterRoleName: string): string {
+  return `${ADDITIONAL_PREFIX}${clusterRoleName}`;
+}
+
+function ownerBindings(tenant: Tenant, namespace: string): RoleBinding[] {
+  return ownersByRole(tenant.spec.owners).map(([role, owners]) => ({
+    ...typeMeta(RESOURCE),
+    metadata: guardrailMeta(tenant, namespace, roleBindingName(role)),
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: tenantClusterRoleName(role) },
+    subjects: owners.map(rbacSubject),
+  }));
+}
+
+function additionalBindings(tenant: Tenant, namespace: string): RoleBinding[] {
+  return (tenant.spec.additionalRoleBindings ?? []).map((item) => ({
+    ...typeMeta(RESOURCE),
+    metadata: guardrailMeta(tenant, namespace, additionalBindingName(item.clusterRoleName)),
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: item.clusterRoleName },
+    subjects: item.subjects.map(rbacSubject),
+  }));
 }
 
 /** RBAC subject as kube-apiserver defaults it: User and Group are in rbac.authorization.k8s.io, a ServiceAccount in the core group. */
@@ -71,13 +106,7 @@ function compareSubjects(a: Subject, b: Subject): number {
 export const roleBindings: GuardrailKind<RoleBinding> = {
   resource: RESOURCE,
   informer: inTenantNamespaces,
-  desired: (tenant, namespace) =>
-    ownersByRole(tenant.spec.owners).map(([role, owners]) => ({
-      ...typeMeta(RESOURCE),
-      metadata: guardrailMeta(tenant, namespace, roleBindingName(role)),
-      roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: tenantClusterRoleName(role) },
-      subjects: owners.map(ownerSubject),
-    })),
+  desired: (tenant, namespace) => [...ownerBindings(tenant, namespace), ...additionalBindings(tenant, namespace)],
   diff: diffBinding,
   requiresRecreate: roleRefChanged,
   grantsAccess: true,

@@ -44,6 +44,7 @@ export const TENANT_SPEC_SHAPE: Shape<TenantSpec> = {
 
   networkIsolation: 'boolean',
   networkPolicies: ['object'],
+  additionalRoleBindings: [{ clusterRoleName: 'string', subjects: [{ kind: 'string', name: 'string', namespace: 'string' }] }],
   nodeSelector: 'map',
   podSecurity: { enforce: 'string', version: 'string' },
   deletionPolicy: 'string',

@@ -9,6 +9,26 @@ import type { Schema } from './schema';
 /** A map of resource names to quantities, as ResourceQuota and LimitRange write them. */
 const QUANTITIES: Schema = { type: 'object', additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true } };
 
+/** A user, a group or a ServiceAccount (with its namespace), as owners and additional role bindings name them. */
+function subject(who: string, extra: Record<string, Schema> = {}): Schema {
+  return {
+    type: 'object',
+    required: ['kind', 'name'],
+    'x-kubernetes-validations': [
+      {
+        rule: "self.kind == 'ServiceAccount' ? has(self.__namespace__) : !has(self.__namespace__)",
+        message: `namespace is required for a ServiceAccount ${who} and not allowed otherwise`,
+      },
+    ],
+    properties: {
+      kind: { type: 'string', enum: OWNER_KINDS },
+      name: { type: 'string', minLength: 1, maxLength: 253 },
+      namespace: { type: 'string', maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
+      ...extra,
+    },
+  };
+}
+
 /** spec: everything but the restriction fields, in the order the CRD lists them. */
 export const SPEC_FIELDS: Readonly<Record<string, Schema>> = {
   owners: {
@@ -16,22 +36,7 @@ export const SPEC_FIELDS: Readonly<Record<string, Schema>> = {
     minItems: 1,
     maxItems: 64,
     description: 'Who owns the tenant; at least one.',
-    items: {
-      type: 'object',
-      required: ['kind', 'name'],
-      'x-kubernetes-validations': [
-        {
-          rule: "self.kind == 'ServiceAccount' ? has(self.__namespace__) : !has(self.__namespace__)",
-          message: 'namespace is required for a ServiceAccount owner and not allowed otherwise',
-        },
-      ],
-      properties: {
-        kind: { type: 'string', enum: OWNER_KINDS },
-        name: { type: 'string', minLength: 1, maxLength: 253 },
-        namespace: { type: 'string', maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
-        role: { type: 'string', enum: OWNER_ROLES, default: 'admin' },
-      },
-    },
+    items: subject('owner', { role: { type: 'string', enum: OWNER_ROLES, default: 'admin' } }),
   },
   namespaces: {
     type: 'array',
@@ -107,6 +112,23 @@ export const SPEC_FIELDS: Readonly<Record<string, Schema>> = {
       properties: {
         podSelector: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
         policyTypes: { type: 'array', items: { type: 'string', enum: POLICY_TYPES } },
+      },
+    },
+  },
+  additionalRoleBindings: {
+    type: 'array',
+    maxItems: 16,
+    // One binding per cluster role (named after it): kube-apiserver refuses a role listed twice.
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': ['clusterRoleName'],
+    description:
+      'More RoleBindings in every namespace of the tenant, one per item (paddock:additional:<clusterRoleName>). Only the cluster roles the installation lets Paddock bind (--bindable-cluster-roles) are bound; any other is refused (Ready=False, ClusterRoleNotBindable).',
+    items: {
+      type: 'object',
+      required: ['clusterRoleName', 'subjects'],
+      properties: {
+        clusterRoleName: { type: 'string', minLength: 1, maxLength: 253 },
+        subjects: { type: 'array', minItems: 1, maxItems: 64, items: subject('subject') },
       },
     },
   },
