@@ -77,6 +77,7 @@ export class PaddockCache {
   readonly ingressClasses: SharedInformer<KubeObject>;
   readonly priorityClasses: SharedInformer<KubeObject>;
   readonly runtimeClasses: SharedInformer<KubeObject>;
+  readonly volumeAttributesClasses: SharedInformer<KubeObject>;
   readonly nodes: SharedInformer<KubeObject>;
   /** Guardrail informers by `kind`, in the order given. */
   readonly #guardrails = new Map<string, SharedInformer<KubeObject>>();
@@ -102,6 +103,7 @@ export class PaddockCache {
     this.ingressClasses = factory.informerFor<KubeObject>(RESOURCES.ingressClasses);
     this.priorityClasses = factory.informerFor<KubeObject>(RESOURCES.priorityClasses);
     this.runtimeClasses = factory.informerFor<KubeObject>(RESOURCES.runtimeClasses);
+    this.volumeAttributesClasses = factory.informerFor<KubeObject>(RESOURCES.volumeAttributesClasses);
     this.nodes = factory.informerFor<KubeObject>(RESOURCES.nodes, { transform: nodeSummary });
     for (const o of options.admission) {
       this.#admission.set(`${o.resource.kind}/${o.name}`, factory.informerFor<KubeObject>(o.resource, { fieldSelector: `metadata.name=${o.name}` }));
@@ -124,6 +126,7 @@ export class PaddockCache {
       case 'ingressClasses': return this.ingressClasses;
       case 'priorityClasses': return this.priorityClasses;
       case 'runtimeClasses': return this.runtimeClasses;
+      case 'volumeAttributesClasses': return this.volumeAttributesClasses;
     }
   }
 

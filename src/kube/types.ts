@@ -125,6 +125,7 @@ export interface TenantSpec {
   ingressClasses?: ClassPolicy;
   priorityClasses?: ClassPolicy;
   runtimeClasses?: ClassPolicy;
+  volumeAttributesClasses?: ClassPolicy;
   containerRegistries?: { allowed?: string[] };
   imagePullPolicies?: ('Always' | 'IfNotPresent' | 'Never')[];
   services?: ServicePolicy;
@@ -148,7 +149,7 @@ export interface ClassPolicy {
 }
 
 /** The class kinds a Tenant restricts, by their spec/status field. */
-export type ClassField = 'storageClasses' | 'ingressClasses' | 'priorityClasses' | 'runtimeClasses';
+export type ClassField = 'storageClasses' | 'ingressClasses' | 'priorityClasses' | 'runtimeClasses' | 'volumeAttributesClasses';
 
 export type TenantPhase = 'Pending' | 'Active' | 'Degraded' | 'Terminating';
 

@@ -80,7 +80,7 @@ describe('policies', () => {
       expect(v.reason).toBe('Forbidden');
     }
     const text = JSON.stringify(restrictionsPolicy().spec);
-    for (const field of ['storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses', 'containerRegistries']) expect(text).toContain(`has(params.spec.${field})`);
+    for (const field of ['storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses', 'volumeAttributesClasses', 'containerRegistries']) expect(text).toContain(`has(params.spec.${field})`);
   });
 
   it("read the tenant's name and resolved class names from the parameter's spec", () => {

@@ -7,9 +7,10 @@ import type { Restriction } from './restriction';
 import { runtimeClasses } from './runtime-classes';
 import { services } from './services';
 import { storageClasses } from './storage-classes';
+import { volumeAttributesClasses } from './volume-attributes-classes';
 
 /**
  * Everything a Tenant may restrict, in the order the policies check it (a request refused for several
  * reasons is refused for the first). One line per restriction module.
  */
-export const RESTRICTIONS: readonly Restriction[] = [storageClasses, ingressClasses, priorityClasses, runtimeClasses, containerRegistries, imagePullPolicies, nodeSelector, services];
+export const RESTRICTIONS: readonly Restriction[] = [storageClasses, ingressClasses, priorityClasses, runtimeClasses, volumeAttributesClasses, containerRegistries, imagePullPolicies, nodeSelector, services];

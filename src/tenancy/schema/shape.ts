@@ -54,6 +54,7 @@ export const TENANT_SPEC_SHAPE: Shape<TenantSpec> = {
   ingressClasses: CLASS_POLICY,
   priorityClasses: CLASS_POLICY,
   runtimeClasses: CLASS_POLICY,
+  volumeAttributesClasses: CLASS_POLICY,
   containerRegistries: { allowed: ['string'] },
   imagePullPolicies: ['string'],
   services: { types: { allowed: ['string'] }, externalIPs: { allowed: ['string'] }, loadBalancerClasses: { allowed: ['string'] } },
@@ -62,7 +63,7 @@ export const TENANT_SPEC_SHAPE: Shape<TenantSpec> = {
 export const TENANT_STATUS_SHAPE: Shape<TenantStatus> = {
   phase: 'string',
   namespaces: ['string'],
-  allowed: { storageClasses: ['string'], ingressClasses: ['string'], priorityClasses: ['string'], runtimeClasses: ['string'] },
+  allowed: { storageClasses: ['string'], ingressClasses: ['string'], priorityClasses: ['string'], runtimeClasses: ['string'], volumeAttributesClasses: ['string'] },
   claims: [{ name: 'string', origin: 'string', uid: 'string', proof: 'string', claimedAt: 'string' }],
   size: 'integer',
   ownerSummary: 'string',
