@@ -78,6 +78,7 @@ export class PaddockCache {
   readonly priorityClasses: SharedInformer<KubeObject>;
   readonly runtimeClasses: SharedInformer<KubeObject>;
   readonly volumeAttributesClasses: SharedInformer<KubeObject>;
+  readonly deviceClasses: SharedInformer<KubeObject>;
   readonly nodes: SharedInformer<KubeObject>;
   /** Guardrail informers by `kind`, in the order given. */
   readonly #guardrails = new Map<string, SharedInformer<KubeObject>>();
@@ -104,6 +105,7 @@ export class PaddockCache {
     this.priorityClasses = factory.informerFor<KubeObject>(RESOURCES.priorityClasses);
     this.runtimeClasses = factory.informerFor<KubeObject>(RESOURCES.runtimeClasses);
     this.volumeAttributesClasses = factory.informerFor<KubeObject>(RESOURCES.volumeAttributesClasses);
+    this.deviceClasses = factory.informerFor<KubeObject>(RESOURCES.deviceClasses);
     this.nodes = factory.informerFor<KubeObject>(RESOURCES.nodes, { transform: nodeSummary });
     for (const o of options.admission) {
       this.#admission.set(`${o.resource.kind}/${o.name}`, factory.informerFor<KubeObject>(o.resource, { fieldSelector: `metadata.name=${o.name}` }));
@@ -127,6 +129,7 @@ export class PaddockCache {
       case 'priorityClasses': return this.priorityClasses;
       case 'runtimeClasses': return this.runtimeClasses;
       case 'volumeAttributesClasses': return this.volumeAttributesClasses;
+      case 'deviceClasses': return this.deviceClasses;
     }
   }
 

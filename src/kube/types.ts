@@ -126,6 +126,7 @@ export interface TenantSpec {
   priorityClasses?: ClassPolicy;
   runtimeClasses?: ClassPolicy;
   volumeAttributesClasses?: ClassPolicy;
+  deviceClasses?: ClassPolicy;
   containerRegistries?: { allowed?: string[] };
   imagePullPolicies?: ('Always' | 'IfNotPresent' | 'Never')[];
   services?: ServicePolicy;
@@ -149,7 +150,7 @@ export interface ClassPolicy {
 }
 
 /** The class kinds a Tenant restricts, by their spec/status field. */
-export type ClassField = 'storageClasses' | 'ingressClasses' | 'priorityClasses' | 'runtimeClasses' | 'volumeAttributesClasses';
+export type ClassField = 'storageClasses' | 'ingressClasses' | 'priorityClasses' | 'runtimeClasses' | 'volumeAttributesClasses' | 'deviceClasses';
 
 export type TenantPhase = 'Pending' | 'Active' | 'Degraded' | 'Terminating';
 

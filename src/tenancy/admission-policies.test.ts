@@ -67,9 +67,9 @@ describe('policies', () => {
     }
   });
 
-  it('restrictions match PVCs, Ingresses, Pods and ephemeral containers, and Services, create and update', () => {
+  it('restrictions match PVCs, Ingresses, Pods and ephemeral containers, Services, and ResourceClaims and their templates, create and update', () => {
     const matched = rules(restrictionsPolicy(), 'matchConstraints')!;
-    expect(matched.flatMap((r) => r.resources)).toEqual(['persistentvolumeclaims', 'ingresses', 'pods', 'pods/ephemeralcontainers', 'services']);
+    expect(matched.flatMap((r) => r.resources)).toEqual(['persistentvolumeclaims', 'ingresses', 'pods', 'pods/ephemeralcontainers', 'services', 'resourceclaims', 'resourceclaimtemplates']);
     for (const r of matched) expect(r.operations).toEqual(['CREATE', 'UPDATE']);
   });
 
@@ -80,7 +80,7 @@ describe('policies', () => {
       expect(v.reason).toBe('Forbidden');
     }
     const text = JSON.stringify(restrictionsPolicy().spec);
-    for (const field of ['storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses', 'volumeAttributesClasses', 'containerRegistries']) expect(text).toContain(`has(params.spec.${field})`);
+    for (const field of ['storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses', 'volumeAttributesClasses', 'deviceClasses', 'containerRegistries']) expect(text).toContain(`has(params.spec.${field})`);
   });
 
   it("read the tenant's name and resolved class names from the parameter's spec", () => {

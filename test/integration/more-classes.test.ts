@@ -15,19 +15,22 @@ const ns = `${name}-app`;
 const cls = (n: string) => `${n}-${id}`;
 const [silver, platinum, gold, bronze] = [cls('silver'), cls('platinum'), cls('gold'), cls('bronze')];
 const tier = `tier-${id}`;
+const [gpu, tpu, fpga, nic] = [cls('gpu'), cls('tpu'), cls('fpga'), cls('nic')];
 
 const vac = (n: string) => ({ apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttributesClass', metadata: { name: n }, driverName: 'example.com/none', parameters: { iops: '3000' } });
-const classes = [vac(silver), vac(platinum), vac(gold), vac(bronze)];
+const deviceClass = (n: string) => ({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name: n }, spec: {} });
+const classes = [vac(silver), vac(platinum), vac(gold), vac(bronze), deviceClass(gpu), deviceClass(tpu), deviceClass(fpga), deviceClass(nic)];
 
 const tenantSpec = {
   owners: [{ kind: 'User', name: 'alice' }],
   namespaces: ['app'],
   volumeAttributesClasses: { allowed: [silver, platinum], selector: { matchLabels: { [tier]: 'gold' } }, default: silver },
+  deviceClasses: { allowed: [gpu, tpu], selector: { matchLabels: { [tier]: 'gold' } }, default: gpu },
 } satisfies Partial<TenantSpec>;
 
-/** `kubectl create --dry-run=server` as alice in the tenant namespace: admission runs in full, nothing is stored. */
-function dryRun(obj: unknown): Promise<KubectlResult> {
-  return kubectl('alice', ['create', '-n', ns, '--dry-run=server', '-o', 'json', '-f', '-'], JSON.stringify(obj));
+/** `kubectl create --dry-run=server` as `user` in the tenant namespace: admission runs in full, nothing is stored. */
+function dryRun(obj: unknown, user = 'alice'): Promise<KubectlResult> {
+  return kubectl(user, ['create', '-n', ns, '--dry-run=server', '-o', 'json', '-f', '-'], JSON.stringify(obj));
 }
 
 const pvc = (pvcName: string, spec: Record<string, unknown> = {}) => ({
@@ -70,7 +73,7 @@ afterAll(async () => {
 
 describe('volumeAttributesClasses', () => {
   it('are resolved into status.allowed', async () => {
-    expect((await getTenant()).status.allowed).toEqual({ volumeAttributesClasses: [platinum, silver].sort() });
+    expect((await getTenant()).status.allowed).toEqual({ volumeAttributesClasses: [platinum, silver].sort(), deviceClasses: [gpu, tpu].sort() });
   });
 
   it('a PVC naming a class not allowed is refused, naming the class, the tenant and what is allowed', async () => {
@@ -116,5 +119,54 @@ describe('volumeAttributesClasses', () => {
     refused(await change(bronze), `volume attributes class "${bronze}" is not allowed`, `(tenant ${name})`);
     // An update that leaves the class alone is not judged again.
     expect((await kubectl('alice', ['label', 'pvc', 'bound', '-n', ns, '--dry-run=server', 'touched=yes'])).code).toBe(0);
+  });
+});
+
+/** A device request naming `className` exactly (none: `exactly` without a class). */
+const exactly = (requestName: string, className?: string) => ({ name: requestName, exactly: className === undefined ? { allocationMode: 'ExactCount', count: 1 } : { deviceClassName: className } });
+/** A device request of subrequests, each naming one of `classNames` ('' for none). */
+const firstAvailable = (requestName: string, ...classNames: string[]) => ({
+  name: requestName, firstAvailable: classNames.map((c, i) => ({ name: `s${i}`, ...(c === '' ? {} : { deviceClassName: c }) })),
+});
+const claim = (...requests: unknown[]) => ({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'devices' }, spec: { devices: { requests } } });
+const template = (...requests: unknown[]) => ({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaimTemplate', metadata: { name: 'devices' }, spec: { spec: { devices: { requests } } } });
+// Tenant owners are not granted ResourceClaims; admission judges every user alike, so the cluster admin asks.
+const dryRunClaim = (obj: unknown) => dryRun(obj, 'admin');
+const requestsOf = (obj: any) => (obj.kind === 'ResourceClaim' ? obj.spec : obj.spec.spec).devices.requests;
+
+describe('deviceClasses', () => {
+  it('resource.k8s.io/v1 ResourceClaims and ResourceClaimTemplates are served', async () => {
+    const res = await kubectl('admin', ['api-resources', '--api-group=resource.k8s.io', '-o', 'name']);
+    expect(res.stdout.split('\n')).toEqual(expect.arrayContaining(['deviceclasses.resource.k8s.io', 'resourceclaims.resource.k8s.io', 'resourceclaimtemplates.resource.k8s.io']));
+  });
+
+  it.each([['ResourceClaim', claim], ['ResourceClaimTemplate', template]] as const)('a %s naming a class not allowed, exactly or in any subrequest, is refused naming it, the tenant and what is allowed', async (_kind, make) => {
+    const denied = [
+      [make(exactly('a', fpga)), fpga],
+      [make(exactly('a', gpu), exactly('b', nic)), nic],
+      [make(firstAvailable('a', gpu, fpga)), fpga],
+      [make(exactly('a', tpu), firstAvailable('b', gpu, tpu), firstAvailable('c', nic, gpu)), nic],
+    ] as const;
+    for (const [obj, className] of denied) {
+      refused(await dryRunClaim(obj), `device class "${className}" is not allowed`, `(tenant ${name})`, `allowed: ${[gpu, tpu].join(', ')}`);
+    }
+  });
+
+  it.each([['ResourceClaim', claim], ['ResourceClaimTemplate', template]] as const)('a %s naming only allowed classes is accepted as it is', async (_kind, make) => {
+    const obj = accepted(await dryRunClaim(make(exactly('a', tpu), firstAvailable('b', gpu, tpu))));
+    expect(requestsOf(obj).map((r: any) => r.exactly?.deviceClassName ?? r.firstAvailable.map((s: any) => s.deviceClassName))).toEqual([tpu, [gpu, tpu]]);
+  });
+
+  it.each([['ResourceClaim', claim], ['ResourceClaimTemplate', template]] as const)('the default fills in every request and subrequest of a %s naming no class, and only those', async (_kind, make) => {
+    const obj = accepted(await dryRunClaim(make(exactly('a'), exactly('b', tpu), firstAvailable('c', tpu, ''))));
+    expect(requestsOf(obj).map((r: any) => r.exactly?.deviceClassName ?? r.firstAvailable.map((s: any) => s.deviceClassName))).toEqual([gpu, tpu, [tpu, gpu]]);
+  });
+
+  it('a class whose labels match the selector is allowed once status.allowed shows it', async () => {
+    refused(await dryRunClaim(claim(exactly('a', fpga))), `device class "${fpga}" is not allowed`);
+    await kubectl('admin', ['label', 'deviceclass', fpga, `${tier}=gold`]);
+    await waitFor('relabelled class in status.allowed', async () => ((await getTenant()).status.allowed.deviceClasses ?? []).includes(fpga), 30_000, 100);
+    await waitFor('kube-apiserver accepting the relabelled class', async () => (await dryRunClaim(claim(exactly('a', fpga)))).code === 0, 30_000, 100);
+    accepted(await dryRunClaim(template(firstAvailable('a', fpga))));
   });
 });

@@ -23,6 +23,7 @@ export const VALIDATE = {
   ingresses: rule('networking.k8s.io', ['ingresses'], ['CREATE', 'UPDATE']),
   pods: rule('', ['pods', 'pods/ephemeralcontainers'], ['CREATE', 'UPDATE']),
   services: rule('', ['services'], ['CREATE', 'UPDATE']),
+  deviceClaims: rule('resource.k8s.io', ['resourceclaims', 'resourceclaimtemplates'], ['CREATE', 'UPDATE']),
 } as const;
 
 /** The requests the mutating policy can match, in the order its rules list them. */
@@ -30,6 +31,7 @@ export const MUTATE = {
   pvcs: rule('', ['persistentvolumeclaims'], ['CREATE']),
   ingresses: rule('networking.k8s.io', ['ingresses'], ['CREATE']),
   pods: rule('', ['pods'], ['CREATE']),
+  deviceClaims: rule('resource.k8s.io', ['resourceclaims', 'resourceclaimtemplates'], ['CREATE']),
 } as const;
 
 export interface Variable {

@@ -1,4 +1,5 @@
 import { containerRegistries } from './container-registries';
+import { deviceClasses } from './device-classes';
 import { imagePullPolicies } from './image-pull-policies';
 import { ingressClasses } from './ingress-classes';
 import { nodeSelector } from './node-selector';
@@ -13,4 +14,4 @@ import { volumeAttributesClasses } from './volume-attributes-classes';
  * Everything a Tenant may restrict, in the order the policies check it (a request refused for several
  * reasons is refused for the first). One line per restriction module.
  */
-export const RESTRICTIONS: readonly Restriction[] = [storageClasses, ingressClasses, priorityClasses, runtimeClasses, volumeAttributesClasses, containerRegistries, imagePullPolicies, nodeSelector, services];
+export const RESTRICTIONS: readonly Restriction[] = [storageClasses, ingressClasses, priorityClasses, runtimeClasses, volumeAttributesClasses, deviceClasses, containerRegistries, imagePullPolicies, nodeSelector, services];

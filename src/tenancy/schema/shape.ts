@@ -55,6 +55,7 @@ export const TENANT_SPEC_SHAPE: Shape<TenantSpec> = {
   priorityClasses: CLASS_POLICY,
   runtimeClasses: CLASS_POLICY,
   volumeAttributesClasses: CLASS_POLICY,
+  deviceClasses: CLASS_POLICY,
   containerRegistries: { allowed: ['string'] },
   imagePullPolicies: ['string'],
   services: { types: { allowed: ['string'] }, externalIPs: { allowed: ['string'] }, loadBalancerClasses: { allowed: ['string'] } },
@@ -63,7 +64,7 @@ export const TENANT_SPEC_SHAPE: Shape<TenantSpec> = {
 export const TENANT_STATUS_SHAPE: Shape<TenantStatus> = {
   phase: 'string',
   namespaces: ['string'],
-  allowed: { storageClasses: ['string'], ingressClasses: ['string'], priorityClasses: ['string'], runtimeClasses: ['string'], volumeAttributesClasses: ['string'] },
+  allowed: { storageClasses: ['string'], ingressClasses: ['string'], priorityClasses: ['string'], runtimeClasses: ['string'], volumeAttributesClasses: ['string'], deviceClasses: ['string'] },
   claims: [{ name: 'string', origin: 'string', uid: 'string', proof: 'string', claimedAt: 'string' }],
   size: 'integer',
   ownerSummary: 'string',
