@@ -15,6 +15,9 @@ const ns = `${name}-app`;
 const cls = (n: string) => `${n}-${id}`;
 const [silver, platinum, gold, bronze] = [cls('silver'), cls('platinum'), cls('gold'), cls('bronze')];
 const tier = `tier-${id}`;
+/** A tenant that restricts neither kind. */
+const unrestricted = `mcl-${id}-free`;
+const unrestrictedNs = `${unrestricted}-app`;
 const [gpu, tpu, fpga, nic] = [cls('gpu'), cls('tpu'), cls('fpga'), cls('nic')];
 
 const vac = (n: string) => ({ apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttributesClass', metadata: { name: n }, driverName: 'example.com/none', parameters: { iops: '3000' } });
@@ -67,7 +70,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await kubectl('admin', ['delete', 'tenant', name, '--wait=false']);
+  await kubectl('admin', ['delete', 'tenant', name, unrestricted, '--wait=false']);
   await kubectl('admin', ['delete', '-f', '-', '--wait=false'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: classes }));
 });
 
@@ -168,5 +171,17 @@ describe('deviceClasses', () => {
     await waitFor('relabelled class in status.allowed', async () => ((await getTenant()).status.allowed.deviceClasses ?? []).includes(fpga), 30_000, 100);
     await waitFor('kube-apiserver accepting the relabelled class', async () => (await dryRunClaim(claim(exactly('a', fpga)))).code === 0, 30_000, 100);
     accepted(await dryRunClaim(template(firstAvailable('a', fpga))));
+  });
+});
+
+describe('a tenant that restricts neither kind', () => {
+  it('may name any VolumeAttributesClass and DeviceClass, and gets no default', async () => {
+    await applyObject(tenant(unrestricted, { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['app'] }));
+    await waitFor(`the TenantRestriction of ${unrestricted}`, async () => (await kubectl('admin', ['get', '-n', unrestrictedNs, 'tenantrestriction/paddock-restrictions'])).code === 0, 60_000, 250);
+    const create = (obj: unknown, user: string) => kubectl(user, ['create', '-n', unrestrictedNs, '--dry-run=server', '-o', 'json', '-f', '-'], JSON.stringify(obj));
+    await waitFor('kube-apiserver admitting in the new namespace', async () => (await create(withVAC('data', bronze), 'alice')).code === 0, 30_000, 250);
+    expect(accepted(await create(withVAC('data', bronze), 'alice')).spec.volumeAttributesClassName).toBe(bronze);
+    expect(accepted(await create(pvc('data'), 'alice')).spec.volumeAttributesClassName).toBeUndefined();
+    expect(requestsOf(accepted(await create(claim(exactly('a', nic), firstAvailable('b', fpga)), 'admin'))).map((r: any) => r.exactly?.deviceClassName ?? r.firstAvailable[0].deviceClassName)).toEqual([nic, fpga]);
   });
 });
