@@ -45,9 +45,10 @@ class FakeCluster {
   }
 }
 
-function world(tenants: Tenant[]) {
+function world(tenants: Tenant[], listed = true) {
   const tenantInformer = new FakeInformer<Tenant>();
   for (const t of tenants) tenantInformer.set(t.metadata.name, t);
+  if (listed) tenantInformer.markListed();
   const admission = new Map(admissionObjects().map((o) => [key(o), new FakeInformer<KubeObject>()]));
   const classes = new FakeInformer<KubeObject>();
   const cache = { tenants: tenantInformer, classes: () => classes, admissionObject: (kind: string, name: string) => admission.get(`${kind}/${name}`) } as unknown as PaddockCache;
@@ -96,6 +97,25 @@ describe('TenantAdmission', () => {
     tenants.remove('oil');
     await pass.reconcile();
     expect(cluster.writes.slice(ALL.length)).toEqual(admissionObjects().reverse().map((o) => `delete ${key(o)}`));
+  });
+
+  it('neither writes nor deletes anything until the Tenants are listed (an empty store then says nothing)', async () => {
+    const { cluster, tenants, sync, pass } = world([stored('oil')]);
+    await pass.reconcile();
+    sync();
+    // Paddock restarts on a converged cluster: its admission informers list before its Tenant informer.
+    const restarted = world([], false);
+    for (const [k, informer] of restarted.admission) {
+      const live = cluster.objects.get(k);
+      if (live) informer.set(live.metadata.name, live);
+    }
+    await restarted.pass.reconcile();
+    expect(restarted.cluster.writes).toEqual([]);
+    restarted.tenants.set('oil', stored('oil'));
+    restarted.tenants.markListed();
+    await restarted.pass.reconcile();
+    expect(restarted.cluster.writes.filter((w) => w.startsWith('delete'))).toEqual([]);
+    expect(tenants.store.size).toBe(1);
   });
 
   it('repairs one edited after an earlier pass found it as wanted', async () => {

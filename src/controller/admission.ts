@@ -46,6 +46,9 @@ export class TenantAdmission {
   }
 
   async #reconcile(): Promise<void> {
+    // Until the Tenants are listed an empty store says nothing: deleting then would lift every fence
+    // (events of the admission informers, which list first, would otherwise run this pass at start).
+    if (!this.cache.tenants.hasSynced()) return;
     if (this.cache.tenants.store.size > 0) {
       for (const want of this.#objects) await this.#ensure(want);
       return;

@@ -12,13 +12,18 @@ export class FakeInformer<T extends KubeObject> {
   readonly items = new Map<string, T>();
   readonly handlers: EventHandler<T>[] = [];
   #listed!: (listed: boolean) => void;
+  #hasListed = false;
   readonly #synced = new Promise<boolean>((resolve) => (this.#listed = resolve));
   constructor(readonly index: (o: T) => [string, string[]][] = () => []) {}
   /** Resolves once `markListed` is called: a fake informer has not listed until a test says it has. */
   waitForSync(): Promise<boolean> {
     return this.#synced;
   }
+  hasSynced(): boolean {
+    return this.#hasListed;
+  }
   markListed(): void {
+    this.#hasListed = true;
     this.#listed(true);
   }
   readonly store = ((items) => ({
