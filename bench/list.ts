@@ -46,7 +46,7 @@ function rowsOf(body: Buffer): number {
 }
 
 /** A copy of `items` in random order (Fisher–Yates). */
-function shuffled<T>(items: readonly T[]): T[] {
+export function shuffled<T>(items: readonly T[]): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));

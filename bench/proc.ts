@@ -86,3 +86,34 @@ export function metricSum(text: string, name: string, label?: [string, string]):
   }
   return sum;
 }
+
+/** CPU time a process has used so far (user + system, /proc/<pid>/stat), in seconds. */
+export function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** USER_HZ: the unit of /proc/<pid>/stat times (100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/**
+ * Waits until `pids` together use less than `cores` of CPU over each of two consecutive seconds (their
+ * background work after a burst of writes is done), or `timeoutMs` has passed; returns the milliseconds
+ * waited and whether they went quiet.
+ */
+export async function waitQuiet(pids: readonly number[], cores = 0.15, timeoutMs = 90_000): Promise<{ ms: number; quiet: boolean }> {
+  const started = Date.now();
+  const total = () => pids.reduce((s, pid) => s + cpuSecondsOf(pid), 0);
+  let quietSeconds = 0;
+  let last = total();
+  while (Date.now() - started < timeoutMs) {
+    await sleep(1000);
+    const now = total();
+    quietSeconds = now - last < cores ? quietSeconds + 1 : 0;
+    last = now;
+    if (quietSeconds >= 2) return { ms: Date.now() - started, quiet: true };
+  }
+  return { ms: Date.now() - started, quiet: false };
+}

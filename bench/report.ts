@@ -1,3 +1,4 @@
+import { admissionMarkdown, admissionOverheads, type AdmissionResult } from './admission';
 import { type CapsuleProxyResult } from './capsule-proxy';
 import { capsuleProxyMarkdown } from './capsule-proxy-scenarios';
 import type { ListResult, TargetResult } from './list';
@@ -39,6 +40,8 @@ export interface BenchResults {
   memory?: MemoryResult;
   /** The scale scenario, on a control plane of its own (`--only=scale`, `--scale=N`). */
   scale?: ScaleResult;
+  /** Pod-create admission cost by number of restricted Tenants, on a control plane of its own (`--only=admission`). */
+  admission?: AdmissionResult;
   /** Scenario 7: capsule-proxy beside Paddock (or why it was skipped). */
   capsuleProxy?: CapsuleProxyResult;
   goals: Goal[];
@@ -184,6 +187,21 @@ export function evaluateGoals(r: Omit<BenchResults, 'goals'>): Goal[] {
     goals.push({ goal: `≤ ${GOALS.heapBytesPerNamespace / 1024} KiB heap per cached namespace at ${k(sc.namespaces)}`, measured: bytes(sc.heapBytesPerNamespace), met: sc.heapBytesPerNamespace <= GOALS.heapBytesPerNamespace });
     goals.push({ goal: `zero writes starting on a converged ${k(sc.namespaces)}-namespace cluster`, measured: `${sc.startWrites.total}`, met: sc.startWrites.total === 0 });
   }
+  const overheads = r.admission ? admissionOverheads(r.admission) : undefined;
+  if (r.admission && overheads) {
+    const largest = r.admission.byTenants.find((s) => s.tenants === overheads.tenants)!;
+    const cell = (c: { withPolicies: { p50: number }; withoutPolicies: { p50: number } }) => `${f(c.withPolicies.p50)} ms with Paddock's policies, ${f(c.withoutPolicies.p50)} without`;
+    goals.push({
+      goal: `pod create in a plain namespace within ${GOALS.admissionPlainOverheadMs} ms (p50) of no policies at ${k(overheads.tenants)} restricted Tenants`,
+      measured: `+${f(overheads.plain)} ms (${cell(largest.plain)}; ${largest.bindings} bindings)`, met: overheads.plain <= GOALS.admissionPlainOverheadMs,
+    });
+    if (overheads.restricted !== undefined && largest.restricted) {
+      goals.push({
+        goal: `pod create in a restricted namespace within ${GOALS.admissionRestrictedOverheadMs} ms (p50) of no policies at ${k(overheads.tenants)} restricted Tenants`,
+        measured: `+${f(overheads.restricted)} ms (${cell(largest.restricted)})`, met: overheads.restricted <= GOALS.admissionRestrictedOverheadMs,
+      });
+    }
+  }
   return goals;
 }
 
@@ -239,6 +257,7 @@ export function toMarkdown(r: BenchResults): string {
       memoryTable(r.memory), '');
   }
   if (r.scale) out.push(scaleMarkdown(r.scale, listTable), '');
+  if (r.admission) out.push(admissionMarkdown(r.admission), '');
   out.push('## Data setup', '', 'Tenants created through kube-apiserver while Paddock runs with ' +
     `--qps=${r.config.setup.qps} --burst=${r.config.setup.burst} --workers=${r.config.setup.workers}; Paddock's reconciler creates every namespace and guardrail.`, '', setupTable(r.setup), '');
   return out.join('\n');

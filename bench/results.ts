@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { evaluateGoals, latencyChart, toMarkdown, type BenchResults } from './report';
+import type { AdmissionResult } from './admission';
 import type { ScaleResult } from './scale';
 
 const RESULTS = resolve(__dirname, 'results');
@@ -34,11 +35,12 @@ export function write(results: BenchResults, only: ReadonlySet<Scenario>): Bench
     const { goals: _goals, ...rest } = merged;
     latest = { ...rest, goals: evaluateGoals(rest) } as BenchResults;
   }
-  // The scale scenario runs on a cluster of its own (`--only=scale`): a run without it keeps its last result.
-  if (!latest.scale && existsSync(previous)) {
-    const kept = (JSON.parse(readFileSync(previous, 'utf8')) as BenchResults).scale;
+  // The scale and admission scenarios run on clusters of their own: a run without them keeps their last results.
+  for (const field of OWN_CLUSTER) {
+    if (latest[field] || !existsSync(previous)) continue;
+    const kept = (JSON.parse(readFileSync(previous, 'utf8')) as BenchResults)[field];
     if (kept) {
-      const { goals: _goals, ...rest } = { ...latest, scale: kept };
+      const { goals: _goals, ...rest } = { ...latest, [field]: kept };
       latest = { ...rest, goals: evaluateGoals(rest) } as BenchResults;
     }
   }
@@ -49,17 +51,37 @@ export function write(results: BenchResults, only: ReadonlySet<Scenario>): Bench
   return latest;
 }
 
-/** Merges a scale result into latest.json (every other field kept) and rewrites latest.md. */
-export function writeScale(scale: ScaleResult, base: BenchResults | undefined): void {
+/** The scenarios that run on a control plane of their own, each merged into latest.json under its field. */
+const OWN_CLUSTER = ['scale', 'admission'] as const;
+type OwnCluster = (typeof OWN_CLUSTER)[number];
+
+/**
+ * Writes the result of a scenario run on a control plane of its own to a timestamped file and, unless
+ * `quick`, merges it into latest.json (every other field kept) and rewrites latest.md; returns what
+ * latest.json now holds.
+ */
+function writeOwn<K extends OwnCluster>(field: K, result: NonNullable<BenchResults[K]>, base: BenchResults | undefined, quick: boolean): BenchResults | undefined {
   mkdirSync(RESULTS, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  writeFileSync(join(RESULTS, `${stamp}-scale.json`), JSON.stringify(scale, null, 2) + '\n');
+  writeFileSync(join(RESULTS, `${stamp}${quick ? '-quick' : ''}-${field}.json`), JSON.stringify(result, null, 2) + '\n');
+  if (quick) return undefined; // the latest.* files always hold a full run
   const latest = join(RESULTS, 'latest.json');
   const previous = base ?? (existsSync(latest) ? (JSON.parse(readFileSync(latest, 'utf8')) as BenchResults) : undefined);
-  if (!previous) return;
-  const { goals: _old, ...rest } = { ...previous, scale };
+  if (!previous) return undefined;
+  const { goals: _old, ...rest } = { ...previous, [field]: result };
   const merged: BenchResults = { ...rest, goals: evaluateGoals(rest) };
   writeFileSync(latest, JSON.stringify(merged, null, 2) + '\n');
   writeFileSync(join(RESULTS, 'latest.md'), toMarkdown(merged));
   console.log('\n' + toMarkdown(merged));
+  return merged;
+}
+
+/** Merges a scale result into latest.json (every other field kept) and rewrites latest.md. */
+export function writeScale(scale: ScaleResult, base: BenchResults | undefined): BenchResults | undefined {
+  return writeOwn('scale', scale, base, false);
+}
+
+/** Writes an admission result; a full run's is merged into latest.json (every other field kept) and latest.md. */
+export function writeAdmission(admission: AdmissionResult, base: BenchResults | undefined, quick: boolean): BenchResults | undefined {
+  return writeOwn('admission', admission, base, quick);
 }

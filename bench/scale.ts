@@ -79,10 +79,14 @@ export interface ScaleResult {
 
 type Log = (line: string) => void;
 
-/** The Tenant, namespaces, guardrails and status of tenant `i`, created as Paddock would have made them. */
-async function buildTenant(client: Client, config: BenchConfig, i: number, now: Date): Promise<number> {
-  const name = tenantName(i);
-  const spec = benchTenant(name, [ownerOfTenant(config, i)], config.namespacesPerTenant) as Tenant;
+/**
+ * Creates `spec` (a Tenant, given Paddock's finalizer) and its namespaces, guardrails and status directly
+ * through kube-apiserver, as Paddock would have made them: namespaces and guardrails from `desiredState`,
+ * then the status Paddock computes, with claims proven by the namespace UIDs. Returns the Tenant as
+ * created (with its UID) and the requests sent.
+ */
+export async function buildTenant(client: Client, spec: Tenant, now: Date): Promise<{ tenant: Tenant; requests: number }> {
+  const name = spec.metadata.name;
   const created = await client.postJson<Tenant & { message?: string }>('/apis/paddock.dev/v1alpha1/tenants', { ...spec, metadata: { ...spec.metadata, finalizers: [PADDOCK.finalizer] } });
   if (created.status !== 201) throw new Error(`creating Tenant ${name}: ${created.status} ${created.body.message ?? ''}`);
   const tenant = created.body;
@@ -104,49 +108,65 @@ async function buildTenant(client: Client, config: BenchConfig, i: number, now: 
   const status = tenantStatus(tenant, desired, observed, now);
   const res = await client.send('PUT', `/apis/paddock.dev/v1alpha1/tenants/${name}/status`, { 'Content-Type': 'application/json', Accept: 'application/json' }, JSON.stringify({ ...tenant, status }));
   if (res.status !== 200) throw new Error(`writing the status of Tenant ${name}: ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
-  return 2 + desired.namespaces.length + desired.namespaces.reduce((n, d) => n + d.guardrails.length, 0);
+  return { tenant, requests: 2 + desired.namespaces.length + desired.namespaces.reduce((n, d) => n + d.guardrails.length, 0) };
+}
+
+/** What a bulk build made: the indices built completely, and why it stopped short, if it did. */
+export interface BulkBuild {
+  built: number[];
+  requests: number;
+  seconds: number;
+  brokeAt?: string;
 }
 
 /**
- * Creates tenants 0..`tenants`-1 directly through kube-apiserver (not through Paddock's reconciler, which
- * its client rate limit would hold to a few hundred writes a second), in the form Paddock accepts as its
- * own. Stops at the first failure and reports how far it got: only Tenants built completely count.
+ * Runs `buildOne` (which returns the requests it sent) over `indices`, `concurrency` at once, directly
+ * through kube-apiserver (not through Paddock's reconciler, which its client rate limit would hold to a
+ * few hundred writes a second). Stops at the first failure, or when `budgetMs` has run out, and reports
+ * how far it got: only items built completely count. `size` describes a number of items built.
  */
-async function build(c: BenchCluster, config: BenchConfig, tenants: number, concurrency: number, budgetMs: number, log: Log): Promise<{ built: number[]; requests: number; seconds: number; brokeAt?: string }> {
-  const client = c.client(c.state.server, c.state.pki.users.admin, 64);
-  const now = new Date();
+export async function buildInBulk(indices: readonly number[], concurrency: number, budgetMs: number, log: Log, buildOne: (i: number) => Promise<number>, size: (built: number) => string): Promise<BulkBuild> {
   const started = performance.now();
   let built = 0;
   let requests = 0;
   let failure: string | undefined;
   let lastReport = started;
-  const order = Array.from({ length: tenants }, (_, i) => i);
   const done = new Set<number>();
-  await pool(order, concurrency, async (i) => {
+  await pool(indices, concurrency, async (i) => {
     if (failure) return;
     if (performance.now() - started > budgetMs) {
-      failure = `the build time budget (${round(budgetMs / 60_000)} min) ran out at ${built * config.namespacesPerTenant} namespaces`;
+      failure = `the build time budget (${round(budgetMs / 60_000)} min) ran out at ${size(built)}`;
       return;
     }
     try {
-      const sent = await buildTenant(client, config, i, now);
+      const sent = await buildOne(i);
       requests += sent;
       done.add(i);
       built++;
     } catch (err) {
-      failure ??= `${built * config.namespacesPerTenant} namespaces: ${err instanceof Error ? err.message : String(err)}`;
+      failure ??= `${size(built)}: ${err instanceof Error ? err.message : String(err)}`;
       return;
     }
     if (performance.now() - lastReport > 15_000) {
       lastReport = performance.now();
       const s = (lastReport - started) / 1000;
-      log(`  ${built}/${tenants} Tenants (${built * config.namespacesPerTenant} namespaces), ${round(requests / s)} requests/s`);
+      log(`  ${built}/${indices.length} built (${size(built)}), ${round(requests / s)} requests/s`);
     }
   });
   return { built: [...done].sort((x, y) => x - y), requests, seconds: (performance.now() - started) / 1000, brokeAt: failure };
 }
 
-async function waitFirstPass(c: BenchCluster, tenants: number, timeoutMs: number): Promise<void> {
+/** Tenants 0..`tenants`-1 of the scale cluster, built in bulk. */
+function build(c: BenchCluster, config: BenchConfig, tenants: number, concurrency: number, budgetMs: number, log: Log): Promise<BulkBuild> {
+  const client = c.client(c.state.server, c.state.pki.users.admin, 64);
+  const now = new Date();
+  const order = Array.from({ length: tenants }, (_, i) => i);
+  const buildOne = async (i: number) => (await buildTenant(client, benchTenant(tenantName(i), [ownerOfTenant(config, i)], config.namespacesPerTenant) as Tenant, now)).requests;
+  return buildInBulk(order, concurrency, budgetMs, log, buildOne, (n) => `${n * config.namespacesPerTenant} namespaces`);
+}
+
+/** Waits until a running Paddock has reconciled `tenants` Tenants and its workqueue is empty. */
+export async function waitFirstPass(c: BenchCluster, tenants: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const text = await c.paddockMetrics();

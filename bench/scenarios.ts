@@ -18,6 +18,13 @@ export interface BenchConfig {
   reconcile: { tenants: number; namespacesPerTenant: number; qps: number; burst: number; workers: number; resyncPeriodSeconds: number };
   /** Scenario 8: informers of `owners` owners through two replicas, one of which restarts every `restartEverySeconds`. */
   ha: { owners: number; seconds: number; restartEverySeconds: number };
+  /**
+   * The admission scenario, on a control plane of its own: pod-create latency through kube-apiserver with
+   * `sizes` restricted Tenants (grown in this order), `rounds` alternations of with and without Paddock's
+   * admission objects at each, `requestsPerRound` dry-run creates per namespace and state in each round;
+   * then `propagation` changes of one Tenant's registries with Paddock running, timed until enforced.
+   */
+  admission: { sizes: number[]; rounds: number; requestsPerRound: number; propagation: number; buildConcurrency: number; buildBudgetMinutes: number };
 }
 
 export const FULL: BenchConfig = {
@@ -31,6 +38,7 @@ export const FULL: BenchConfig = {
   watch: { watchersPerOwner: 10, changesPerSecond: 50, seconds: 20 },
   reconcile: { tenants: 1000, namespacesPerTenant: 3, qps: 200, burst: 400, workers: 16, resyncPeriodSeconds: 20 },
   ha: { owners: 4, seconds: 120, restartEverySeconds: 15 },
+  admission: { sizes: [0, 2000, 20000], rounds: 3, requestsPerRound: 120, propagation: 15, buildConcurrency: 24, buildBudgetMinutes: 30 },
 };
 
 export const QUICK: BenchConfig = {
@@ -44,6 +52,7 @@ export const QUICK: BenchConfig = {
   watch: { watchersPerOwner: 5, changesPerSecond: 25, seconds: 8 },
   reconcile: { tenants: 100, namespacesPerTenant: 3, qps: 200, burst: 400, workers: 16, resyncPeriodSeconds: 15 },
   ha: { owners: 2, seconds: 40, restartEverySeconds: 10 },
+  admission: { sizes: [0, 200, 2000], rounds: 2, requestsPerRound: 75, propagation: 6, buildConcurrency: 24, buildBudgetMinutes: 10 },
 };
 
 /** The tenant of the owner-list scenario: owned by alice alone. */
@@ -68,4 +77,7 @@ export const GOALS = {
   heapBytesPerNamespace: 2048,
   /** Owner list through kube-apiserver: capsule-proxy's p50 ÷ Paddock's (scenario 7). */
   capsuleProxySpeedup: 10,
+  /** Pod create (dry run) through kube-apiserver at the largest admission size: p50 with Paddock's admission objects − p50 without. */
+  admissionPlainOverheadMs: 0.2,
+  admissionRestrictedOverheadMs: 1,
 };

@@ -1,7 +1,8 @@
 // `npm run bench`: Paddock's benchmark scenarios against a local control plane of its own, each measured
-// side by side with a baseline in the same run. `npm run bench -- --quick` runs the 1k size only with
-// fewer watchers and changes (for development). `--only=<scenario>,...` runs some scenarios (the cluster
-// still grows through every size) and merges their results into latest.*. Results:
+// side by side with a baseline in the same run, then the admission scenario on a control plane of its
+// own. `npm run bench -- --quick` runs the 1k size only with fewer watchers and changes (for development).
+// `--only=<scenario>,...` runs some scenarios (the cluster still grows through every size) and merges
+// their results into latest.*. Results:
 // bench/results/<timestamp>.json, latest.json, latest.md and latency-vs-size.svg. Everything started is
 // stopped on exit, on error and on Ctrl-C.
 import { cpus, totalmem } from 'node:os';
@@ -12,7 +13,8 @@ import { adminList, ownerList } from '../bench/list';
 import { memoryPoint, memoryResult, type MemoryPoint } from '../bench/memory';
 import { coldReconcile } from '../bench/reconcile';
 import { evaluateGoals, toMarkdown, type BenchResults, type SetupStep } from '../bench/report';
-import { SCENARIOS, write, writeScale, type Scenario } from '../bench/results';
+import { SCENARIOS, write, writeAdmission, writeScale, type Scenario } from '../bench/results';
+import { admissionScenario, type AdmissionResult } from '../bench/admission';
 import { allowedClassesList } from '../bench/classes';
 import { buildCapsuleProxy, CapsuleProxy, type CapsuleProxyResult } from '../bench/capsule-proxy';
 import { capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios, ownershipChange } from '../bench/capsule-proxy-scenarios';
@@ -230,6 +232,19 @@ async function runScale(config: BenchConfig, namespaces: number, buildMinutes: n
   return scaleScenario(cluster, config, { ...SCALE_DEFAULTS, namespaces, buildBudgetMs: buildMinutes * 60_000 }, log, { breakdownDir: options.breakdownDir, log });
 }
 
+/** The admission scenario on a control plane of its own (the previous one, if any, is stopped first). */
+async function runAdmission(config: BenchConfig): Promise<AdmissionResult> {
+  if (cluster) await cluster.down();
+  tearingDown = undefined;
+  log(`admission scenario: ${config.admission.sizes.join(', ')} restricted Tenants on a control plane of its own`);
+  buildPaddock();
+  cluster = await BenchCluster.up(DIR, log, { controllers: SCALE_CONTROLLERS, controllerManagerArgs: SCALE_CONTROLLER_ARGS });
+  return admissionScenario(cluster, config.admission, log);
+}
+
+/** `--only` may also name the scenarios that run on a control plane of their own. */
+const ADMISSION = 'admission';
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const tenantsArg = args.find((a) => a.startsWith('--reconcile-tenants='));
@@ -239,7 +254,7 @@ async function main(): Promise<void> {
   const sizesArg = args.find((a) => a.startsWith('--sizes='));
   const breakdownArg = args.find((a) => a === '--heap-breakdown');
   const unknown = args.filter((a) => a !== '--quick' && a !== tenantsArg && a !== onlyArg && a !== scaleArg && a !== budgetArg && a !== sizesArg && a !== breakdownArg);
-  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick, --sizes=N,... with --quick, --heap-breakdown, --reconcile-tenants=N, --only=<scenario>,... or --only=scale, --scale[=N], --scale-build-minutes=M)`);
+  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick, --sizes=N,... with --quick, --heap-breakdown, --reconcile-tenants=N, --only=<scenario>,... (admission among them) or --only=scale, --scale[=N], --scale-build-minutes=M)`);
   const buildMinutes = budgetArg ? Number(budgetArg.split('=')[1]) : SCALE_DEFAULTS.buildBudgetMs / 60_000;
   if (!(buildMinutes > 0)) throw new Error(`${budgetArg}: not a positive number of minutes`);
   const scaleNamespaces = scaleArg?.includes('=') ? Number(scaleArg.split('=')[1]) : 100_000;
@@ -247,10 +262,17 @@ async function main(): Promise<void> {
   // The scale scenario runs alone, on a control plane of its own.
   const scaleOnly = onlyArg === '--only=scale';
   const only = new Set<Scenario>();
+  let admission = !onlyArg;
   for (const s of onlyArg && !scaleOnly ? onlyArg.slice('--only='.length).split(',') : []) {
-    if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`--only: unknown scenario ${JSON.stringify(s)} (one of ${SCENARIOS.join(', ')}, or scale alone)`);
+    if (s === ADMISSION) {
+      admission = true;
+      continue;
+    }
+    if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`--only: unknown scenario ${JSON.stringify(s)} (one of ${SCENARIOS.join(', ')}, ${ADMISSION}, or scale alone)`);
     only.add(s as Scenario);
   }
+  // Only scenarios of clusters of their own: the main cluster is not built.
+  const mainRun = !onlyArg || only.size > 0;
   let config = args.includes('--quick') ? QUICK : FULL;
   if (tenantsArg) {
     const tenants = Number(tenantsArg.split('=')[1]);
@@ -282,11 +304,19 @@ async function main(): Promise<void> {
       log('scale results written to bench/results/ (a timestamped -scale.json, merged into latest.json and latest.md)');
       return;
     }
-    const results = await run(config, only, runOptions);
-    const latest = write(results, only);
-    console.log('\n' + toMarkdown(results));
-    log(config.name === 'quick' ? 'results written to bench/results/ (a timestamped -quick.json)' : 'results written to bench/results/ (latest.md, latest.json, latency-vs-size.svg)');
-    if (scaleArg) writeScale(await runScale(FULL, scaleNamespaces, buildMinutes, runOptions), config.name === 'full' ? latest : undefined);
+    let latest: BenchResults | undefined;
+    if (mainRun) {
+      const results = await run(config, only, runOptions);
+      latest = write(results, only);
+      console.log('\n' + toMarkdown(results));
+      log(config.name === 'quick' ? 'results written to bench/results/ (a timestamped -quick.json)' : 'results written to bench/results/ (latest.md, latest.json, latency-vs-size.svg)');
+    }
+    const quick = config.name === 'quick';
+    if (admission) {
+      latest = writeAdmission(await runAdmission(config), quick ? undefined : latest, quick) ?? latest;
+      log(`admission results written to bench/results/ (a timestamped -admission.json${quick ? '' : ', merged into latest.json and latest.md'})`);
+    }
+    if (scaleArg) writeScale(await runScale(FULL, scaleNamespaces, buildMinutes, runOptions), quick ? undefined : latest);
   } finally {
     await teardown();
   }
