@@ -2,6 +2,7 @@ import { silentLogger } from '../kube/log';
 import { ItemExponentialFailureRateLimiter } from './rate-limit';
 import { WorkQueue } from './workqueue';
 import { runWorkers, TerminalError } from './workqueue-workers';
+import { waitFor } from '../testing/wait';
 
 const tick = (ms = 0): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -145,16 +146,18 @@ describe('runWorkers', () => {
   it('retries a failing key with backoff, forgets it on success, and does not retry terminal errors', async () => {
     const q = new WorkQueue<string>({ name: 't-retry', rateLimiter: new ItemExponentialFailureRateLimiter(1, 10) });
     const attempts: Record<string, number> = {};
+    let flakySucceeded = false;
     const done = runWorkers(q, 2, async (key: string) => {
       attempts[key] = (attempts[key] ?? 0) + 1;
       if (key === 'flaky' && attempts[key]! < 3) throw new Error('transient');
       if (key === 'bad') throw new TerminalError('invalid spec');
+      if (key === 'flaky') flakySucceeded = true;
     }, { logger: silentLogger });
     q.add('flaky');
     q.add('bad');
-    await tick(50);
+    // Two backoffs (1 ms, 2 ms) later flaky succeeds; a retry of bad (1 ms) would have come before that.
+    await waitFor('flaky to succeed on its third attempt and be forgotten', () => flakySucceeded && q.numRequeues('flaky') === 0, 10_000, 1);
     expect(attempts).toEqual({ flaky: 3, bad: 1 });
-    expect(q.numRequeues('flaky')).toBe(0);
     q.shutDown();
     await done;
   });
