@@ -1,3 +1,4 @@
+import { accepted, refused } from './admission-answers';
 import { resyncRounds } from './paddock-env';
 import { applyObject, auditWrites, kubectl, kubectlJson, PADDOCK_USER, serviceAccountUser, sleep, uniqueName, waitFor, type KubectlResult } from './env';
 import { tenant } from '../../src/testing/tenants';
@@ -64,17 +65,6 @@ const ingress = (spec: Record<string, unknown> = {}, annotations?: Record<string
   apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web', ...(annotations ? { annotations } : {}) },
   spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } }, ...spec },
 });
-
-function refused(res: KubectlResult, ...mentions: string[]): void {
-  expect(res.code).not.toBe(0);
-  expect(res.stderr).toContain('paddock-tenant-restrictions');
-  for (const m of mentions) expect(res.stderr).toContain(m);
-}
-
-function accepted(res: KubectlResult): any {
-  if (res.code !== 0) throw new Error(`refused: ${res.stderr}`);
-  return JSON.parse(res.stdout);
-}
 
 async function getTenant(): Promise<any> {
   return kubectlJson('admin', ['get', 'tenant', name]);

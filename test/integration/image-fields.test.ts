@@ -1,5 +1,6 @@
-import { kubectl, type KubectlResult } from './env';
-import { container, createImageTenant, deleteImageTenant, dryRunPod, pod, refusedByPolicy, type ImageTenant } from './image-tenant';
+import { refused } from './admission-answers';
+import { kubectl } from './env';
+import { container, createImageTenant, deleteImageTenant, dryRunPod, pod, type ImageTenant } from './image-tenant';
 
 jest.setTimeout(180_000);
 
@@ -21,11 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   if (t) await deleteImageTenant(t);
 });
-
-function refused(res: KubectlResult, ...mentions: string[]): void {
-  expect(refusedByPolicy(res)).toBe(true);
-  for (const m of mentions) expect(res.stderr).toContain(m);
-}
 
 describe('an image volume (volumes[].image.reference)', () => {
   it('from a registry not allowed is refused, though every container image is allowed', async () => {

@@ -1,3 +1,4 @@
+import { accepted, refused } from './admission-answers';
 import { applyObject, kubectl, kubectlJson, uniqueName, waitFor, type KubectlResult } from './env';
 import { tenant } from '../../src/testing/tenants';
 import type { TenantSpec } from '../../src/kube/types';
@@ -41,17 +42,6 @@ const pvc = (pvcName: string, spec: Record<string, unknown> = {}) => ({
   spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
 });
 const withVAC = (pvcName: string, className: string) => pvc(pvcName, { volumeAttributesClassName: className });
-
-function refused(res: KubectlResult, ...mentions: string[]): void {
-  expect(res.code).not.toBe(0);
-  expect(res.stderr).toContain('paddock-tenant-restrictions');
-  for (const m of mentions) expect(res.stderr).toContain(m);
-}
-
-function accepted(res: KubectlResult): any {
-  if (res.code !== 0) throw new Error(`refused: ${res.stderr}`);
-  return JSON.parse(res.stdout);
-}
 
 const getTenant = (): Promise<any> => kubectlJson('admin', ['get', 'tenant', name]);
 

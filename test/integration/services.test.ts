@@ -1,3 +1,4 @@
+import { refused } from './admission-answers';
 import { applyObject, kubectl, uniqueName, waitFor, type KubectlResult } from './env';
 import type { TenantSpec } from '../../src/kube/types';
 import { externalIPVariables } from '../../src/tenancy/restrictions/services';
@@ -25,12 +26,6 @@ const dryRun = (ns: string, obj: unknown, user = 'alice'): Promise<KubectlResult
 const create = (ns: string, obj: unknown): Promise<KubectlResult> => kubectl('alice', ['create', '-n', ns, '-f', '-'], JSON.stringify(obj));
 const patch = (ns: string, name: string, body: unknown): Promise<KubectlResult> =>
   kubectl('alice', ['patch', 'service', name, '-n', ns, '--type=merge', '-p', JSON.stringify(body)]);
-
-function refused(res: KubectlResult, ...mentions: string[]): void {
-  expect(res.code).not.toBe(0);
-  expect(res.stderr).toContain(POLICY);
-  for (const m of mentions) expect(res.stderr).toContain(m);
-}
 
 function accepted(res: KubectlResult): any {
   if (res.code !== 0) throw new Error(`refused: ${res.stderr}`);

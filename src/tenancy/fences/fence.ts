@@ -20,12 +20,12 @@ export interface Fence {
 
 /** The policy and its binding. */
 export function fenceObjects(fence: Fence): AdmissionObject[] {
-  const metadata = { name: fence.name, labels: managedLabels() };
+  const metadata = () => ({ name: fence.name, labels: managedLabels() });
   return [
     {
       apiVersion: ADMISSION_API_VERSION,
       kind: 'ValidatingAdmissionPolicy',
-      metadata,
+      metadata: metadata(),
       spec: {
         failurePolicy: 'Fail',
         matchConstraints: matchResources([...fence.rules]),
@@ -36,7 +36,7 @@ export function fenceObjects(fence: Fence): AdmissionObject[] {
     {
       apiVersion: ADMISSION_API_VERSION,
       kind: 'ValidatingAdmissionPolicyBinding',
-      metadata: { ...metadata, labels: managedLabels() },
+      metadata: metadata(),
       spec: { policyName: fence.name, matchResources: matchResources(undefined, fence.namespaces ?? {}), validationActions: ['Deny'] },
     },
   ];
