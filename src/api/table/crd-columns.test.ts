@@ -36,6 +36,11 @@ describe('a custom resource Table from its printer columns', () => {
     expect(table.cells(obj({ on: 'yes' }, { size: '3', ratio: 'half', since: 7, conditions: [{ type: 'Ready', status: 5 }] }), now)).toEqual(['oil', null, null, null, '5', null]);
   });
 
+  it('prints a map or a list in a string column as Go\'s json.Marshal does: keys sorted, HTML characters escaped', () => {
+    const text = crdTable([{ name: 'Spec', type: 'string', jsonPath: '.spec' }]);
+    expect(text.cells(obj({ z: [1, 'a<b'], a: { y: true, b: null } }, {}), now)).toEqual(['oil', '{"a":{"b":null,"y":true},"z":[1,"a\\u003cb"]}']);
+  });
+
   it('truncates a fractional integer, and prints a date that is not one as <invalid>', () => {
     expect(table.cells(obj({}, { size: 2.9, since: 'yesterday' }), now)).toEqual(['oil', 2, null, null, null, '<invalid>']);
   });

@@ -48,11 +48,24 @@ function typedCell(type: CrdPrinterColumn['type'], value: unknown, now: Date): u
   }
 }
 
-/** A string cell: the value as the JSONPath printer writes it (text as it is, numbers and booleans as text). */
+/**
+ * A string cell: the value as client-go's JSONPath PrintResults writes it — text as it is, numbers and
+ * booleans as text, maps and lists as Go's json.Marshal writes them (keys sorted, <, > and & escaped).
+ */
 function textCell(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return value === null ? null : JSON.stringify(value);
+  return goJson(value);
+}
+
+/** encoding/json's Marshal of a decoded JSON value. */
+function goJson(value: unknown): string {
+  const sorted = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sorted);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+    return v;
+  };
+  return JSON.stringify(sorted(value)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The TableConvertor of a custom resource whose CRD version declares `printerColumns`. */

@@ -12,6 +12,8 @@ export const CORPUS_LABEL = 'conformance.paddock.dev/run';
 export interface CorpusRun {
   id: string;
   selector: string;
+  /** How many source objects the selector picks: the corpus's objects, or at least one for a selector of its own. */
+  rows: number | 'some';
   /** Deletes the corpus's objects. */
   cleanup(): Promise<void>;
 }
@@ -30,13 +32,20 @@ export async function createCorpus(corpus: TableCorpus, id: string): Promise<Cor
   const cleanup = corpus.cleanup
     ? () => corpus.cleanup!(id)
     : async () => void (await kubectl('admin', ['delete', '-f', '-', '--wait=false'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects })));
-  return { id, selector: corpus.selector?.(id, labels) ?? `${CORPUS_LABEL}=${id}`, cleanup };
+  const selector = corpus.selector?.(id, labels);
+  return { id, selector: selector ?? `${CORPUS_LABEL}=${id}`, rows: selector ? 'some' : objects.length, cleanup };
 }
 
-/** The view's objects against the source's, by name: the same names, each view object its source's projection. */
-async function objectMismatches(corpus: TableCorpus, selector: string): Promise<Mismatch[]> {
-  const { view, source } = await lists(corpus, selector);
-  const comparison = new Comparison(corpus, selector);
+/**
+ * The view's objects against the source's, by name: the same names, each view object its source's
+ * projection. The source must hold the corpus (a selector that picks nothing would compare nothing).
+ */
+async function objectMismatches(corpus: TableCorpus, run: CorpusRun): Promise<Mismatch[]> {
+  const { view, source } = await lists(corpus, run.selector);
+  if (run.rows === 'some' ? source.length === 0 : source.length !== run.rows) {
+    throw new Error(`${corpus.source}?labelSelector=${run.selector} lists ${source.length} objects, the corpus has ${run.rows}`);
+  }
+  const comparison = new Comparison(corpus, run.selector);
   const names = (items: any[]) => items.map((o) => o.metadata.name);
   if (JSON.stringify(names(view)) !== JSON.stringify(names(source))) {
     return [{ view: corpus.view, where: 'list: names', paddock: names(view), kube: names(source) }];
@@ -62,11 +71,11 @@ async function tableMismatches(corpus: TableCorpus, selector: string): Promise<M
  * source that moves while it is read (a node marked NotReady by kube-controller-manager) is read again,
  * a printer that differs differs every time.
  */
-export async function conformance(corpus: TableCorpus, selector: string, timeoutMs = 30_000): Promise<string> {
+export async function conformance(corpus: TableCorpus, run: CorpusRun, timeoutMs = 30_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const objects = await objectMismatches(corpus, selector);
-    const mismatches = objects.some((m) => m.where === 'list: names') ? objects : [...objects, ...(await tableMismatches(corpus, selector))];
+    const objects = await objectMismatches(corpus, run);
+    const mismatches = objects.some((m) => m.where === 'list: names') ? objects : [...objects, ...(await tableMismatches(corpus, run.selector))];
     if (mismatches.length === 0) return '';
     if (Date.now() > deadline) return report(mismatches);
     await sleep(500);

@@ -18,9 +18,9 @@ export const NODES: TableCorpus = {
   source: '/api/v1/nodes',
   branches: [
     'STATUS: no conditions (Unknown); Ready True (Ready); Ready False (NotReady); Ready Unknown (NotReady); conditions without Ready (Unknown); two Ready conditions (the last counts); unschedulable adds SchedulingDisabled',
-    'ROLES: none (<none>); node-role.kubernetes.io/<role> labels, several, sorted; kubernetes.io/role=<role>; kubernetes.io/role with an empty value (no role)',
+    'ROLES: none (<none>); node-role.kubernetes.io/<role> labels, several (six), sorted; kubernetes.io/role=<role>; kubernetes.io/role with an empty value (no role)',
     'VERSION: empty without nodeInfo; the kubelet version',
-    'INTERNAL-IP / EXTERNAL-IP: no addresses (<none>); both; several InternalIPs (the first); Hostname and InternalDNS only (<none>)',
+    'INTERNAL-IP / EXTERNAL-IP: no addresses (<none>); both; several InternalIPs (the first); addresses after six others, IPv6; Hostname and InternalDNS only (<none>)',
     'OS-IMAGE / KERNEL-VERSION / CONTAINER-RUNTIME: no nodeInfo (<unknown>); all set; some empty; KERNEL-VERSION with its architecture (amd64, arm64), without one, and <unknown> with one',
     'taints and unschedulable in the body',
   ],
@@ -37,6 +37,7 @@ export const NODES: TableCorpus = {
       node('arm'),
       node('twice'),
       node('archonly'),
+      node('many', { labels: Object.fromEntries(['ingress', 'storage', 'gpu', 'etcd', 'batch', 'a'].map((r) => [`node-role.kubernetes.io/${r}`, ''])) }),
     ];
   },
   statuses: (id) => ({
@@ -54,6 +55,10 @@ export const NODES: TableCorpus = {
     [`${id}-pressure`]: { conditions: [condition('DiskPressure', 'True')], addresses: [{ type: 'ExternalIP', address: '203.0.113.5' }] },
     [`${id}-twice`]: { conditions: [condition('Ready', 'False'), condition('Ready', 'True')], nodeInfo: info({ architecture: '' }) },
     [`${id}-archonly`]: { nodeInfo: info({ kernelVersion: '', osImage: '', containerRuntimeVersion: '', kubeletVersion: '' }) },
+    [`${id}-many`]: {
+      conditions: [condition('Ready', 'True')],
+      addresses: [...Array.from({ length: 6 }, (_, i) => ({ type: 'InternalDNS', address: `n${i}.internal` })), { type: 'ExternalIP', address: '2001:db8::7' }, { type: 'InternalIP', address: '192.168.7.7' }],
+    },
     [`${id}-arm`]: { nodeInfo: info({ architecture: 'arm64', kernelVersion: '6.6.0-rpi' }), capacity: { cpu: '4', memory: '8Gi', pods: '110' }, allocatable: { cpu: '3500m', memory: '7Gi', pods: '110' } },
   }),
   // The view keeps what the Node table and a tenant need (cache/paddock-cache.ts nodeSummary): of the spec,
