@@ -8,7 +8,7 @@
  */
 import type { KubeObject } from '../../kube/types';
 import type { TableConvertor } from '../registration/served-resource';
-import { AGE_COLUMN, column, NAME_COLUMN, type TableColumnDefinition } from './columns';
+import { AGE_COLUMN, ageColumn, column, NAME_COLUMN, type TableColumnDefinition } from './columns';
 import { humanDuration } from './duration';
 import { compileJsonPath } from './jsonpath';
 
@@ -74,7 +74,11 @@ export function crdTable(printerColumns: readonly CrdPrinterColumn[]): TableConv
   const paths = declared.map((c) => compileJsonPath(c.jsonPath));
   const columns: TableColumnDefinition[] = [
     NAME_COLUMN,
-    ...declared.map((c) => column(c.name, c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`, c.priority ?? 0, c.format ?? '', c.type)),
+    ...declared.map((c) => {
+      const definition = column(c.name, c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`, c.priority ?? 0, c.format ?? '', c.type);
+      // A date column of the creation time prints the age as AGE does.
+      return c.type === 'date' && c.jsonPath === '.metadata.creationTimestamp' ? ageColumn(definition) : definition;
+    }),
   ];
   return {
     columns: Object.freeze(columns),
