@@ -11,6 +11,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { controlPlane, httpsRequest, kubectl, parseTable } from '../env';
 import type { TableCorpus } from './corpus';
+import { AdminWatch } from './stream';
 
 export const META_VERSIONS = ['v1', 'v1beta1'] as const;
 export const INCLUDE_OBJECT = ['None', 'Metadata', 'Object'] as const;
@@ -18,6 +19,9 @@ type MetaVersion = (typeof META_VERSIONS)[number];
 type IncludeObject = (typeof INCLUDE_OBJECT)[number];
 
 const VIEW_PREFIX = '/apis/tenancy.paddock.dev/v1alpha1';
+
+/** The label the harness writes on a source object to make its view row change under a watch. */
+const TOUCH_LABEL = 'conformance.paddock.dev/touched';
 
 export interface Table {
   kind: string;
@@ -152,6 +156,39 @@ export class Comparison {
       const listedObject = listed(before)?.object;
       this.check(`${where}: row object`, row.object && { ...row.object, metadata: ownMetadata(row.object.metadata) }, [listedObject && { ...listedObject, metadata: ownMetadata(listedObject.metadata) }], name);
     });
+  }
+
+  /**
+   * A Table watch of the view from a list's resourceVersion while the first row's source object is
+   * relabelled: the MODIFIED event's row is the row the view's list prints for the same state.
+   */
+  async watchModified(version: MetaVersion, touch: number): Promise<void> {
+    const where = `Table ${version} watch MODIFIED`;
+    const accept = `application/json;as=Table;v=${version};g=meta.k8s.io`;
+    const viewPath = listPath(`${VIEW_PREFIX}/${this.corpus.view}`, this.selector, 'Metadata');
+    const list: Table & { metadata: { resourceVersion: string } } = await getAsAdmin(viewPath, accept);
+    const name = list.rows[0]?.object?.metadata?.name as string;
+    const watch = await AdminWatch.open(`${viewPath}&watch=1&resourceVersion=${encodeURIComponent(list.metadata.resourceVersion)}`, accept);
+    try {
+      const res = await kubectl('admin', ['label', '--overwrite', sourceResourceName(this.corpus.source), name, `${TOUCH_LABEL}=${touch}`]);
+      if (res.code !== 0) throw new Error(`kubectl label ${name}: ${res.stderr}`);
+      const touched = (t: Table) => t.rows.find((r) => r.object?.metadata?.name === name && r.object?.metadata?.labels?.[TOUCH_LABEL] === String(touch));
+      const event = await watch.next(`a MODIFIED event of ${name} labelled ${touch}`, (e) => e.type === 'MODIFIED' && !!touched(e.object));
+      const after: Table = await getAsAdmin(viewPath, accept);
+      const row = touched(event.object)!;
+      const listed = touched(after);
+      // Only the first event of a Table watch has headers, whatever its type.
+      this.check(`${where}: headers`, event.object.columnDefinitions, [watch.events.indexOf(event) === 0 ? list.columnDefinitions : null]);
+      // The event's row as of the change: its cells are the list's after it, its AGE between the lists'.
+      const before = list.rows.find((r) => r.object?.metadata?.name === name)!;
+      row.cells.forEach((cell, c) => {
+        const column = list.columnDefinitions[c]?.name as string;
+        this.check(`${where}: cell`, cell, column.toLowerCase() === 'age' ? [before.cells[c], listed?.cells[c]] : [listed?.cells[c]], name, column);
+      });
+      this.check(`${where}: row object`, { ...row.object, metadata: ownMetadata(row.object!.metadata) }, [listed?.object && { ...listed.object, metadata: ownMetadata(listed.object.metadata) }], name);
+    } finally {
+      watch.close();
+    }
   }
 
   /** `kubectl get` as admin, plain and `-o wide`: the printed text of the view and of the source, cell by cell. */

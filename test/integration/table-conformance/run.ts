@@ -54,12 +54,15 @@ async function objectMismatches(corpus: TableCorpus, run: CorpusRun): Promise<Mi
   return comparison.mismatches;
 }
 
+let touches = 0;
+
 /** Every comparison of one round: each Table version × includeObject, and kubectl's text plain and wide. */
 async function tableMismatches(corpus: TableCorpus, selector: string): Promise<Mismatch[]> {
   const comparison = new Comparison(corpus, selector);
   for (const version of META_VERSIONS) {
     for (const includeObject of INCLUDE_OBJECT) await comparison.tables(version, includeObject);
     await comparison.watchRows(version);
+    await comparison.watchModified(version, ++touches);
   }
   await comparison.kubectlOutput(false);
   await comparison.kubectlOutput(true);
