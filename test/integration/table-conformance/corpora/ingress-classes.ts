@@ -8,7 +8,7 @@ export const INGRESS_CLASSES: TableCorpus = {
   branches: [
     'PARAMETERS: none (<none>); kind.apiGroup/name (cluster scope); kind/name without apiGroup (a core kind, namespaced scope)',
     'CONTROLLER: as written',
-    'NAME: the default-class annotation does not change the name',
+    'NAME: the default-class annotation "true" adds " (default)"; none does not',
   ],
   objects: (id, labels) => {
     const ic = (name: string, spec: Record<string, unknown>, annotations?: Record<string, string>) => ({
