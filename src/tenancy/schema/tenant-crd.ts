@@ -9,13 +9,11 @@ import type { Restriction } from '../restrictions/restriction';
 import type { Schema } from './schema';
 import { SPEC_FIELDS, STATUS } from './tenant-fields';
 
-/** The version's printer columns and subresources. */
-const VERSION = {
-  name: 'v1alpha1',
-  served: true,
-  storage: true,
-  subresources: { status: {} },
-  additionalPrinterColumns: [
+/**
+ * How kube-apiserver prints a Tenant (`kubectl get tenants`); the ownedtenants view prints with the same
+ * columns (api/resources/owned-tenants.ts).
+ */
+export const TENANT_PRINTER_COLUMNS = [
     {
       name: 'Namespaces',
       type: 'integer',
@@ -38,7 +36,15 @@ const VERSION = {
       description: 'Owners as kind/name:role',
     },
     { name: 'Phase', type: 'string', jsonPath: '.status.phase', priority: 1 },
-  ],
+] as const;
+
+/** The version's printer columns and subresources. */
+const VERSION = {
+  name: 'v1alpha1',
+  served: true,
+  storage: true,
+  subresources: { status: {} },
+  additionalPrinterColumns: TENANT_PRINTER_COLUMNS,
 };
 
 /** The spec's properties: the Tenant's own fields, with the restrictions' before podSecurity. */
