@@ -70,9 +70,9 @@ describe('policies', () => {
     }
   });
 
-  it('restrictions match PVCs, Ingresses, Pods and ephemeral containers, Services, and ResourceClaims and their templates, create and update', () => {
+  it('restrictions match PVCs, Ingresses, Pods and ephemeral containers, Services, ResourceClaims and their templates, and NetworkPolicies, create and update', () => {
     const matched = rules(restrictionsPolicy(), 'matchConstraints')!;
-    expect(matched.flatMap((r) => r.resources)).toEqual(['persistentvolumeclaims', 'ingresses', 'pods', 'pods/ephemeralcontainers', 'services', 'resourceclaims', 'resourceclaimtemplates']);
+    expect(matched.flatMap((r) => r.resources)).toEqual(['persistentvolumeclaims', 'ingresses', 'pods', 'pods/ephemeralcontainers', 'services', 'resourceclaims', 'resourceclaimtemplates', 'networkpolicies']);
     for (const r of matched) expect(r.operations).toEqual(['CREATE', 'UPDATE']);
   });
 
