@@ -99,6 +99,26 @@ describe('TenantAdmission', () => {
     expect(cluster.writes.slice(ALL.length)).toEqual(admissionObjects().reverse().map((o) => `delete ${key(o)}`));
   });
 
+  it('stops removing them as soon as a Tenant appears, and the next pass puts back what went', async () => {
+    const { cluster, tenants, sync, pass } = world([stored('oil')]);
+    await pass.reconcile();
+    sync();
+    tenants.remove('oil');
+    const writer = pass.writer;
+    const del = writer.delete.bind(writer);
+    // The Tenant gas arrives while the first object is being deleted.
+    writer.delete = (async (obj: KubeObject) => {
+      await del(obj);
+      tenants.set('gas', stored('gas'));
+    }) as Writer['delete'];
+    await pass.reconcile();
+    const fenced = admissionObjects().reverse()[0]!;
+    expect(cluster.writes.slice(ALL.length)).toEqual([`delete ${key(fenced)}`]);
+    sync();
+    await pass.reconcile();
+    expect(cluster.writes.slice(ALL.length + 1)).toEqual([`create ${key(fenced)}`]);
+  });
+
   it('neither writes nor deletes anything until the Tenants are listed (an empty store then says nothing)', async () => {
     const { cluster, tenants, sync, pass } = world([stored('oil')]);
     await pass.reconcile();

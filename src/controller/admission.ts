@@ -54,7 +54,11 @@ export class TenantAdmission {
       return;
     }
     for (const want of [...this.#objects].reverse()) {
-      for (const live of this.#informer(want).store.list()) await this.writer.delete({ ...live, kind: want.kind });
+      for (const live of this.#informer(want).store.list()) {
+        // A Tenant created meanwhile needs them all: stop, and let its event's pass put back what went.
+        if (this.cache.tenants.store.size > 0) return;
+        await this.writer.delete({ ...live, kind: want.kind });
+      }
     }
   }
 

@@ -130,6 +130,8 @@ export interface TenantSpec {
   containerRegistries?: { allowed?: string[] };
   imagePullPolicies?: ('Always' | 'IfNotPresent' | 'Never')[];
   services?: ServicePolicy;
+  /** What the tenant's own NetworkPolicies may admit ingress from besides the tenant (SPEC §10). */
+  networkPolicyIngressFrom?: { namespaces?: { allowed?: string[] }; ipBlocks?: { allowed?: string[] } };
 }
 
 export type ServiceType = 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';

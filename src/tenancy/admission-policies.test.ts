@@ -1,4 +1,5 @@
 import { ADMISSION_OBJECTS, admissionObjects, DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, type AdmissionObject } from './admission-policies';
+import { GUARDRAILS } from './guardrails/registry';
 import { RESTRICTION_OBJECT_NAME } from './guardrails/tenant-restriction';
 import { defaultsPolicy, restrictionsPolicy } from './restrictions/policies';
 import { RESTRICTIONS } from './restrictions/registry';
@@ -21,6 +22,8 @@ describe('the admission objects', () => {
       'ValidatingAdmissionPolicyBinding/paddock-tenant-cordon',
       'ValidatingAdmissionPolicy/paddock-tenant-deletion',
       'ValidatingAdmissionPolicyBinding/paddock-tenant-deletion',
+      'ValidatingAdmissionPolicy/paddock-managed-objects',
+      'ValidatingAdmissionPolicyBinding/paddock-managed-objects',
     ]);
     expect(ADMISSION_OBJECTS.map((o) => `${o.resource.kind}/${o.name}`)).toEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`));
   });
@@ -67,9 +70,9 @@ describe('policies', () => {
     }
   });
 
-  it('restrictions match PVCs, Ingresses, Pods and ephemeral containers, Services, and ResourceClaims and their templates, create and update', () => {
+  it('restrictions match PVCs, Ingresses, Pods and ephemeral containers, Services, ResourceClaims and their templates, and NetworkPolicies, create and update', () => {
     const matched = rules(restrictionsPolicy(), 'matchConstraints')!;
-    expect(matched.flatMap((r) => r.resources)).toEqual(['persistentvolumeclaims', 'ingresses', 'pods', 'pods/ephemeralcontainers', 'services', 'resourceclaims', 'resourceclaimtemplates']);
+    expect(matched.flatMap((r) => r.resources)).toEqual(['persistentvolumeclaims', 'ingresses', 'pods', 'pods/ephemeralcontainers', 'services', 'resourceclaims', 'resourceclaimtemplates', 'networkpolicies']);
     for (const r of matched) expect(r.operations).toEqual(['CREATE', 'UPDATE']);
   });
 
@@ -120,7 +123,7 @@ describe('fences', () => {
   const binding = (name: string) => byName('ValidatingAdmissionPolicyBinding', name);
 
   it('take no parameter and fail closed', () => {
-    for (const name of ['paddock-tenant-cordon', 'paddock-tenant-deletion']) {
+    for (const name of ['paddock-tenant-cordon', 'paddock-tenant-deletion', 'paddock-managed-objects']) {
       expect(policy(name).spec).not.toHaveProperty('paramKind');
       expect(policy(name).spec.failurePolicy).toBe('Fail');
       expect(binding(name).spec).not.toHaveProperty('paramRef');
@@ -142,5 +145,20 @@ describe('fences', () => {
     const rules = rules_(policy('paddock-tenant-deletion'));
     expect(rules).toEqual([expect.objectContaining({ apiGroups: ['paddock.dev'], operations: ['DELETE'], resources: ['tenants'] })]);
     expect(binding('paddock-tenant-deletion').spec.matchResources).toMatchObject({ namespaceSelector: {} });
+  });
+
+  it("managed objects: every write of an object of a guardrail kind labelled as Paddock's, in tenant namespaces, but by Paddock, the controllers that remove it and system:masters", () => {
+    const rules = (policy('paddock-managed-objects').spec.matchConstraints as { resourceRules: (Rule & { apiGroups: string[] })[] }).resourceRules;
+    expect(rules.map((r) => `${r.apiGroups[0]}/${r.resources.join(',')}`)).toEqual(GUARDRAILS.map((g) => `${g.resource.group}/${g.resource.resource}`));
+    for (const r of rules) expect(r.operations).toEqual(['CREATE', 'UPDATE', 'DELETE']);
+    expect(binding('paddock-managed-objects').spec.matchResources).toMatchObject({
+      namespaceSelector: { matchExpressions: [{ key: 'paddock.dev/tenant', operator: 'Exists' }] },
+      objectSelector: { matchLabels: { 'app.kubernetes.io/managed-by': 'paddock' } },
+    });
+    const [condition] = policy('paddock-managed-objects').spec.matchConditions as { expression: string }[];
+    for (const exempt of ['system:masters', 'system:kube-controller-manager', 'system:serviceaccount:paddock-system:paddock', 'system:serviceaccount:kube-system:generic-garbage-collector', 'system:serviceaccount:kube-system:namespace-controller']) {
+      expect(condition!.expression).toContain(exempt);
+    }
+    expect(condition!.expression).not.toContain('system:nodes');
   });
 });

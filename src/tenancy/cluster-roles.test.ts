@@ -34,7 +34,6 @@ const GUARDRAILS: [string, string][] = [
   ['', 'resourcequotas'],
   ['', 'limitranges'],
   ['', 'namespaces'],
-  ['networking.k8s.io', 'networkpolicies'],
   ['extensions', 'networkpolicies'],
   ...REGISTERED.filter((k) => !k.ownersMayWrite).map((k): [string, string] => [k.resource.group, k.resource.resource]),
 ];
@@ -57,7 +56,7 @@ describe('clusterRoles', () => {
     }
   });
 
-  it('lets nobody write ResourceQuotas, LimitRanges, NetworkPolicies or Namespaces, nor their subresources', () => {
+  it('lets nobody write ResourceQuotas, LimitRanges or Namespaces, nor their subresources', () => {
     for (const r of roles) {
       for (const rule of r.rules ?? []) {
         for (const [group, resource] of GUARDRAILS) {
@@ -65,6 +64,15 @@ describe('clusterRoles', () => {
           if (touches) expect({ role: r.metadata.name, verbs: rule.verbs.filter((v) => WRITE_VERBS.includes(v)) }).toEqual({ role: r.metadata.name, verbs: [] });
         }
       }
+    }
+  });
+
+  it("lets admins alone write NetworkPolicies (networking.k8s.io): their ingress is held to the tenant by the restrictions policy, Paddock's own by the managed-objects fence", () => {
+    const rulesOf = (name: string) => roles.find((r) => r.metadata.name === name)!.rules ?? [];
+    for (const verb of WRITE_VERBS) {
+      expect(allows(rulesOf('paddock:tenant-admin'), 'networking.k8s.io', 'networkpolicies', verb)).toBe(true);
+      expect(allows(rulesOf('paddock:tenant-operator'), 'networking.k8s.io', 'networkpolicies', verb)).toBe(false);
+      expect(allows(rulesOf('paddock:tenant-viewer'), 'networking.k8s.io', 'networkpolicies', verb)).toBe(false);
     }
   });
 

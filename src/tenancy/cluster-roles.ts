@@ -5,8 +5,10 @@
  * Invariants, each enforced by a test:
  * - no wildcard anywhere: every group, resource and verb is spelled out, so a resource added to
  *   Kubernetes later is never granted by accident (a `*` would include resourcequotas);
- * - no role lets anyone create, update, patch or delete ResourceQuotas, LimitRanges, NetworkPolicies
- *   or Namespaces (or their subresources): owners cannot weaken their guardrails;
+ * - no role lets anyone create, update, patch or delete ResourceQuotas, LimitRanges or Namespaces (or
+ *   their subresources): owners cannot weaken their guardrails. Admins write NetworkPolicies of their
+ *   own, whose ingress kube-apiserver holds to the tenant (restrictions/network-policy-ingress.ts);
+ *   Paddock's own NetworkPolicies and RoleBindings no owner may change (fences/managed-objects.ts);
  * - the three tenant roles are only ever bound by RoleBindings inside tenant namespaces, so they give
  *   nothing elsewhere; the only cluster-wide grant is TenantNamespaces to authenticated users;
  * - admin ⊇ operator ⊇ viewer, so an admin owner passes RBAC's escalation check when binding any of
@@ -74,10 +76,11 @@ const OPERATOR_RULES: PolicyRule[] = [
 /**
  * Operator plus the power to share: Roles and RoleBindings in the namespace (RBAC still refuses any
  * Role granting more than the admin holds — no `escalate`), `bind` on the three tenant roles only,
- * and LocalSubjectAccessReviews to check what a subject may do here.
+ * and LocalSubjectAccessReviews to check what a subject may do here; and NetworkPolicies of its own.
  */
 const ADMIN_RULES: PolicyRule[] = [
   ...OPERATOR_RULES,
+  rule('networking.k8s.io', ['networkpolicies'], WRITE),
   rule(RBAC_GROUP, ['rolebindings', 'roles'], READ_WRITE),
   rule(RBAC_GROUP, ['clusterroles'], ['bind'], OWNER_ROLES.map(tenantClusterRoleName)),
   rule('authorization.k8s.io', ['localsubjectaccessreviews'], ['create']),

@@ -6,6 +6,12 @@
 import { PADDOCK, type KubeObject, type Labels, type OwnerReference, type Tenant } from '../kube/types';
 import { TENANT_API_VERSION } from './names';
 
+/**
+ * The user Paddock acts as (its ServiceAccount): the one writer of what it manages. The admission
+ * policies let it through where they stop owners (fences/, restrictions/network-policy-ingress.ts).
+ */
+export const PADDOCK_USER = `system:serviceaccount:${PADDOCK.systemNamespace}:paddock`;
+
 /** `paddock.dev/tenant: <tenant>` and `app.kubernetes.io/managed-by: paddock`. */
 export function tenantLabels(tenant: string): Labels {
   return { [PADDOCK.tenantLabel]: tenant, [PADDOCK.managedByLabel]: PADDOCK.managedByValue };

@@ -1,11 +1,9 @@
 import { PADDOCK } from '../../kube/types';
+import { PADDOCK_USER } from '../ownership';
 import type { Fence } from './fence';
 
 /** The label Paddock sets on every namespace of a cordoned tenant (and removes when it is not). */
 export const CORDON_LABEL = `${PADDOCK.tenantGroup}/cordoned`;
-
-/** Paddock's own user: it keeps a cordoned tenant's guardrails in place. */
-const PADDOCK_USER = `system:serviceaccount:${PADDOCK.systemNamespace}:paddock`;
 
 /**
  * Who a cordon stops: everyone but the cluster's own components and its admins — the tenant's owners,

@@ -13,6 +13,11 @@ export interface Fence {
   readonly rules: readonly ResourceRule[];
   /** Which namespaces the binding selects (a label selector); absent: all, and cluster-scoped objects. */
   readonly namespaces?: Record<string, unknown>;
+  /**
+   * Which objects the binding selects (a label selector); absent: all. kube-apiserver matches it against
+   * the object of a create, the old object of a delete, and either of an update.
+   */
+  readonly objects?: Record<string, unknown>;
   /** Requests the fence leaves alone (a match condition: the validations run where it holds). */
   readonly appliesWhen?: string;
   readonly validations: readonly Validation[];
@@ -37,7 +42,7 @@ export function fenceObjects(fence: Fence): AdmissionObject[] {
       apiVersion: ADMISSION_API_VERSION,
       kind: 'ValidatingAdmissionPolicyBinding',
       metadata: metadata(),
-      spec: { policyName: fence.name, matchResources: matchResources(undefined, fence.namespaces ?? {}), validationActions: ['Deny'] },
+      spec: { policyName: fence.name, matchResources: matchResources(undefined, fence.namespaces ?? {}, fence.objects ?? {}), validationActions: ['Deny'] },
     },
   ];
 }

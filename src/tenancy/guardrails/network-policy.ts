@@ -65,6 +65,8 @@ export const networkPolicies: GuardrailKind<NetworkPolicy> = {
     const d = defaultNetworkPolicySpec(desired.spec ?? {});
     return diffJson('spec', { ...l, policyTypes: sortedStrings(l.policyTypes) }, { ...d, policyTypes: sortedStrings(d.policyTypes) });
   },
-  ownersMayWrite: false,
+  // Admins write NetworkPolicies of their own (restrictions/network-policy-ingress.ts holds their
+  // ingress to the tenant); Paddock's, labelled as its, no one else may change (fences/managed-objects.ts).
+  ownersMayWrite: true,
   rbac: manages(RESOURCE),
 };

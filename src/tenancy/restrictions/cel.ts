@@ -24,6 +24,7 @@ export const VALIDATE = {
   pods: rule('', ['pods', 'pods/ephemeralcontainers'], ['CREATE', 'UPDATE']),
   services: rule('', ['services'], ['CREATE', 'UPDATE']),
   deviceClaims: rule('resource.k8s.io', ['resourceclaims', 'resourceclaimtemplates'], ['CREATE', 'UPDATE']),
+  networkPolicies: rule('networking.k8s.io', ['networkpolicies'], ['CREATE', 'UPDATE']),
 } as const;
 
 /** The requests the mutating policy can match, in the order its rules list them. */

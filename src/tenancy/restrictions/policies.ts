@@ -30,11 +30,11 @@ const PARAM_KIND = { apiVersion: `${RESTRICTION_KIND.group}/${RESTRICTION_KIND.v
 export const managedLabels = () => ({ [PADDOCK.managedByLabel]: PADDOCK.managedByValue });
 
 /** matchConstraints / matchResources with their server defaults. */
-export const matchResources = (resourceRules: unknown[] | undefined, namespaceSelector: Record<string, unknown> = {}) => ({
+export const matchResources = (resourceRules: unknown[] | undefined, namespaceSelector: Record<string, unknown> = {}, objectSelector: Record<string, unknown> = {}) => ({
   ...(resourceRules ? { resourceRules } : {}),
   matchPolicy: 'Equivalent',
   namespaceSelector,
-  objectSelector: {},
+  objectSelector,
 });
 
 /** The rules the modules need, each once, in the order of `all` (a module names them by identity). */

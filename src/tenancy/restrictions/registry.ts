@@ -2,6 +2,7 @@ import { containerRegistries } from './container-registries';
 import { deviceClasses } from './device-classes';
 import { imagePullPolicies } from './image-pull-policies';
 import { ingressClasses } from './ingress-classes';
+import { networkPolicyIngress } from './network-policy-ingress';
 import { nodeSelector } from './node-selector';
 import { priorityClasses } from './priority-classes';
 import type { Restriction } from './restriction';
@@ -14,4 +15,4 @@ import { volumeAttributesClasses } from './volume-attributes-classes';
  * Everything a Tenant may restrict, in the order the policies check it (a request refused for several
  * reasons is refused for the first). One line per restriction module.
  */
-export const RESTRICTIONS: readonly Restriction[] = [storageClasses, ingressClasses, priorityClasses, runtimeClasses, volumeAttributesClasses, deviceClasses, containerRegistries, imagePullPolicies, nodeSelector, services];
+export const RESTRICTIONS: readonly Restriction[] = [storageClasses, ingressClasses, priorityClasses, runtimeClasses, volumeAttributesClasses, deviceClasses, containerRegistries, imagePullPolicies, nodeSelector, services, networkPolicyIngress];

@@ -1,21 +1,11 @@
 import type { ServiceType } from '../../kube/types';
-import { isRecord } from '../json';
 import type { AddProblem } from '../problems';
 import { isQualifiedName } from '../syntax';
 import { isCreate, listText, TENANT, VALIDATE, type Variable } from './cel';
-import { isMasked, parseCidr } from './ip-address';
+import { allowedList, checkAllowedLists, checkCidr, CIDR_ITEM } from './allowed-lists';
 import type { Restriction } from './restriction';
 
 const SERVICE_TYPES: readonly ServiceType[] = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
-
-/** The longest CIDR text: a full IPv6 address with an IPv4 tail and `/128`. */
-const MAX_CIDR_LENGTH = 49;
-
-const allowedList = (description: string, items: Record<string, unknown>, maxItems: number) => ({
-  type: 'object',
-  description,
-  properties: { allowed: { type: 'array', maxItems, 'x-kubernetes-list-type': 'set', items } },
-});
 
 /**
  * The steps that judge a list of externalIPs (`ips`, a policy variable of strings) against a list of
@@ -51,20 +41,7 @@ export const services: Restriction = {
       "Which Services the tenant may make: their types (ClusterIP is always allowed; absent means any), the CIDRs their externalIPs must be in (absent means no externalIPs at all), and the load balancer classes a LoadBalancer Service must name (absent means any, or none).",
     properties: {
       types: allowedList('The Service types the tenant may make besides ClusterIP, which is always allowed.', { type: 'string', enum: SERVICE_TYPES }, SERVICE_TYPES.length),
-      externalIPs: allowedList(
-        'The CIDRs every externalIP of a Service must be in; with none listed, a Service may have no externalIPs.',
-        {
-          type: 'string',
-          maxLength: MAX_CIDR_LENGTH,
-          'x-kubernetes-validations': [
-            {
-              rule: 'isCIDR(self) && cidr(self) == cidr(self).masked()',
-              message: 'must be a CIDR with no bits set past its prefix length, without leading zeros and not an IPv4-mapped IPv6 address (like 203.0.113.0/24 or 2001:db8::/64)',
-            },
-          ],
-        },
-        64,
-      ),
+      externalIPs: allowedList('The CIDRs every externalIP of a Service must be in; with none listed, a Service may have no externalIPs.', CIDR_ITEM, 64),
       loadBalancerClasses: allowedList(
         'The loadBalancerClass a LoadBalancer Service must name, one of these: one without a class (the cluster\'s default load balancer) is refused.',
         { type: 'string', minLength: 1, maxLength: 316 },
@@ -126,29 +103,13 @@ export const services: Restriction = {
 
 /** What the CRD schema says, and what an older copy of it may not have: types, CIDRs, class names. */
 function validateServices(path: string, value: unknown, add: AddProblem): void {
-  if (value === undefined) return;
-  if (!isRecord(value)) return add(path, 'FieldValueInvalid', 'must be an object');
-  const each = (field: string, check: (item: unknown, at: string) => void) => {
-    const policy = value[field];
-    if (policy === undefined) return;
-    if (!isRecord(policy)) return add(`${path}.${field}`, 'FieldValueInvalid', 'must be an object');
-    const allowed = policy.allowed;
-    if (allowed === undefined) return;
-    if (!Array.isArray(allowed)) return add(`${path}.${field}.allowed`, 'FieldValueInvalid', 'must be a list');
-    allowed.forEach((item: unknown, i) => check(item, `${path}.${field}.allowed[${i}]`));
-  };
-  each('types', (t, at) => {
-    if (!SERVICE_TYPES.includes(t as ServiceType)) add(at, 'FieldValueNotSupported', `must be one of ${SERVICE_TYPES.join(', ')}`);
-  });
-  each('externalIPs', (c, at) => {
-    const cidr = typeof c === 'string' ? parseCidr(c) : undefined;
-    if (!cidr) {
-      add(at, 'FieldValueInvalid', `${JSON.stringify(c)} is not a CIDR (like 203.0.113.0/24 or 2001:db8::/64): IPv4 fields without leading zeros, no IPv4-mapped IPv6 address, a prefix length`);
-    } else if (!isMasked(cidr)) {
-      add(at, 'FieldValueInvalid', `${JSON.stringify(c)} has bits set past its prefix length`);
-    }
-  });
-  each('loadBalancerClasses', (n, at) => {
-    if (typeof n !== 'string' || !isQualifiedName(n)) add(at, 'FieldValueInvalid', `${JSON.stringify(n)} is not a load balancer class name ([prefix/]name, as kube requires of spec.loadBalancerClass)`);
+  checkAllowedLists(path, value, add, {
+    types: (t, at) => {
+      if (!SERVICE_TYPES.includes(t as ServiceType)) add(at, 'FieldValueNotSupported', `must be one of ${SERVICE_TYPES.join(', ')}`);
+    },
+    externalIPs: (c, at) => checkCidr(c, at, add),
+    loadBalancerClasses: (n, at) => {
+      if (typeof n !== 'string' || !isQualifiedName(n)) add(at, 'FieldValueInvalid', `${JSON.stringify(n)} is not a load balancer class name ([prefix/]name, as kube requires of spec.loadBalancerClass)`);
+    },
   });
 }

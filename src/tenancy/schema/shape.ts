@@ -59,6 +59,7 @@ export const TENANT_SPEC_SHAPE: Shape<TenantSpec> = {
   containerRegistries: { allowed: ['string'] },
   imagePullPolicies: ['string'],
   services: { types: { allowed: ['string'] }, externalIPs: { allowed: ['string'] }, loadBalancerClasses: { allowed: ['string'] } },
+  networkPolicyIngressFrom: { namespaces: { allowed: ['string'] }, ipBlocks: { allowed: ['string'] } },
 };
 
 export const TENANT_STATUS_SHAPE: Shape<TenantStatus> = {
