@@ -36,11 +36,12 @@ describe('the policies composed from them', () => {
   it('hold exactly what the modules contribute', () => {
     const validations = RESTRICTIONS.flatMap((r) => r.validating?.validations ?? []);
     expect(restrictionsPolicy().spec.validations).toEqual(validations);
-    // One JSON Patch mutation: every module's list, each in parentheses, joined.
+    // One JSON Patch mutation: every module's list of patch maps, each in parentheses, joined, made JSONPatch objects.
     const [mutation, ...more] = defaultsPolicy().spec.mutations as { patchType: string; jsonPatch: { expression: string } }[];
     expect(more).toEqual([]);
     expect(mutation!.patchType).toBe('JSONPatch');
-    expect(mutation!.jsonPatch.expression).toBe(RESTRICTIONS.flatMap((r) => (r.mutating ? [`(${r.mutating.patches})`] : [])).join(' + '));
+    const patches = RESTRICTIONS.flatMap((r) => (r.mutating ? [`(${r.mutating.patches})`] : [])).join(' + ');
+    expect(mutation!.jsonPatch.expression).toBe(`(${patches}).map(p, JSONPatch{op: string(p.op), path: string(p.path), ?value: p.?value})`);
     // A module with no rules contributes no request kind.
     expect((restrictionsPolicy([]).spec.matchConstraints as { resourceRules: unknown[] }).resourceRules).toEqual([]);
   });
