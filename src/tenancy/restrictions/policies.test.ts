@@ -15,6 +15,13 @@ describe('the restriction modules', () => {
     expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
   });
 
+  // The defaults policy's match condition reads the modules' patch lists, and kube-apiserver compiles match
+  // conditions without the JSONPatch type and the jsonpatch library: it would refuse the whole policy.
+  it.each(RESTRICTIONS.filter((r) => r.mutating).map((r) => [r.field, r] as const))('%s builds its patches as plain maps (patchOp), which a match condition can read', (_field, r) => {
+    expect(r.mutating!.patches).not.toMatch(/JSONPatch|jsonpatch\./);
+    expect(r.mutating!.when).not.toMatch(/JSONPatch|jsonpatch\.|object\./);
+  });
+
   it.each(RESTRICTIONS.map((r) => [r.field, r] as const))('%s reads only the request variables and its own, each after it is declared', (_field, r) => {
     const known = new Set(REQUEST_VARIABLES.map((v) => v.name));
     for (const v of r.validating?.variables ?? []) {
