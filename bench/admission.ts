@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { PADDOCK, type Tenant } from '../src/kube/types';
 import { admissionObjects, RESTRICTIONS_POLICY_NAME, type AdmissionObject } from '../src/tenancy/admission-policies';
 import { sleep } from '../test/controlplane/processes';
+import { FLOOR_LABEL, FLOOR_PROBE, FLOOR_REFUSED, floorObjects } from './admission-floor';
 import type { BenchCluster, PaddockFlags } from './cluster';
 import { ACCEPT_JSON, pool, type Client, type Response } from './http';
 import { shuffled } from './list';
@@ -33,8 +34,8 @@ const PLAIN_NAMESPACE = 'bench-plain';
 /** Paddock's flags for the propagation part (as in the scale scenario). */
 const FLAGS: PaddockFlags = { qps: 1000, burst: 2000, workers: 16, resyncPeriod: '10m' };
 
-const podBody = (image: string, nodeSelector?: Record<string, string>) => JSON.stringify({
-  apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bench-admission' },
+const podBody = (image: string, nodeSelector?: Record<string, string>, name = 'bench-admission') => JSON.stringify({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name },
   spec: { containers: [{ name: 'c', image }], ...(nodeSelector ? { nodeSelector } : {}) },
 });
 const MEASURED_POD = podBody(IMAGE, NODE_SELECTOR);
@@ -76,6 +77,8 @@ export interface AdmissionSize {
   kubeApiserverRssMiB: number;
   /** With the admission objects in place: where kube-apiserver's admission time goes, per namespace kind. */
   plugins?: Partial<Record<NamespaceKind, PluginTimes>>;
+  /** The same in the restricted namespace with trivial policies bound alike instead (admission-floor.ts). */
+  floor?: PluginTimes;
 }
 
 /** Per admission plugin (kube-apiserver's own metric), milliseconds and invocations per measured request. */
@@ -267,6 +270,29 @@ async function measure(client: Client, targets: { kind: NamespaceKind; namespace
 }
 
 /**
+ * kube-apiserver's admission time in `namespace` (a restricted Tenant's) with the floor policies
+ * (admission-floor.ts) in place of Paddock's: written once Paddock's are gone, observed loaded (their
+ * probes refused and labelled), measured, deleted and observed gone.
+ */
+async function floorTimes(c: BenchCluster, client: Client, builder: Client, namespace: string, log: Log): Promise<PluginTimes> {
+  const objects = floorObjects();
+  const probe = async (name: string) => dryRunPod(client, namespace, podBody(IMAGE, NODE_SELECTOR, name));
+  await writeObjects(builder, objects, undefined);
+  await until('kube-apiserver enforcing the floor policies', async () => {
+    const refused = await probe(FLOOR_REFUSED);
+    if (refused.status === 201 || notYetSynced(refused)) return false;
+    if (!refused.body.toString('utf8').includes('refused by the floor policy')) throw new Error(`the floor probe in ${namespace}: ${refused.status} ${refused.body.toString('utf8').slice(0, 300)}`);
+    const labelled = await probe(FLOOR_PROBE);
+    return labelled.status === 201 && (JSON.parse(labelled.body.toString('utf8')) as { metadata?: { labels?: Record<string, string> } }).metadata?.labels?.[FLOOR_LABEL] === 'probe';
+  });
+  const times = await pluginTimes(c, client, namespace, 50);
+  log(`  the floor (trivial policies bound alike), ${pluginsText({ restricted: times })}`);
+  await deleteObjects(builder, objects);
+  await until('kube-apiserver no longer enforcing the floor policies', async () => (await probe(FLOOR_REFUSED)).status === 201);
+  return times;
+}
+
+/**
  * The admission scenario: pod-create latency through kube-apiserver (server-side dry run, so admission
  * runs in full and nothing is stored) as the number of restricted Tenants grows, with Paddock's admission
  * objects in place and without them, alternated on the same cluster; then, with Paddock running at the
@@ -352,13 +378,18 @@ export async function admissionScenario(c: BenchCluster, config: BenchConfig['ad
           `${p ? `, restricted ${round(quantile([...samples[s].restricted].sort((a, b) => a - b), 0.5))} ms` : ''}`);
       }
     }
+    let floor: PluginTimes | undefined;
+    if (p) {
+      if (state !== 'without') await setState('without');
+      floor = await floorTimes(c, client, builder, namespaceOf(p.metadata.name), log);
+    }
     const cell = (kind: NamespaceKind): AdmissionCell => ({ withPolicies: percentiles(samples.with[kind]), withoutPolicies: percentiles(samples.without[kind]) });
     const objects = admissionLayout(tenants);
     const objectsByKind: Record<string, number> = {};
     for (const o of objects) objectsByKind[o.kind!] = (objectsByKind[o.kind!] ?? 0) + 1;
     const row: AdmissionSize = {
       tenants: tenants.length, bindings: objects.filter((o) => !isPolicy(o)).length, objectsByKind, requests: config.rounds * config.requestsPerRound,
-      plain: cell('plain'), restricted: p ? cell('restricted') : null, kubeApiserverRssMiB: round(rss), ...(plugins ? { plugins } : {}),
+      plain: cell('plain'), restricted: p ? cell('restricted') : null, kubeApiserverRssMiB: round(rss), ...(plugins ? { plugins } : {}), ...(floor ? { floor } : {}),
     };
     byTenants.push(row);
     log(`admission at ${row.tenants} Tenants (${row.bindings} bindings): ${admissionLine(row)}`);
@@ -452,7 +483,7 @@ function admissionLine(r: AdmissionSize): string {
   return `plain ${cellText(r.plain)}${r.restricted ? `; restricted ${cellText(r.restricted)}` : ''} (p50 / p99)`;
 }
 
-function pluginsText(plugins: NonNullable<AdmissionSize['plugins']>): string {
+function pluginsText(plugins: Partial<Record<string, PluginTimes>>): string {
   return Object.entries(plugins).map(([kind, times]) => `${kind}: ${Object.entries(times!).slice(0, 4).map(([name, t]) => `${name} ${t.ms} ms${t.calls !== 1 ? ` (${t.calls} calls)` : ''}`).join(', ')}`).join('; ');
 }
 
@@ -484,7 +515,10 @@ export function admissionMarkdown(r: AdmissionResult): string {
   const withPlugins = r.byTenants.filter((s) => s.plugins);
   if (withPlugins.length) {
     out.push('Where the time goes with the admission objects in place (kube-apiserver\'s `' + ADMISSION_METRIC + '` over 50 creates in one namespace, mean per create; the four largest plugins, and how many times each ran when not once):', '',
-      ...withPlugins.flatMap((s) => Object.entries(s.plugins!).map(([kind, times]) => `- ${s.tenants} Tenants, ${kind}: ${pluginsText({ [kind]: times }).slice(kind.length + 2)}`)), '');
+      ...withPlugins.flatMap((s) => [
+        ...Object.entries(s.plugins!).map(([kind, times]) => `- ${s.tenants} Tenants, ${kind}: ${pluginsText({ [kind]: times }).slice(kind.length + 2)}`),
+        ...(s.floor ? [`- ${s.tenants} Tenants, restricted, trivial policies bound alike (the floor): ${pluginsText({ floor: s.floor }).slice('floor: '.length)}`] : []),
+      ]), '');
   }
   const tr = r.transitions.filter((t) => t.observedSeconds !== undefined);
   if (tr.length) {

@@ -66,6 +66,15 @@ const ingress = (spec: Record<string, unknown> = {}, annotations?: Record<string
   spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } }, ...spec },
 });
 
+/** How many times kube-apiserver has run the defaults policy's mutation (its own metric, every binding). */
+async function defaultsPolicyRuns(): Promise<number> {
+  const res = await kubectl('admin', ['get', '--raw', '/metrics']);
+  expect(res.code).toBe(0);
+  return res.stdout.split('\n')
+    .filter((l) => l.startsWith('apiserver_mutating_admission_policy_check_total{') && l.includes('policy="paddock-tenant-defaults"'))
+    .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+}
+
 async function getTenant(): Promise<any> {
   return kubectlJson('admin', ['get', 'tenant', name]);
 }
@@ -238,6 +247,22 @@ describe('kube-apiserver accepts and defaults the allowed forms', () => {
 
   it('an Ingress without a class gets the tenant default', async () => {
     expect(accepted(await dryRun(ingress())).spec.ingressClassName).toBe(nginxInternal);
+  });
+
+  // kube-apiserver marks the object changed whenever a mutation runs, even with an empty patch, and then
+  // runs the whole mutating chain again: the defaults policy must run only when it fills something in.
+  // Its own counter of mutation runs (this suite creates nothing else meanwhile: suites run one at a time).
+  it('runs the defaults mutation only when it fills something in: never for a pod that has every default, once for one that lacks them', async () => {
+    const nodeSelector = { 'kubernetes.io/os': 'linux', pool: id };
+    const full = pod('full', { priorityClassName: low, nodeSelector });
+    const before = await defaultsPolicyRuns();
+    const kept = accepted(await dryRun(full));
+    expect(kept.spec.nodeSelector).toEqual(nodeSelector);
+    expect(await defaultsPolicyRuns()).toBe(before);
+    const filled = accepted(await dryRun(pod('bare')));
+    expect(filled.spec.nodeSelector).toEqual(nodeSelector);
+    expect(filled.spec.priorityClassName).toBe(low);
+    expect(await defaultsPolicyRuns()).toBe(before + 1);
   });
 });
 

@@ -76,11 +76,28 @@ export const listText = (variable: string) => `(size(${variable}) == 0 ? 'none' 
 export const allowedNames = (field: string) =>
   `params.spec.?${field}.?allowed.orValue([]) + params.spec.?allowed.?${field}.orValue([]).filter(n, !(n in params.spec.?${field}.?allowed.orValue([])))`;
 
-/** A JSON Patch `add` operation. */
-export const addPatch = (path: string, value: string) => `JSONPatch{op: 'add', path: '${path}', value: ${value}}`;
+/**
+ * One JSON Patch operation as a plain CEL map, `{'op', 'path', 'value'}` (no `value` for `remove`); `path`
+ * and `value` are CEL expressions. Modules build their patch lists of these rather than of `JSONPatch`
+ * objects because the defaults policy reads the same list twice: its match condition (is it empty?),
+ * where kube-apiserver declares neither the JSONPatch type nor the `jsonpatch` library (escape a key with
+ * `escapedKey`), and its mutation, which turns each map into one (`toJsonPatches`). Every member is typed
+ * `dyn`, so that all the modules' maps have one type and their lists can be joined.
+ */
+export const patchOp = (op: 'add' | 'remove', path: string, value?: string) =>
+  `{'op': dyn('${op}'), 'path': dyn(${path})${value === undefined ? '' : `, 'value': dyn(${value})`}}`;
 
-/** One JSON Patch mutation of the defaults policy. */
-export const jsonPatch = (expression: string): Mutation => ({ patchType: 'JSONPatch', jsonPatch: { expression } });
+/** A map key as a JSON Patch path segment (RFC 6901: `~` as `~0`, `/` as `~1`), without the `jsonpatch` library. */
+export const escapedKey = (key: string) => `${key}.replace('~', '~0').replace('/', '~1')`;
+
+/** A JSON Patch `add` operation at a fixed path (see `patchOp`). */
+export const addPatch = (path: string, value: string) => patchOp('add', `'${path}'`, value);
+
+/** The JSON Patch mutation that applies `ops`, a CEL list of `patchOp` maps. */
+export const toJsonPatches = (ops: string): Mutation => ({
+  patchType: 'JSONPatch',
+  jsonPatch: { expression: `(${ops}).map(p, JSONPatch{op: string(p.op), path: string(p.path), ?value: p.?value})` },
+});
 
 
 /**

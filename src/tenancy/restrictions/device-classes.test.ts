@@ -43,6 +43,6 @@ describe('the deviceClasses restriction', () => {
     expect(expression).toContain("'/firstAvailable/' + string(j) + '/deviceClassName'");
     expect(expression).toContain("r.exactly.?deviceClassName.orValue('') == ''");
     expect(expression).toContain("s.?deviceClassName.orValue('') == ''");
-    expect(expression).not.toContain("op: 'replace'");
+    expect(expression).not.toContain("'op': dyn('replace')");
   });
 });

@@ -1,4 +1,4 @@
-import { isCreate, listText, MUTATE, TENANT, VALIDATE } from './cel';
+import { isCreate, listText, MUTATE, patchOp, TENANT, VALIDATE } from './cel';
 import { classKind } from './class-kind';
 
 /** The device requests of a ResourceClaim (spec.devices) or a ResourceClaimTemplate (spec.spec.devices). */
@@ -7,7 +7,7 @@ const REQUESTS =
 /** Where those requests are, as a JSON Patch path prefix. */
 const REQUESTS_PATH = "(request.resource.resource == 'resourceclaims' ? '/spec/devices/requests/' : '/spec/spec/devices/requests/')";
 
-const setDefault = (path: string) => `JSONPatch{op: 'add', path: ${path}, value: params.spec.deviceClasses.default}`;
+const setDefault = (path: string) => patchOp('add', path, 'params.spec.deviceClasses.default');
 
 /**
  * Which DeviceClasses (resource.k8s.io/v1) a tenant's ResourceClaims and ResourceClaimTemplates may

@@ -1,4 +1,4 @@
-import { isCreate, listText, MUTATE, TENANT, VALIDATE } from './cel';
+import { isCreate, listText, MUTATE, patchOp, TENANT, VALIDATE } from './cel';
 import type { Restriction } from './restriction';
 
 const POLICIES = ['Always', 'IfNotPresent', 'Never'];
@@ -20,7 +20,7 @@ const only = 'params.spec.imagePullPolicies[0]';
  * the policy set, at `<field>/<index>/<member>`: nothing at all when every item has it already.
  */
 const setEach = (field: string, needs: string, member: string) =>
-  `object.spec.?${field}.orValue([]).transformList(i, x, ${needs}, JSONPatch{op: 'add', path: '/spec/${field}/' + string(i) + '${member}', value: ${only}})`;
+  `object.spec.?${field}.orValue([]).transformList(i, x, ${needs}, ${patchOp('add', `'/spec/${field}/' + string(i) + '${member}'`, only)})`;
 /**
  * Which image pull policies a tenant's Pods may use (`Always` makes the node check the tenant's right to
  * an image at every start, instead of running one another tenant pulled). A request is checked for the

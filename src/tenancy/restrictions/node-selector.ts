@@ -1,4 +1,4 @@
-import { addPatch, MUTATE, TENANT, VALIDATE } from './cel';
+import { addPatch, escapedKey, MUTATE, patchOp, TENANT, VALIDATE } from './cel';
 import type { Restriction } from './restriction';
 
 /**
@@ -34,6 +34,6 @@ export const nodeSelector: Restriction = {
     when: 'size(params.spec.?nodeSelector.orValue({})) > 0',
     patches: "request.resource.resource != 'pods' || !has(params.spec.nodeSelector) ? [] : " +
           `!has(object.spec.nodeSelector) ? (size(params.spec.nodeSelector) == 0 ? [] : [${addPatch('/spec/nodeSelector', 'params.spec.nodeSelector')}]) : ` +
-          "params.spec.nodeSelector.filter(k, !(k in object.spec.nodeSelector)).map(k, JSONPatch{op: 'add', path: '/spec/nodeSelector/' + jsonpatch.escapeKey(k), value: params.spec.nodeSelector[k]})",
+          `params.spec.nodeSelector.filter(k, !(k in object.spec.nodeSelector)).map(k, ${patchOp('add', `'/spec/nodeSelector/' + ${escapedKey('k')}`, 'params.spec.nodeSelector[k]')})`,
   },
 };

@@ -15,6 +15,13 @@ describe('the restriction modules', () => {
     expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
   });
 
+  // The defaults policy's match condition reads the modules' patch lists, and kube-apiserver compiles match
+  // conditions without the JSONPatch type and the jsonpatch library: it would refuse the whole policy.
+  it.each(RESTRICTIONS.filter((r) => r.mutating).map((r) => [r.field, r] as const))('%s builds its patches as plain maps (patchOp), which a match condition can read', (_field, r) => {
+    expect(r.mutating!.patches).not.toMatch(/JSONPatch|jsonpatch\./);
+    expect(r.mutating!.when).not.toMatch(/JSONPatch|jsonpatch\.|object\./);
+  });
+
   it.each(RESTRICTIONS.map((r) => [r.field, r] as const))('%s reads only the request variables and its own, each after it is declared', (_field, r) => {
     const known = new Set(REQUEST_VARIABLES.map((v) => v.name));
     for (const v of r.validating?.variables ?? []) {
@@ -36,11 +43,12 @@ describe('the policies composed from them', () => {
   it('hold exactly what the modules contribute', () => {
     const validations = RESTRICTIONS.flatMap((r) => r.validating?.validations ?? []);
     expect(restrictionsPolicy().spec.validations).toEqual(validations);
-    // One JSON Patch mutation: every module's list, each in parentheses, joined.
+    // One JSON Patch mutation: every module's list of patch maps, each in parentheses, joined, made JSONPatch objects.
     const [mutation, ...more] = defaultsPolicy().spec.mutations as { patchType: string; jsonPatch: { expression: string } }[];
     expect(more).toEqual([]);
     expect(mutation!.patchType).toBe('JSONPatch');
-    expect(mutation!.jsonPatch.expression).toBe(RESTRICTIONS.flatMap((r) => (r.mutating ? [`(${r.mutating.patches})`] : [])).join(' + '));
+    const patches = RESTRICTIONS.flatMap((r) => (r.mutating ? [`(${r.mutating.patches})`] : [])).join(' + ');
+    expect(mutation!.jsonPatch.expression).toBe(`(${patches}).map(p, JSONPatch{op: string(p.op), path: string(p.path), ?value: p.?value})`);
     // A module with no rules contributes no request kind.
     expect((restrictionsPolicy([]).spec.matchConstraints as { resourceRules: unknown[] }).resourceRules).toEqual([]);
   });

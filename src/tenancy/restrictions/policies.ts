@@ -11,7 +11,7 @@
  */
 import { PADDOCK, type KubeObject } from '../../kube/types';
 import { RESTRICTION_KIND } from '../schema/restriction-crd';
-import { jsonPatch, MUTATE, REQUEST_VARIABLES, VALIDATE, type ResourceRule } from './cel';
+import { MUTATE, REQUEST_VARIABLES, toJsonPatches, VALIDATE, type ResourceRule } from './cel';
 import { RESTRICTIONS } from './registry';
 import type { Restriction } from './restriction';
 
@@ -60,15 +60,22 @@ export function restrictionsPolicy(restrictions: readonly Restriction[] = RESTRI
 }
 
 /**
- * The MutatingAdmissionPolicy: what a tenant's new objects get filled in. Its match condition lets only
- * tenants with something to fill in pay for the mutation.
+ * The MutatingAdmissionPolicy: what a tenant's new objects get filled in. Its match condition lets the
+ * mutation run only when there is something to fill in: the tenant has a default (each module's `when`,
+ * read from the parameter alone, first) and the object lacks it (the joined patch list is not empty).
+ *
+ * Why the condition must hold exactly then: kube-apiserver marks the object dirty whenever a mutation
+ * runs, even one whose patch is empty, and a dirty object makes it run the whole mutating chain again
+ * (every in-tree plugin, every webhook, this policy) before validation. A mutation that runs for nothing
+ * doubles the mutating chain of the request.
  *
  * One mutation, the modules' patch lists joined: kube-apiserver encodes the object, applies the patch,
- * decodes and defaults it again for every mutation of a policy, even an empty one, so each mutation is a
- * full round trip of the object. The modules patch disjoint fields, so one patch applies them all alike.
+ * decodes and defaults it again for every mutation of a policy, so each mutation is a full round trip of
+ * the object. The modules patch disjoint fields, so one patch applies them all alike.
  */
 export function defaultsPolicy(restrictions: readonly Restriction[] = RESTRICTIONS): AdmissionObject {
   const parts = restrictions.flatMap((r) => (r.mutating ? [r.mutating] : []));
+  const patches = parts.map((p) => `(${p.patches})`).join(' + ');
   return {
     apiVersion: ADMISSION_API_VERSION,
     kind: 'MutatingAdmissionPolicy',
@@ -77,9 +84,9 @@ export function defaultsPolicy(restrictions: readonly Restriction[] = RESTRICTIO
       failurePolicy: 'Fail',
       paramKind: PARAM_KIND,
       matchConstraints: matchResources(rulesOf(MUTATE, parts.flatMap((p) => p.rules))),
-      matchConditions: [{ name: 'tenant-has-defaults', expression: parts.map((p) => `(${p.when})`).join(' || ') }],
+      matchConditions: [{ name: 'something-to-fill-in', expression: `(${parts.map((p) => `(${p.when})`).join(' || ')}) && size(${patches}) > 0` }],
       reinvocationPolicy: 'IfNeeded',
-      mutations: [jsonPatch(parts.map((p) => `(${p.patches})`).join(' + '))],
+      mutations: [toJsonPatches(patches)],
     },
   };
 }

@@ -1,3 +1,4 @@
+import { patchOp } from './cel';
 import { podClassKind } from './class-kind';
 
 /**
@@ -9,5 +10,5 @@ export const priorityClasses = podClassKind(
   'priorityClasses',
   'priority class',
   'priorityClassName',
-  " + (request.resource.resource == 'pods' && has(params.spec.priorityClasses) && has(params.spec.priorityClasses.default) && !has(object.spec.priorityClassName) && has(object.spec.priority) ? [JSONPatch{op: 'remove', path: '/spec/priority'}] : [])",
+  ` + (request.resource.resource == 'pods' && has(params.spec.priorityClasses) && has(params.spec.priorityClasses.default) && !has(object.spec.priorityClassName) && has(object.spec.priority) ? [${patchOp('remove', "'/spec/priority'")}] : [])`,
 );

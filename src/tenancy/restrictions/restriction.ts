@@ -26,9 +26,10 @@ export interface Restriction {
   readonly validating?: { rules: readonly ResourceRule[]; variables: readonly Variable[]; validations: readonly Validation[] };
   /**
    * What the mutating policy fills in, for the requests it needs matched: `patches` is a CEL list of
-   * JSON Patch operations, empty when there is nothing to fill in (it must guard every operation itself:
-   * the modules' lists are applied as one patch); `when` says in CEL over `params` whether the tenant has
-   * anything here to fill in (the policy's mutation runs only then).
+   * JSON Patch operations as plain maps (cel.ts `patchOp`/`addPatch`, not `JSONPatch` objects), empty when
+   * there is nothing to fill in (it must guard every operation itself: the modules' lists are applied as
+   * one patch, and the policy runs only when that list is not empty); `when` says in CEL over `params`
+   * alone whether the tenant has anything here to fill in (checked first, so it keeps the rest cheap).
    */
   readonly mutating?: { rules: readonly ResourceRule[]; when: string; patches: string };
 }

@@ -43,6 +43,6 @@ describe('the volumeAttributesClasses restriction', () => {
     const expression = m.patches;
     expect(expression).toContain("request.resource.resource == 'persistentvolumeclaims'");
     expect(expression).toContain('!has(object.spec.volumeAttributesClassName)');
-    expect(expression).toContain("path: '/spec/volumeAttributesClassName', value: params.spec.volumeAttributesClasses.default");
+    expect(expression).toContain("'path': dyn('/spec/volumeAttributesClassName'), 'value': dyn(params.spec.volumeAttributesClasses.default)");
   });
 });
