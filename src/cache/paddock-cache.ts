@@ -79,6 +79,8 @@ export class PaddockCache {
   readonly runtimeClasses: SharedInformer<KubeObject>;
   readonly volumeAttributesClasses: SharedInformer<KubeObject>;
   readonly deviceClasses: SharedInformer<KubeObject>;
+  /** Gateway API's, whose CRDs a cluster may not have: empty (and synced) while they are not served. */
+  readonly gatewayClasses: SharedInformer<KubeObject>;
   readonly nodes: SharedInformer<KubeObject>;
   /** Guardrail informers by `kind`, in the order given. */
   readonly #guardrails = new Map<string, SharedInformer<KubeObject>>();
@@ -106,6 +108,7 @@ export class PaddockCache {
     this.runtimeClasses = factory.informerFor<KubeObject>(RESOURCES.runtimeClasses);
     this.volumeAttributesClasses = factory.informerFor<KubeObject>(RESOURCES.volumeAttributesClasses);
     this.deviceClasses = factory.informerFor<KubeObject>(RESOURCES.deviceClasses);
+    this.gatewayClasses = factory.informerFor<KubeObject>(RESOURCES.gatewayClasses, { mayBeAbsent: true });
     this.nodes = factory.informerFor<KubeObject>(RESOURCES.nodes, { transform: nodeSummary });
     for (const o of options.admission) {
       this.#admission.set(`${o.resource.kind}/${o.name}`, factory.informerFor<KubeObject>(o.resource, { fieldSelector: `metadata.name=${o.name}` }));
@@ -130,6 +133,7 @@ export class PaddockCache {
       case 'runtimeClasses': return this.runtimeClasses;
       case 'volumeAttributesClasses': return this.volumeAttributesClasses;
       case 'deviceClasses': return this.deviceClasses;
+      case 'gatewayClasses': return this.gatewayClasses;
     }
   }
 

@@ -67,9 +67,12 @@ describe('policies', () => {
     }
   });
 
-  it('restrictions match PVCs, Ingresses, Pods and ephemeral containers, Services, and ResourceClaims and their templates, create and update', () => {
+  it('restrictions match PVCs, Ingresses, Pods and ephemeral containers, Services, ResourceClaims and their templates, and Gateway API\'s Gateways, ListenerSets and routes, create and update', () => {
     const matched = rules(restrictionsPolicy(), 'matchConstraints')!;
-    expect(matched.flatMap((r) => r.resources)).toEqual(['persistentvolumeclaims', 'ingresses', 'pods', 'pods/ephemeralcontainers', 'services', 'resourceclaims', 'resourceclaimtemplates']);
+    expect(matched.flatMap((r) => r.resources)).toEqual([
+      'persistentvolumeclaims', 'ingresses', 'pods', 'pods/ephemeralcontainers', 'services', 'resourceclaims', 'resourceclaimtemplates',
+      'gateways', 'listenersets', 'httproutes', 'grpcroutes', 'tlsroutes',
+    ]);
     for (const r of matched) expect(r.operations).toEqual(['CREATE', 'UPDATE']);
   });
 
@@ -80,7 +83,7 @@ describe('policies', () => {
       expect(v.reason).toBe('Forbidden');
     }
     const text = JSON.stringify(restrictionsPolicy().spec);
-    for (const field of ['storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses', 'volumeAttributesClasses', 'deviceClasses', 'containerRegistries']) expect(text).toContain(`has(params.spec.${field})`);
+    for (const field of ['storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses', 'volumeAttributesClasses', 'deviceClasses', 'gatewayClasses', 'hostnames', 'containerRegistries']) expect(text).toContain(`has(params.spec.${field})`);
   });
 
   it("read the tenant's name and resolved class names from the parameter's spec", () => {
