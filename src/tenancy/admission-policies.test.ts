@@ -21,6 +21,8 @@ describe('the admission objects', () => {
       'ValidatingAdmissionPolicyBinding/paddock-tenant-cordon',
       'ValidatingAdmissionPolicy/paddock-tenant-deletion',
       'ValidatingAdmissionPolicyBinding/paddock-tenant-deletion',
+      'ValidatingAdmissionPolicy/paddock-tenant-hostnames',
+      'ValidatingAdmissionPolicyBinding/paddock-tenant-hostnames',
     ]);
     expect(ADMISSION_OBJECTS.map((o) => `${o.resource.kind}/${o.name}`)).toEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`));
   });
@@ -36,11 +38,20 @@ describe('the admission objects', () => {
   });
 
   it("bind the policies to every tenant-labelled namespace, with the request namespace's TenantRestriction as parameter", () => {
-    for (const b of objects.filter((o) => o.kind!.endsWith('Binding') && o.spec.paramRef)) {
+    for (const b of objects.filter((o) => o.kind!.endsWith('Binding') && o.spec.paramRef && o.metadata.name !== 'paddock-tenant-hostnames')) {
       expect(b.spec.matchResources).toMatchObject({ matchPolicy: 'Equivalent', namespaceSelector: { matchExpressions: [{ key: 'paddock.dev/tenant', operator: 'Exists' }] }, objectSelector: {} });
       expect((b.spec.paramRef as { name: string; namespace?: string }).name).toBe(RESTRICTION_OBJECT_NAME);
       expect(b.spec.paramRef).not.toHaveProperty('namespace');
     }
+  });
+
+  it('bind the hostnames fence to every tenant-labelled namespace with the one hostname ledger as parameter, absent read as empty', () => {
+    const policy = byName('ValidatingAdmissionPolicy', 'paddock-tenant-hostnames');
+    const binding = byName('ValidatingAdmissionPolicyBinding', 'paddock-tenant-hostnames');
+    expect(policy.spec.paramKind).toEqual({ apiVersion: 'paddock.dev/v1alpha1', kind: 'TenantRestriction' });
+    expect(binding.spec.paramRef).toEqual({ name: 'paddock-hostnames', namespace: 'paddock-system', parameterNotFoundAction: 'Allow' });
+    expect(binding.spec.matchResources).toMatchObject({ namespaceSelector: { matchExpressions: [{ key: 'paddock.dev/tenant', operator: 'Exists' }] } });
+    expect(rules(policy, 'matchConstraints')!.flatMap((r) => r.resources)).toEqual(['ingresses', 'gateways', 'listenersets', 'httproutes', 'grpcroutes', 'tlsroutes']);
   });
 
   it('refuse creates without a TenantRestriction, check updates when it exists, and default only when it exists', () => {

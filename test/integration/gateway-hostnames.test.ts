@@ -66,8 +66,12 @@ beforeAll(async () => {
   await waitFor('kube-apiserver enforcing the tenant policy', async () => (await dryRun(ingress([`www.gas-${id}.example.com`]))).stderr.includes('paddock-tenant-restrictions'), 30_000, 250);
 });
 
+/** The tenants of the allocation suite: two racing for one pattern, and one that lists no hostnames. */
+const [racerA, racerB, free] = [`${name}-ra`, `${name}-rb`, `${name}-free`];
+const raceDomain = `race-${id}.example.com`;
+
 afterAll(async () => {
-  await kubectl('admin', ['delete', 'tenant', name, '--wait=false']);
+  await kubectl('admin', ['delete', 'tenant', name, racerA, racerB, free, '--wait=false', '--ignore-not-found']);
   await kubectl('admin', ['delete', '-f', '-', '--wait=false'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: classes }));
 });
 
@@ -158,5 +162,67 @@ describe('hostnames', () => {
       expect(res.code).not.toBe(0);
       expect(res.stderr).toContain('spec.hostnames.allowed[0]');
     }
+  });
+});
+
+const readyOf = (t: any) => t.status?.conditions?.find((c: any) => c.type === 'Ready');
+/** The Ready condition of `tenantName` once it speaks of the current generation. */
+async function decided(tenantName: string): Promise<any> {
+  let ready: any;
+  await waitFor(`tenant ${tenantName} decided`, async () => {
+    const t = await kubectlJson('admin', ['get', 'tenant', tenantName]);
+    ready = readyOf(t);
+    return ready !== undefined && t.status?.observedGeneration === t.metadata.generation && ['Reconciled', 'HostnameConflict'].includes(ready.reason);
+  }, 60_000, 200);
+  return ready;
+}
+const ledger = async (): Promise<Record<string, string>> => (await kubectlJson('admin', ['get', 'tenantrestriction', 'paddock-hostnames', '-n', 'paddock-system'])).spec.hostnameHolders ?? {};
+
+describe('hostnames are allocated: one tenant per pattern', () => {
+  let winner: string;
+  let loser: string;
+
+  it('two tenants racing for overlapping patterns: exactly one holds them, the other is refused (HostnameConflict) without naming the holder', async () => {
+    const spec = (allowed: string[]): Partial<TenantSpec> => ({ owners: [{ kind: 'User', name: 'bob' }], namespaces: ['app'], hostnames: { allowed } });
+    // One request creates both: their first passes run as close together as the reconciler's workers allow.
+    const both = { apiVersion: 'v1', kind: 'List', items: [tenant(racerA, spec([`*.${raceDomain}`])), tenant(racerB, spec([`api.${raceDomain}`, `www.b-${id}.example.com`]))] };
+    expect((await kubectl('admin', ['create', '-f', '-'], JSON.stringify(both))).code).toBe(0);
+    const [a, b] = [await decided(racerA), await decided(racerB)];
+    expect([a.reason, b.reason].sort()).toEqual(['HostnameConflict', 'Reconciled']);
+    [winner, loser] = a.reason === 'Reconciled' ? [racerA, racerB] : [racerB, racerA];
+    const refusal = winner === racerA ? b : a;
+    expect(refusal.status).toBe('False');
+    expect(refusal.message).toContain(winner === racerA ? `api.${raceDomain}` : `*.${raceDomain}`);
+    expect(refusal.message).not.toContain(winner);
+    // The refused tenant holds nothing and got no namespace; the ledger names only the winner.
+    const held = await ledger();
+    expect(Object.values(held)).not.toContain(loser);
+    expect(Object.values(held)).toContain(winner);
+    expect((await kubectl('admin', ['get', 'namespace', `${loser}-app`])).code).not.toBe(0);
+  });
+
+  it("a tenant listing no hostnames is refused a host inside another tenant's pattern, by kube-apiserver, and may use any other", async () => {
+    await applyObject(tenant(free, { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['app'] }));
+    const freeNs = `${free}-app`;
+    await waitFor(`the TenantRestriction of ${free}`, async () => (await kubectl('admin', ['get', '-n', freeNs, 'tenantrestriction/paddock-restrictions'])).code === 0, 60_000, 250);
+    const create = (obj: unknown) => kubectl('alice', ['create', '-n', freeNs, '--dry-run=server', '-o', 'json', '-f', '-'], JSON.stringify(obj));
+    await waitFor('kube-apiserver admitting in the new namespace', async () => (await create(ingress([`www.free-${id}.example.com`]))).code === 0, 30_000, 250);
+    for (const obj of [ingress([`www.${domain}`]), route('HTTPRoute', [`*.${domain}`]), route('GRPCRoute', [`x.www.${domain}`]), gateway(internal, listener(`*.example.com`))]) {
+      const res = await create(obj);
+      expect(res.code).not.toBe(0);
+      expect(res.stderr).toContain('paddock-tenant-hostnames');
+      expect(res.stderr).toContain('is allocated to another tenant');
+      expect(res.stderr).not.toContain(`tenant ${name})`);
+    }
+    accepted(await create(ingress([`www.free-${id}.example.com`, domain])));
+    accepted(await create(route('HTTPRoute')));
+  });
+
+  it('the holder deleted, its patterns are released and the refused tenant gets them', async () => {
+    await kubectl('admin', ['delete', 'tenant', winner, '--wait=false']);
+    await waitFor(`${loser} Ready once ${winner} released its patterns`, async () => readyOf(await kubectlJson('admin', ['get', 'tenant', loser]))?.reason === 'Reconciled', 60_000, 250);
+    const held = await ledger();
+    expect(Object.values(held)).not.toContain(winner);
+    expect(Object.values(held)).toContain(loser);
   });
 });
