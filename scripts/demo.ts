@@ -11,7 +11,7 @@ import { buildPaddock, installPaddockIdentity, registerApiService, startPaddock 
 import { ensurePaddockImage, importImage, nodeSkipReason, startNode, stopNode, writeInstallOverlay } from '../test/controlplane/node';
 import { killGroup, waitFor } from '../test/controlplane/processes';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { installCrds } from '../test/controlplane/crds';
+import { installCrds, installGatewayApiCrds } from '../test/controlplane/crds';
 
 const REPO = resolve(__dirname, '..');
 const DIR = join(REPO, '.paddock', 'demo');
@@ -29,6 +29,7 @@ async function up(detach: boolean, inCluster: boolean): Promise<void> {
   const state = await startControlPlane({ dir: DIR, log: (l) => console.log(l) });
   for (const user of USERS) copyFileSync(state.kubeconfigs[user], join(REPO, '.paddock', `kubeconfig-${user}`));
   await installCrds(state.kubeconfigs.admin);
+  await installGatewayApiCrds(state.kubeconfigs.admin);
   if (inCluster) {
     console.log('starting the node and building the image from the Dockerfile (first use builds for several minutes)...');
     const node = await startNode(state, { dir: NODE_DIR, log: (l) => console.log(l) });

@@ -18,6 +18,11 @@ export interface InformerRequest<T extends KubeObject> extends ListWatchScope {
    * the request that creates the informer.
    */
   listsAfter?: Pick<SharedInformer<KubeObject>, 'waitForSync'>;
+  /**
+   * The resource may not be served (its CRD is optional): while it is not, the informer has synced and
+   * holds nothing (see ReflectorOptions.mayBeAbsent). Only honoured by the request that creates the informer.
+   */
+  mayBeAbsent?: boolean;
 }
 
 export interface SharedInformerFactoryOptions {
@@ -61,7 +66,7 @@ export class SharedInformerFactory {
     informer = new SharedInformer<T>(scopeName(ref, scope), listWatchFor<T>(this.#client, ref, scope), {
       indexers: request.indexers,
       transform: request.transform,
-      reflector: this.#opts.reflector,
+      reflector: request.mayBeAbsent ? { ...this.#opts.reflector, mayBeAbsent: true } : this.#opts.reflector,
       logger: this.#log,
     });
     const stored = informer as unknown as SharedInformer<KubeObject>;

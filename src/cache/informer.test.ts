@@ -260,6 +260,37 @@ describe('SharedInformer with a fake list/watch', () => {
     expect(lw.lists).toHaveLength(4);
   });
 
+  it('syncs empty while a resource that may be absent is not served (404), and fills once it is', async () => {
+    const notFound = () => new KubeApiError({ apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', reason: 'NotFound', code: 404, message: 'the server could not find the requested resource' });
+    let served = false;
+    const lw = new FakeListWatch(() => {
+      if (!served) throw notFound();
+      return list([ns('a', '1')], '10');
+    });
+    const inf = new SharedInformer('gatewayclasses', lw, { reflector: { ...fast, mayBeAbsent: true, absentRecheckMs: 2 }, logger: silentLogger });
+    const rec = recorder();
+    inf.addEventHandler(rec.handler);
+    void inf.run(ac.signal);
+    expect(await inf.waitForSync()).toBe(true);
+    expect(inf.store.size).toBe(0);
+    await soon('listed again while absent', () => lw.lists.length >= 3);
+    expect(lw.watches).toHaveLength(0); // nothing to watch until it is served
+    served = true;
+    await lw.nthWatch(1);
+    expect(rec.log).toEqual(['add a']);
+    expect((await lw.nthWatch(1)).opts.resourceVersion).toBe('10');
+  });
+
+  it('never syncs on a 404 when the resource must be served: it is a failure, retried', async () => {
+    const lw = new FakeListWatch(() => {
+      throw new KubeApiError({ apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', reason: 'NotFound', code: 404, message: 'not found' });
+    });
+    const inf = new SharedInformer('ns', lw, { reflector: fast, logger: silentLogger });
+    void inf.run(ac.signal);
+    await soon('several lists', () => lw.lists.length >= 3);
+    expect(inf.hasSynced()).toBe(false);
+  });
+
   it('replays the cache to a handler registered after sync, and survives a throwing handler', async () => {
     const lw = new FakeListWatch(() => list([ns('a', '1'), ns('b', '2')], '10'));
     const inf = new SharedInformer('ns', lw, { reflector: fast, logger: silentLogger });

@@ -57,6 +57,8 @@ export interface PaddockCacheOptions {
   readonly guardrails: readonly CachedKind[];
   /** The admission policies and bindings, each watched by name (Paddock may read no other). */
   readonly admission: readonly NamedObject[];
+  /** The object that records which tenant holds which hostname pattern. */
+  readonly hostnameLedger: { readonly resource: ResourceRef; readonly namespace: string; readonly name: string };
 }
 
 /**
@@ -79,7 +81,11 @@ export class PaddockCache {
   readonly runtimeClasses: SharedInformer<KubeObject>;
   readonly volumeAttributesClasses: SharedInformer<KubeObject>;
   readonly deviceClasses: SharedInformer<KubeObject>;
+  /** Gateway API's, whose CRDs a cluster may not have: empty (and synced) while they are not served. */
+  readonly gatewayClasses: SharedInformer<KubeObject>;
   readonly nodes: SharedInformer<KubeObject>;
+  /** The hostname ledger (tenancy/hostnames/ledger.ts): one object, watched by name. */
+  readonly hostnameLedger: SharedInformer<KubeObject>;
   /** Guardrail informers by `kind`, in the order given. */
   readonly #guardrails = new Map<string, SharedInformer<KubeObject>>();
   /** Admission policy and binding informers by `<kind>/<name>`. */
@@ -106,7 +112,10 @@ export class PaddockCache {
     this.runtimeClasses = factory.informerFor<KubeObject>(RESOURCES.runtimeClasses);
     this.volumeAttributesClasses = factory.informerFor<KubeObject>(RESOURCES.volumeAttributesClasses);
     this.deviceClasses = factory.informerFor<KubeObject>(RESOURCES.deviceClasses);
+    this.gatewayClasses = factory.informerFor<KubeObject>(RESOURCES.gatewayClasses, { mayBeAbsent: true });
     this.nodes = factory.informerFor<KubeObject>(RESOURCES.nodes, { transform: nodeSummary });
+    const ledger = options.hostnameLedger;
+    this.hostnameLedger = factory.informerFor<KubeObject>(ledger.resource, { namespace: ledger.namespace, fieldSelector: `metadata.name=${ledger.name}` });
     for (const o of options.admission) {
       this.#admission.set(`${o.resource.kind}/${o.name}`, factory.informerFor<KubeObject>(o.resource, { fieldSelector: `metadata.name=${o.name}` }));
     }
@@ -130,6 +139,7 @@ export class PaddockCache {
       case 'runtimeClasses': return this.runtimeClasses;
       case 'volumeAttributesClasses': return this.volumeAttributesClasses;
       case 'deviceClasses': return this.deviceClasses;
+      case 'gatewayClasses': return this.gatewayClasses;
     }
   }
 

@@ -1,4 +1,4 @@
-import { isGone, KubeApiError } from '../kube/errors';
+import { isGone, isNotFound, KubeApiError } from '../kube/errors';
 import { jsonLogger, type Logger } from '../kube/log';
 import type { KubeObject, Status, WatchEvent } from '../kube/types';
 import { cacheErrors, cacheLists, cacheWatchEvents, cacheWatchRestarts } from '../metrics/cache';
@@ -29,7 +29,19 @@ export interface ReflectorOptions {
   watchIdleTimeoutMs?: number;
   backoff?: BackoffOptions;
   logger?: Logger;
+  /**
+   * The resource may not be served at all (a kind from a CRD the cluster may lack, such as Gateway
+   * API's): a 404 on the list counts as an empty, synced collection, and the list is tried again every
+   * `absentRecheckMs` until it is served. Without it, a 404 is a failure retried with backoff, and the
+   * collection never syncs.
+   */
+  mayBeAbsent?: boolean;
+  /** How often a resource found absent is listed again. Default 10 s. */
+  absentRecheckMs?: number;
 }
+
+/** The list answered 404: the resource is not served (only with `mayBeAbsent`). */
+class ResourceAbsent extends Error {}
 
 /** Ends the current watch so the loop re-watches; carries why, for the restart metric. */
 class WatchEnded extends Error {
@@ -55,7 +67,10 @@ export class Reflector<T extends KubeObject> {
   readonly #idleTimeoutMs: number;
   readonly #backoff: Backoff;
   readonly #log: Logger;
+  readonly #mayBeAbsent: boolean;
+  readonly #absentRecheckMs: number;
   #rv = '';
+  #absent = false;
 
   constructor(lw: ListerWatcher<T>, sink: ReflectorSink<T>, opts: ReflectorOptions = {}) {
     this.#lw = lw;
@@ -66,6 +81,8 @@ export class Reflector<T extends KubeObject> {
     this.#idleTimeoutMs = opts.watchIdleTimeoutMs ?? 150_000;
     this.#backoff = new Backoff(opts.backoff);
     this.#log = opts.logger ?? jsonLogger('reflector');
+    this.#mayBeAbsent = opts.mayBeAbsent ?? false;
+    this.#absentRecheckMs = opts.absentRecheckMs ?? 10_000;
   }
 
   /** The resourceVersion of the last list, event or bookmark applied ('' before the first list). */
@@ -84,6 +101,11 @@ export class Reflector<T extends KubeObject> {
         await this.#watch(signal);
       } catch (err) {
         if (signal.aborted) break;
+        if (err instanceof ResourceAbsent) {
+          // Not an error: the collection is empty until the resource is served. Keep asking, calmly.
+          await sleep(this.#absentRecheckMs * (0.5 + Math.random()), signal);
+          continue;
+        }
         if (err instanceof WatchEnded) {
           cacheWatchRestarts.inc({ cache: this.#name, reason: err.reason });
           if (err.reason !== 'short') {
@@ -117,6 +139,7 @@ export class Reflector<T extends KubeObject> {
       try {
         page = await this.#lw.list({ limit: this.#pageSize || undefined, continue: cont }, signal);
       } catch (err) {
+        if (this.#mayBeAbsent && isNotFound(err)) return this.#markAbsent(signal);
         if (!(isGone(err) && cont)) throw err;
         // The continue token expired mid-list (client-go pager's FullListIfExpired): list everything at once.
         this.#log.info('continue token expired, listing without pagination', { cache: this.#name });
@@ -132,6 +155,18 @@ export class Reflector<T extends KubeObject> {
     signal.throwIfAborted();
     this.#sink.replace(items, rv);
     this.#rv = rv;
+    if (this.#absent) this.#log.info('resource served now', { cache: this.#name });
+    this.#absent = false;
+  }
+
+  /** The resource is not served: the store holds nothing (and has synced); the caller lists again later. */
+  #markAbsent(signal: AbortSignal): never {
+    signal.throwIfAborted();
+    if (!this.#absent) this.#log.info('resource not served; empty until it is', { cache: this.#name });
+    this.#absent = true;
+    this.#sink.replace([], '');
+    this.#rv = '';
+    throw new ResourceAbsent();
   }
 
   /** One watch from the current resourceVersion; always ends by throwing (WatchEnded, or the failure). */

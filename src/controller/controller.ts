@@ -134,6 +134,11 @@ export class TenantController {
         for (const t of this.cache.tenants.store.list()) if (t.spec?.[field] !== undefined) enqueue(t.metadata.name);
       })),
       ...this.cache.admissionInformers.map((i) => handlersFor(i, () => this.#reconcileAdmission())),
+      // The hostname ledger changed (a tenant released patterns, or someone else wrote it): every tenant
+      // that holds or wants hostnames decides again (a refused one may hold them now).
+      handlersFor(this.cache.hostnameLedger, () => {
+        for (const t of this.cache.tenants.store.list()) if (t.spec?.hostnames !== undefined) enqueue(t.metadata.name);
+      }),
     ];
   }
 }

@@ -9,6 +9,7 @@ import { BindableRoles } from './bindable-roles';
 import { updateClaims } from './claim-update';
 import { EventBatch, type EventRecorder } from './events';
 import { GuardrailSync, type Notes } from './guardrail-sync';
+import { HostnameHoldings } from './hostname-holdings';
 import { NamespaceRelease } from './release';
 import type { ReconcileResult } from './workqueue-workers';
 import type { Writer } from './writer';
@@ -35,6 +36,7 @@ export class TenantReconciler {
     this.guardrails = new GuardrailSync(cache, writer);
     this.release = new NamespaceRelease(cache, writer, this.guardrails);
     this.bindable = new BindableRoles(writer.client, bindableClusterRoles, log);
+    this.hostnames = new HostnameHoldings(cache, writer);
   }
 
   /** The last status written per tenant and the resourceVersion it was written from. */
@@ -51,6 +53,8 @@ export class TenantReconciler {
   readonly release: NamespaceRelease;
   /** The cluster roles additionalRoleBindings may name here (the controller refreshes it). */
   readonly bindable: BindableRoles;
+  /** The hostname patterns each tenant holds (one ledger for the cluster). */
+  readonly hostnames: HostnameHoldings;
 
   /** Reconciles one tenant; `signal` cancels the pass: once it aborts, none of its writes is sent. */
   async reconcile(name: string, signal?: AbortSignal): Promise<ReconcileResult | void> {
@@ -93,11 +97,13 @@ export class TenantReconciler {
     const takenFromOthers = namesTakenFromOthers(tenant.metadata.name, (n) => this.cache.tenants.store.get(n));
     const bindable = this.bindable.current();
     const validity = desiredState(tenant, [], bindable);
-    if (!validity.valid || takenFromOthers.length > 0) {
+    // Hostnames are allocated before anything else is claimed: a Tenant refused them is refused whole.
+    const hostnameConflicts = validity.valid && takenFromOthers.length === 0 ? await this.hostnames.hold(tenant) : [];
+    if (!validity.valid || takenFromOthers.length > 0 || hostnameConflicts.length > 0) {
       // Refused: nothing is claimed, created or changed; what is already proven is reported.
       const proven = claimsOf(tenant).filter((c) => this.#holds(c)).map((c) => c.name);
       const conflicts = this.#unclaimedLabelled(tenant);
-      return this.#writeStatus(tenant, validity, { namespaces: proven, conflicts, missing: [], drifted: [], takenFromOthers });
+      return this.#writeStatus(tenant, validity, { namespaces: proven, conflicts, missing: [], drifted: [], takenFromOthers, hostnameConflicts });
     }
 
     const notes = this.#notes(tenant);
@@ -186,6 +192,7 @@ export class TenantReconciler {
       const ns = this.cache.namespaces.store.get(claim.name);
       if (ns && claimHolds(claim, ns) && ns.status?.phase !== 'Terminating') await this.release.retire(tenant, ns, this.#notes(tenant));
     }
+    await this.hostnames.release(tenant.metadata.name);
     // A 409 here (the tenant changed meanwhile) is retried with backoff from the newer cached tenant.
     const finalizers = (tenant.metadata.finalizers ?? []).filter((f) => f !== PADDOCK.finalizer);
     await this.writer.update({ ...tenant, metadata: { ...tenant.metadata, finalizers } });

@@ -55,6 +55,8 @@ export const RESOURCES = {
   runtimeClasses: { group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false },
   volumeAttributesClasses: { group: 'storage.k8s.io', version: 'v1', resource: 'volumeattributesclasses', kind: 'VolumeAttributesClass', namespaced: false },
   deviceClasses: { group: 'resource.k8s.io', version: 'v1', resource: 'deviceclasses', kind: 'DeviceClass', namespaced: false },
+  /** Gateway API: served only where its CRDs are installed. */
+  gatewayClasses: { group: 'gateway.networking.k8s.io', version: 'v1', resource: 'gatewayclasses', kind: 'GatewayClass', namespaced: false },
   validatingAdmissionPolicies: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false },
   mutatingAdmissionPolicies: { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'mutatingadmissionpolicies', kind: 'MutatingAdmissionPolicy', namespaced: false },
   validatingAdmissionPolicyBindings: {

@@ -127,6 +127,8 @@ export interface TenantSpec {
   runtimeClasses?: ClassPolicy;
   volumeAttributesClasses?: ClassPolicy;
   deviceClasses?: ClassPolicy;
+  gatewayClasses?: ClassPolicy;
+  hostnames?: HostnamePolicy;
   containerRegistries?: { allowed?: string[] };
   imagePullPolicies?: ('Always' | 'IfNotPresent' | 'Never')[];
   services?: ServicePolicy;
@@ -144,6 +146,14 @@ export interface ServicePolicy {
   loadBalancerClasses?: { allowed?: string[] };
 }
 
+/**
+ * Which hostnames a tenant's Ingresses, Gateways and routes may name (SPEC §10): exact names and `*.`
+ * wildcards, each allocated to one tenant only (src/tenancy/hostnames/).
+ */
+export interface HostnamePolicy {
+  allowed?: string[];
+}
+
 /** Which classes of one kind a tenant may use (SPEC §9): listed by name, or matching the selector. */
 export interface ClassPolicy {
   allowed?: string[];
@@ -152,7 +162,7 @@ export interface ClassPolicy {
 }
 
 /** The class kinds a Tenant restricts, by their spec/status field. */
-export type ClassField = 'storageClasses' | 'ingressClasses' | 'priorityClasses' | 'runtimeClasses' | 'volumeAttributesClasses' | 'deviceClasses';
+export type ClassField = 'storageClasses' | 'ingressClasses' | 'priorityClasses' | 'runtimeClasses' | 'volumeAttributesClasses' | 'deviceClasses' | 'gatewayClasses';
 
 export type TenantPhase = 'Pending' | 'Active' | 'Degraded' | 'Terminating';
 

@@ -87,7 +87,7 @@ export function paddockRules(): RoleRule[] {
     },
     { apiGroups: [RBAC_GROUP], resources: ['clusterrolebindings'], resourceNames: clusterRoleBindings().map((b) => b.metadata.name), verbs: ['update', 'patch'] },
     { why: 'What tenants may use (SPEC §9): read cluster-wide to resolve status.allowed and serve the views.', ...reads(RESOURCES.nodes) },
-    ...[RESOURCES.storageClasses, RESOURCES.ingressClasses, RESOURCES.priorityClasses, RESOURCES.runtimeClasses, RESOURCES.volumeAttributesClasses, RESOURCES.deviceClasses].map(reads),
+    ...[RESOURCES.storageClasses, RESOURCES.ingressClasses, RESOURCES.priorityClasses, RESOURCES.runtimeClasses, RESOURCES.volumeAttributesClasses, RESOURCES.deviceClasses, RESOURCES.gatewayClasses].map(reads),
     ...admissionRules(),
     { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch', 'update'] },
     {

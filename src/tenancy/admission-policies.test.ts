@@ -24,6 +24,8 @@ describe('the admission objects', () => {
       'ValidatingAdmissionPolicyBinding/paddock-tenant-deletion',
       'ValidatingAdmissionPolicy/paddock-managed-objects',
       'ValidatingAdmissionPolicyBinding/paddock-managed-objects',
+      'ValidatingAdmissionPolicy/paddock-tenant-hostnames',
+      'ValidatingAdmissionPolicyBinding/paddock-tenant-hostnames',
     ]);
     expect(ADMISSION_OBJECTS.map((o) => `${o.resource.kind}/${o.name}`)).toEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`));
   });
@@ -39,11 +41,20 @@ describe('the admission objects', () => {
   });
 
   it("bind the policies to every tenant-labelled namespace, with the request namespace's TenantRestriction as parameter", () => {
-    for (const b of objects.filter((o) => o.kind!.endsWith('Binding') && o.spec.paramRef)) {
+    for (const b of objects.filter((o) => o.kind!.endsWith('Binding') && o.spec.paramRef && o.metadata.name !== 'paddock-tenant-hostnames')) {
       expect(b.spec.matchResources).toMatchObject({ matchPolicy: 'Equivalent', namespaceSelector: { matchExpressions: [{ key: 'paddock.dev/tenant', operator: 'Exists' }] }, objectSelector: {} });
       expect((b.spec.paramRef as { name: string; namespace?: string }).name).toBe(RESTRICTION_OBJECT_NAME);
       expect(b.spec.paramRef).not.toHaveProperty('namespace');
     }
+  });
+
+  it('bind the hostnames fence to every tenant-labelled namespace with the one hostname ledger as parameter, absent read as empty', () => {
+    const policy = byName('ValidatingAdmissionPolicy', 'paddock-tenant-hostnames');
+    const binding = byName('ValidatingAdmissionPolicyBinding', 'paddock-tenant-hostnames');
+    expect(policy.spec.paramKind).toEqual({ apiVersion: 'paddock.dev/v1alpha1', kind: 'TenantRestriction' });
+    expect(binding.spec.paramRef).toEqual({ name: 'paddock-hostnames', namespace: 'paddock-system', parameterNotFoundAction: 'Allow' });
+    expect(binding.spec.matchResources).toMatchObject({ namespaceSelector: { matchExpressions: [{ key: 'paddock.dev/tenant', operator: 'Exists' }] } });
+    expect(rules(policy, 'matchConstraints')!.flatMap((r) => r.resources)).toEqual(['ingresses', 'gateways', 'listenersets', 'httproutes', 'grpcroutes', 'tlsroutes']);
   });
 
   it('refuse creates without a TenantRestriction, check updates when it exists, and default only when it exists', () => {
@@ -70,9 +81,12 @@ describe('policies', () => {
     }
   });
 
-  it('restrictions match PVCs, Ingresses, Pods and ephemeral containers, Services, ResourceClaims and their templates, and NetworkPolicies, create and update', () => {
+  it('restrictions match PVCs, Ingresses, Pods and ephemeral containers, Services, ResourceClaims and their templates, NetworkPolicies, and Gateway API\'s Gateways, ListenerSets and routes, create and update', () => {
     const matched = rules(restrictionsPolicy(), 'matchConstraints')!;
-    expect(matched.flatMap((r) => r.resources)).toEqual(['persistentvolumeclaims', 'ingresses', 'pods', 'pods/ephemeralcontainers', 'services', 'resourceclaims', 'resourceclaimtemplates', 'networkpolicies']);
+    expect(matched.flatMap((r) => r.resources)).toEqual([
+      'persistentvolumeclaims', 'ingresses', 'pods', 'pods/ephemeralcontainers', 'services', 'resourceclaims', 'resourceclaimtemplates', 'networkpolicies',
+      'gateways', 'listenersets', 'httproutes', 'grpcroutes', 'tlsroutes',
+    ]);
     for (const r of matched) expect(r.operations).toEqual(['CREATE', 'UPDATE']);
   });
 
@@ -83,7 +97,7 @@ describe('policies', () => {
       expect(v.reason).toBe('Forbidden');
     }
     const text = JSON.stringify(restrictionsPolicy().spec);
-    for (const field of ['storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses', 'volumeAttributesClasses', 'deviceClasses', 'containerRegistries']) expect(text).toContain(`has(params.spec.${field})`);
+    for (const field of ['storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses', 'volumeAttributesClasses', 'deviceClasses', 'gatewayClasses', 'hostnames', 'containerRegistries']) expect(text).toContain(`has(params.spec.${field})`);
   });
 
   it("read the tenant's name and resolved class names from the parameter's spec", () => {

@@ -22,6 +22,7 @@ import { RESOURCES, type ResourceRef } from '../kube/resources';
 import { cordon } from './fences/cordon';
 import { fenceObjects, TENANT_NAMESPACES } from './fences/fence';
 import { managedObjects } from './fences/managed-objects';
+import { hostnamesFence } from './fences/hostnames';
 import { preventDeletion } from './fences/prevent-deletion';
 import { RESTRICTION_OBJECT_NAME } from './guardrails/tenant-restriction';
 import type { ResourceRule } from './restrictions/cel';
@@ -68,7 +69,7 @@ function binding(kind: string, name: string, policy: AdmissionObject, notFound: 
 }
 
 /** The rules about a tenant as a whole (fences/), each a policy with one binding and no parameter. */
-const FENCES = [cordon, preventDeletion, managedObjects];
+const FENCES = [cordon, preventDeletion, managedObjects, hostnamesFence];
 
 /**
  * The policies, then their bindings, then each fence's policy and binding: the objects Paddock keeps

@@ -5,7 +5,7 @@
 import type { ClassField, ClassPolicy, KubeObject, Tenant } from '../kube/types';
 import { labelSelectorFromMetav1, type LabelSelector } from '../selectors/label-selector';
 
-export const CLASS_FIELDS: readonly ClassField[] = ['storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses', 'volumeAttributesClasses', 'deviceClasses'];
+export const CLASS_FIELDS: readonly ClassField[] = ['storageClasses', 'ingressClasses', 'priorityClasses', 'runtimeClasses', 'volumeAttributesClasses', 'deviceClasses', 'gatewayClasses'];
 
 /** A class policy compiled once: names, and a selector (undefined: none, or invalid and so matching nothing). */
 export interface ClassRule {

@@ -1,13 +1,15 @@
 /**
  * What the shared cache is told of tenancy (the cache itself imports nothing from here): how Tenants
  * are indexed, which annotations of a namespace are Paddock's, the guardrail kinds and the admission
- * policies and bindings.
+ * policies and bindings, the hostname ledger.
  */
 import { INDEX, type PaddockCacheOptions } from '../cache/paddock-cache';
 import type { KeptAnnotations } from '../cache/summaries';
 import { CLAIM_TOKEN_ANNOTATION } from './claims';
 import { ADMISSION_OBJECTS } from './admission-policies';
 import { GUARDRAILS } from './guardrails/registry';
+import { tenantRestrictions } from './guardrails/tenant-restriction';
+import { HOSTNAME_LEDGER_NAME, HOSTNAME_LEDGER_NAMESPACE } from './hostnames/ledger';
 import { declaredNamespaceName, MANAGED_METADATA_ANNOTATION, PADDOCK_KEY_PREFIX } from './names';
 import { decodeManagedKeys } from './namespace';
 import { ownerKeysOfTenant } from './owner-keys';
@@ -34,4 +36,5 @@ export const TENANCY_CACHE: PaddockCacheOptions = {
   namespaceAnnotations: PADDOCK_ANNOTATIONS,
   guardrails: GUARDRAILS,
   admission: ADMISSION_OBJECTS,
+  hostnameLedger: { resource: tenantRestrictions.resource, namespace: HOSTNAME_LEDGER_NAMESPACE, name: HOSTNAME_LEDGER_NAME },
 };

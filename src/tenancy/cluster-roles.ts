@@ -30,6 +30,10 @@ const READ = ['get', 'list', 'watch'];
 const WRITE = ['create', 'update', 'patch', 'delete', 'deletecollection'];
 const READ_WRITE = [...READ, ...WRITE];
 
+const GATEWAY_GROUP = 'gateway.networking.k8s.io';
+/** The Gateway API kinds that name hostnames, each judged by the restrictions policy. */
+const GATEWAY_RESOURCES = ['gateways', 'grpcroutes', 'httproutes', 'listenersets', 'tlsroutes'];
+
 const rule = (apiGroup: string, resources: string[], verbs: string[], resourceNames?: string[]): PolicyRule =>
   resourceNames ? { apiGroups: [apiGroup], resources, verbs, resourceNames } : { apiGroups: [apiGroup], resources, verbs };
 
@@ -53,6 +57,8 @@ const VIEWER_RULES: PolicyRule[] = [
   // What kube-apiserver enforces in the namespace (guardrails/tenant-restriction.ts): read, never written.
   rule(PADDOCK.tenantGroup, ['tenantrestrictions'], READ),
   rule('policy', ['poddisruptionbudgets', 'poddisruptionbudgets/status'], READ),
+  // Gateway API, where installed: hostnames and classes are what the tenant's restrictions say (SPEC §10).
+  rule(GATEWAY_GROUP, [...GATEWAY_RESOURCES, ...GATEWAY_RESOURCES.map((r) => `${r}/status`), 'referencegrants'], READ),
 ];
 
 /** Running workloads: everything `edit` allows in a namespace except NetworkPolicies and impersonation. */
@@ -71,6 +77,7 @@ const OPERATOR_RULES: PolicyRule[] = [
   rule('events.k8s.io', ['events'], WRITE),
   rule('networking.k8s.io', ['ingresses'], READ_WRITE),
   rule('policy', ['poddisruptionbudgets'], READ_WRITE),
+  rule(GATEWAY_GROUP, [...GATEWAY_RESOURCES, 'referencegrants'], READ_WRITE),
 ];
 
 /**
@@ -89,7 +96,7 @@ const ADMIN_RULES: PolicyRule[] = [
 const TENANTNAMESPACES_USER_RULES: PolicyRule[] = [
   rule(PADDOCK.apiGroup, ['tenantnamespaces'], ['get', 'list', 'watch', 'create', 'delete']),
   // The read-only views of what a tenant may use (SPEC §9); each shows a caller only its own share.
-  rule(PADDOCK.apiGroup, ['ownedtenants', 'tenantingressclasses', 'tenantnodes', 'tenantpriorityclasses', 'tenantruntimeclasses', 'tenantstorageclasses'], READ),
+  rule(PADDOCK.apiGroup, ['ownedtenants', 'tenantdeviceclasses', 'tenantgatewayclasses', 'tenantingressclasses', 'tenantnodes', 'tenantpriorityclasses', 'tenantruntimeclasses', 'tenantstorageclasses'], READ),
 ];
 
 const labels = () => ({ [PADDOCK.managedByLabel]: PADDOCK.managedByValue });

@@ -75,6 +75,14 @@ describe('tenantStatus', () => {
     expect(ready(s)!.message).not.toContain('oil-production-x');
   });
 
+  it("refuses a tenant whose hostnames overlap another tenant's, naming its own patterns and field, never the holder", () => {
+    const s = statusOf(tenant(), { ...synced, namespaces: [], hostnameConflicts: ['*.oil.example.com'] });
+    expect(ready(s)).toMatchObject({ status: 'False', reason: 'HostnameConflict' });
+    expect(ready(s)!.message).toContain('spec.hostnames.allowed');
+    expect(ready(s)!.message).toContain('*.oil.example.com');
+    expect(s.phase).toBe('Pending');
+  });
+
   it('records the claims it is given, and keeps the tenant\'s own otherwise', () => {
     const claims = [{ name: 'oil-production', origin: 'Declared' as const, uid: 'u-p' }];
     expect(statusOf(tenant(), { ...synced, claims }).claims).toEqual(claims);

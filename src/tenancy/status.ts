@@ -15,6 +15,7 @@ export const ReadyReason = {
   Terminating: 'Terminating',
   InvalidSpec: 'InvalidSpec',
   TenantNameConflict: 'TenantNameConflict',
+  HostnameConflict: 'HostnameConflict',
   ClusterRoleNotBindable: 'ClusterRoleNotBindable',
   NamespaceConflict: 'NamespaceConflict',
   NamespaceQuotaExceeded: 'NamespaceQuotaExceeded',
@@ -38,6 +39,8 @@ export interface ObservedState {
   keptOverQuota?: readonly string[];
   /** Namespaces of other tenants this Tenant's name would take: the Tenant is refused (claims.ts). */
   takenFromOthers?: readonly string[];
+  /** Patterns of spec.hostnames that overlap patterns another tenant holds: the Tenant is refused. */
+  hostnameConflicts?: readonly string[];
   /** The claims to record; absent keeps the Tenant's own. */
   claims?: readonly NamespaceClaim[];
   /** The class names the tenant may use (status.allowed); absent keeps the Tenant's own. */
@@ -115,6 +118,10 @@ function readiness(tenant: Tenant, desired: DesiredState, observed: ObservedStat
     // Counted, not named: the names are another tenant's, and this Tenant's owners read its status.
     const n = observed.takenFromOthers.length;
     findings.push([ReadyReason.TenantNameConflict, `tenant name "${name}" would take ${n} ${n === 1 ? 'namespace' : 'namespaces'} named "${name}-…" that another tenant owns (a name belongs to the longest <tenant>- prefix); rename the tenant`]);
+  }
+  if (observed.hostnameConflicts?.length) {
+    // The patterns are this Tenant's own; whose they overlap is not told (another tenant's owners).
+    findings.push([ReadyReason.HostnameConflict, list('spec.hostnames.allowed overlaps hostnames another tenant holds (a hostname belongs to the first tenant that holds it); nothing is provisioned until they are changed', observed.hostnameConflicts)]);
   }
   if (desired.valid && desired.unbindable.length > 0) {
     findings.push([ReadyReason.ClusterRoleNotBindable, list('not bound', desired.unbindable.map((p) => `${p.field}: ${p.message}`), '; ')]);

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { startControlPlane } from '../controlplane/controlplane';
 import { installPaddockIdentity, registerApiService, startPaddock } from '../controlplane/paddock';
 import { killGroup, startDetached, waitFor } from '../controlplane/processes';
-import { installCrds } from '../controlplane/crds';
+import { installCrds, installGatewayApiCrds } from '../controlplane/crds';
 
 /** The directory of the control plane shared by every integration suite of one run. */
 export const TEST_CONTROL_PLANE_DIR = resolve(__dirname, '..', '..', '.paddock', 'test');
@@ -46,10 +46,11 @@ function isPaddock(pid: number): boolean {
 }
 
 /**
- * Starts one local control plane for the whole run, installs the Tenant CRD, and starts two Paddock
+ * Starts one local control plane for the whole run, installs the Tenant CRD, starts two Paddock
  * replicas (mode all, leader election on) with the APIService pointing at a TCP balancer in front of
- * both, as a Service spreads connections over a Deployment's pods. Suites find all of it through
- * `test/integration/env.ts` and isolate themselves by unique names.
+ * both, as a Service spreads connections over a Deployment's pods, and then installs Gateway API's
+ * CRDs (the replicas were ready without them). Suites find all of it through `test/integration/env.ts`
+ * and isolate themselves by unique names.
  */
 export default async function globalSetup(): Promise<void> {
   // Replicas a killed earlier run left behind would keep a stale control plane's ports busy.
@@ -67,4 +68,6 @@ export default async function globalSetup(): Promise<void> {
   const balancer = await startBalancer();
   writeFileSync(PADDOCK_STATE_FILE, JSON.stringify({ kubeconfig, replicas, balancer }, null, 2));
   await registerApiService(state, balancer.port);
+  // After the replicas are ready: they must start and serve without Gateway API, and pick it up later.
+  await installGatewayApiCrds(state.kubeconfigs.admin);
 }

@@ -209,6 +209,8 @@ describe('discovery', () => {
     const view = (name: string, short: string, kind: string) => ({ NAME: name, SHORTNAMES: short, KIND: kind, VERBS: 'get,list,watch' });
     expect(rows.map(({ NAME, SHORTNAMES, KIND, VERBS }) => ({ NAME, SHORTNAMES, KIND, VERBS }))).toEqual([
       view('ownedtenants', 'otn', 'OwnedTenant'),
+      view('tenantdeviceclasses', 'tdc', 'TenantDeviceClass'),
+      view('tenantgatewayclasses', 'tgc', 'TenantGatewayClass'),
       view('tenantingressclasses', 'tic', 'TenantIngressClass'),
       { NAME: 'tenantnamespaces', SHORTNAMES: 'tns', KIND: 'TenantNamespace', VERBS: 'create,delete,get,list,watch' },
       view('tenantnodes', 'tno', 'TenantNode'),

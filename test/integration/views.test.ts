@@ -35,13 +35,25 @@ beforeAll(async () => {
   await applyObject({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: `${id}-low` }, value: 100 });
   await applyObject({ apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: `${id}-sandbox`, labels: { sandbox: 'true' } }, handler: 'runsc' });
   await applyObject({ apiVersion: 'v1', kind: 'Node', metadata: { name: `${id}-node`, labels: { pool: id } } });
+  // Gateway API's CRDs come after Paddock started (global-setup): the view fills once they are served.
+  await waitFor('Gateway API served', async () => (await kubectl('admin', ['get', 'crd', 'gatewayclasses.gateway.networking.k8s.io'])).code === 0, 120_000, 500);
+  for (const n of [`${id}-gw`, `${id}-gw-other`]) {
+    await applyObject({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'GatewayClass', metadata: { name: n }, spec: { controllerName: 'example.com/gateway', description: `class ${n}` } });
+  }
+  await applyObject({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name: `${id}-gpu`, labels: { gpu: id } }, spec: {} });
+  await applyObject({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name: `${id}-tpu` }, spec: {} });
   await applyObject(tenant(oil, {
     owners: [SA('ann')], nodeSelector: { pool: id },
     storageClasses: { allowed: [std], selector: { matchLabels: { tier: 'gold' } } },
     ingressClasses: { allowed: [`${id}-internal`] }, priorityClasses: { allowed: [`${id}-low`] }, runtimeClasses: { selector: { matchLabels: { sandbox: 'true' } } },
+    gatewayClasses: { allowed: [`${id}-gw`] }, deviceClasses: { selector: { matchLabels: { gpu: id } } },
   }));
-  await applyObject(tenant(gas, { owners: [SA('ben')], storageClasses: { allowed: [bronze] }, ingressClasses: { allowed: [] }, priorityClasses: { allowed: [] }, runtimeClasses: { allowed: [] } }));
+  await applyObject(tenant(gas, {
+    owners: [SA('ben')], storageClasses: { allowed: [bronze] }, ingressClasses: { allowed: [] }, priorityClasses: { allowed: [] }, runtimeClasses: { allowed: [] },
+    gatewayClasses: { allowed: [] }, deviceClasses: { allowed: [] },
+  }));
   await waitFor('the views to know the tenants', async () => (await names(ann, 'tsc')).length === 2, 60_000, 250);
+  await waitFor('the gateway class view to know the classes', async () => (await names(ann, 'tgc')).length === 1, 60_000, 250);
 });
 
 afterAll(async () => {
@@ -51,6 +63,8 @@ afterAll(async () => {
   await kubectl('admin', ['delete', 'priorityclass', `${id}-low`, '--wait=false']);
   await kubectl('admin', ['delete', 'runtimeclass', `${id}-sandbox`, '--wait=false']);
   await kubectl('admin', ['delete', 'node', `${id}-node`, '--wait=false']);
+  await kubectl('admin', ['delete', 'gatewayclass', `${id}-gw`, `${id}-gw-other`, '--wait=false']);
+  await kubectl('admin', ['delete', 'deviceclass', `${id}-gpu`, `${id}-tpu`, '--wait=false']);
   await kubectl('admin', ['delete', 'namespace', ns, '--wait=false']);
 });
 
@@ -61,10 +75,14 @@ describe('what a tenant may use, shown per caller', () => {
     expect(await names(ann, 'tpc')).toEqual([`${id}-low`]);
     expect(await names(ann, 'trc')).toEqual([`${id}-sandbox`]);
     expect(await names(ann, 'tno')).toEqual([`${id}-node`]);
+    expect(await names(ann, 'tenantgatewayclasses')).toEqual([`${id}-gw`]);
+    expect(await names(ann, 'tdc')).toEqual([`${id}-gpu`]);
+    expect(await names(ben, 'tgc')).toEqual([]);
+    expect(await names(ben, 'tenantdeviceclasses')).toEqual([]);
     expect((await kubectlJson(ann, ['get', 'otn'])).items.map((t: { metadata: { name: string } }) => t.metadata.name)).toEqual([oil]);
     expect(await names(ben, 'tsc')).toEqual([bronze]);
     expect(await names(ben, 'tno')).toEqual([]);
-    for (const r of ['tsc', 'tic', 'tpc', 'trc', 'tno', 'otn']) expect((await kubectlJson(nobody, ['get', r])).items).toEqual([]);
+    for (const r of ['tsc', 'tic', 'tpc', 'trc', 'tgc', 'tdc', 'tno', 'otn']) expect((await kubectlJson(nobody, ['get', r])).items).toEqual([]);
   });
 
   it('shows an admin everything', async () => {
@@ -81,6 +99,21 @@ describe('what a tenant may use, shown per caller', () => {
     expect(Object.keys(parseTable((await kubectl(ann, ['get', 'tpc'])).stdout)[0]!)).toEqual(['NAME', 'VALUE', 'GLOBAL-DEFAULT', 'AGE', 'PREEMPTIONPOLICY']);
   });
 
+  it.each([
+    ['tgc', 'gatewayclasses', `${id}-gw`],
+    ['tdc', 'deviceclasses', `${id}-gpu`],
+  ])("%s prints what kubectl get %s prints for the same object, columns and cells, wide too", async (view, source, object) => {
+    for (const wide of [[], ['-o', 'wide']]) {
+      const ours = parseTable((await kubectl(ann, ['get', view, object, ...wide])).stdout);
+      const kubes = parseTable((await kubectl('admin', ['get', source, object, ...wide])).stdout);
+      expect(Object.keys(ours[0]!)).toEqual(Object.keys(kubes[0]!));
+      // AGE is read at two instants: present in both, compared without it.
+      const withoutAge = (rows: Record<string, string>[]) => rows.map(({ AGE, ...rest }) => (expect(AGE).toMatch(/^\d+[smhd]/), rest));
+      expect(withoutAge(ours)).toEqual(withoutAge(kubes));
+    }
+    if (view === 'tgc') expect(Object.keys(parseTable((await kubectl(ann, ['get', view, '-o', 'wide'])).stdout)[0]!)).toEqual(['NAME', 'CONTROLLER', 'ACCEPTED', 'AGE', 'DESCRIPTION']);
+  });
+
   it('does not shadow the built-in kinds, and kubectl get paddock and explain work for an owner', async () => {
     const builtin = await kubectl(ann, ['get', 'storageclasses']);
     expect(builtin.stderr).toContain('storageclasses.storage.k8s.io is forbidden');
@@ -88,7 +121,7 @@ describe('what a tenant may use, shown per caller', () => {
     expect(category.code).toBe(0);
     expect(category.stdout).toContain(`tenantstorageclass.tenancy.paddock.dev/${gold}`);
     expect(category.stdout).toContain(`ownedtenant.tenancy.paddock.dev/${oil}`);
-    for (const r of ['tsc', 'tic', 'tpc', 'trc', 'tno', 'otn']) {
+    for (const r of ['tsc', 'tic', 'tpc', 'trc', 'tgc', 'tdc', 'tno', 'otn']) {
       await waitFor(`kubectl explain ${r}`, async () => (await kubectl(ann, ['explain', r])).code === 0, 90_000, 1000);
     }
   });

@@ -1,5 +1,5 @@
 /**
- * The class views of SPEC §9 — storage, ingress, priority and runtime classes a caller's tenants may use
+ * The class views of SPEC §9 and §10 — storage, ingress, priority, runtime, gateway and device classes a caller's tenants may use
  * (the union over its tenants; unrestricted tenants may use every class) — each with the columns
  * kube-apiserver prints for the built-in kind: its printer in k8s.io/kubernetes
  * pkg/printers/internalversion/printers.go (printStorageClass, printIngressClass, printPriorityClass,
@@ -132,6 +132,61 @@ export const RUNTIME_CLASSES: ViewDefinition = {
     cells: (row, now) => {
       const o = row as Obj;
       return [o.metadata.name, o.handler ?? '', translateTimestampSince(o.metadata.creationTimestamp, now)];
+    },
+  },
+};
+
+/** A column of a CRD's additionalPrinterColumns as kube-apiserver's table convertor defines it. */
+const crdColumn = (name: string, jsonPath: string, type = 'string', priority = 0) =>
+  column(name, `Custom resource definition column (in JSONPath format): ${jsonPath}`, priority, '', type);
+
+const condition = (o: Obj, type: string) => (Array.isArray(o.status?.conditions) ? o.status.conditions.find((c: { type?: string }) => c?.type === type) : undefined);
+
+/**
+ * GatewayClass is a CRD (Gateway API): its columns are the CRD's additionalPrinterColumns as
+ * kube-apiserver renders them — a value the JSONPath does not find is a null cell, AGE a `date`.
+ */
+export const GATEWAY_CLASSES: ViewDefinition = {
+  kind: 'TenantGatewayClass',
+  resource: 'tenantgatewayclasses',
+  shortName: 'tgc',
+  source: { group: 'gateway.networking.k8s.io', resource: 'gatewayclasses', kind: 'GatewayClass', apiVersion: 'gateway.networking.k8s.io/v1' },
+  informer: (c) => c.gatewayClasses,
+  ...classView('gatewayClasses'),
+  description: 'TenantGatewayClass is a GatewayClass (gateway.networking.k8s.io/v1) that a tenant of the caller may use.',
+  fields: {
+    spec: ['object', 'Spec defines the desired state of GatewayClass: its controllerName, parametersRef and description.'],
+    status: ['object', 'Status defines the current state of GatewayClass, as its controller reports it.'],
+  },
+  table: {
+    columns: [
+      NAME_COLUMN,
+      crdColumn('Controller', '.spec.controllerName'),
+      crdColumn('Accepted', '.status.conditions[?(@.type=="Accepted")].status'),
+      crdColumn('Age', '.metadata.creationTimestamp', 'date'),
+      crdColumn('Description', '.spec.description', 'string', 1),
+    ],
+    cells: (row, now) => {
+      const o = row as Obj;
+      return [o.metadata.name, o.spec?.controllerName ?? null, condition(o, 'Accepted')?.status ?? null, translateTimestampSince(o.metadata.creationTimestamp, now), o.spec?.description ?? null];
+    },
+  },
+};
+
+export const DEVICE_CLASSES: ViewDefinition = {
+  kind: 'TenantDeviceClass',
+  resource: 'tenantdeviceclasses',
+  shortName: 'tdc',
+  source: { group: 'resource.k8s.io', resource: 'deviceclasses', kind: 'DeviceClass', apiVersion: 'resource.k8s.io/v1' },
+  informer: (c) => c.deviceClasses,
+  ...classView('deviceClasses'),
+  description: 'TenantDeviceClass is a DeviceClass (resource.k8s.io/v1) that a tenant of the caller may use.',
+  fields: { spec: ['object', 'Spec defines what can be allocated and how to configure it: selectors, config and extendedResourceName.'] },
+  table: {
+    columns: [NAME_COLUMN, AGE_COLUMN],
+    cells: (row, now) => {
+      const o = row as Obj;
+      return [o.metadata.name, translateTimestampSince(o.metadata.creationTimestamp, now)];
     },
   },
 };

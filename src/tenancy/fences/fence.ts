@@ -1,11 +1,12 @@
 /**
- * A fence: a ValidatingAdmissionPolicy of Paddock's that needs no parameter, and its one binding of the
- * same name — a rule about a tenant as a whole (cordoned, not to be deleted) rather than about what its
- * workloads may use (restrictions/). The objects are written with every server default set, so that a
+ * A fence: a ValidatingAdmissionPolicy of Paddock's, and its one binding of the same name — a rule about
+ * a tenant as a whole (cordoned, not to be deleted) or across tenants (hostnames held by others) rather
+ * than about what one tenant's workloads may use (restrictions/). Its parameter, if any, is one object
+ * for every request, never one per tenant. The objects are written with every server default set, so that a
  * converged cluster needs no writes. Pure.
  */
 import { PADDOCK } from '../../kube/types';
-import type { ResourceRule, Validation } from '../restrictions/cel';
+import type { ResourceRule, Validation, Variable } from '../restrictions/cel';
 import { ADMISSION_API_VERSION, managedLabels, matchResources, type AdmissionObject } from '../restrictions/policies';
 
 export interface Fence {
@@ -20,12 +21,20 @@ export interface Fence {
   readonly objects?: Record<string, unknown>;
   /** Requests the fence leaves alone (a match condition: the validations run where it holds). */
   readonly appliesWhen?: string;
+  /** Variables its validations read (declared in order). */
+  readonly variables?: readonly Variable[];
   readonly validations: readonly Validation[];
+  /**
+   * The one object it reads as `params`, by kind and by name and namespace; absent: none. Missing, it
+   * is `notFound`: Allow (as if empty) or Deny.
+   */
+  readonly param?: { apiVersion: string; kind: string; name: string; namespace: string; notFound: 'Allow' | 'Deny' };
 }
 
 /** The policy and its binding. */
 export function fenceObjects(fence: Fence): AdmissionObject[] {
   const metadata = () => ({ name: fence.name, labels: managedLabels() });
+  const param = fence.param;
   return [
     {
       apiVersion: ADMISSION_API_VERSION,
@@ -33,8 +42,10 @@ export function fenceObjects(fence: Fence): AdmissionObject[] {
       metadata: metadata(),
       spec: {
         failurePolicy: 'Fail',
+        ...(param ? { paramKind: { apiVersion: param.apiVersion, kind: param.kind } } : {}),
         matchConstraints: matchResources([...fence.rules]),
         ...(fence.appliesWhen ? { matchConditions: [{ name: 'applies', expression: fence.appliesWhen }] } : {}),
+        ...(fence.variables ? { variables: [...fence.variables] } : {}),
         validations: [...fence.validations],
       },
     },
@@ -42,7 +53,12 @@ export function fenceObjects(fence: Fence): AdmissionObject[] {
       apiVersion: ADMISSION_API_VERSION,
       kind: 'ValidatingAdmissionPolicyBinding',
       metadata: metadata(),
-      spec: { policyName: fence.name, matchResources: matchResources(undefined, fence.namespaces ?? {}, fence.objects ?? {}), validationActions: ['Deny'] },
+      spec: {
+        policyName: fence.name,
+        ...(param ? { paramRef: { name: param.name, namespace: param.namespace, parameterNotFoundAction: param.notFound } } : {}),
+        matchResources: matchResources(undefined, fence.namespaces ?? {}, fence.objects ?? {}),
+        validationActions: ['Deny'],
+      },
     },
   ];
 }

@@ -15,6 +15,8 @@ export interface ResourceRule {
   scope: string;
 }
 
+const GATEWAY_GROUP = 'gateway.networking.k8s.io';
+
 const rule = (group: string, resources: string[], operations: string[]): ResourceRule => ({ apiGroups: [group], apiVersions: ['v1'], operations, resources, scope: '*' });
 
 /** The requests the validating policy can match, in the order its rules list them. */
@@ -25,6 +27,9 @@ export const VALIDATE = {
   services: rule('', ['services'], ['CREATE', 'UPDATE']),
   deviceClaims: rule('resource.k8s.io', ['resourceclaims', 'resourceclaimtemplates'], ['CREATE', 'UPDATE']),
   networkPolicies: rule('networking.k8s.io', ['networkpolicies'], ['CREATE', 'UPDATE']),
+  /** Gateway API (matched only where its CRDs are installed; a rule for an unserved resource matches nothing). */
+  gateways: rule(GATEWAY_GROUP, ['gateways'], ['CREATE', 'UPDATE']),
+  gatewayHostnames: rule(GATEWAY_GROUP, ['listenersets', 'httproutes', 'grpcroutes', 'tlsroutes'], ['CREATE', 'UPDATE']),
 } as const;
 
 /** The requests the mutating policy can match, in the order its rules list them. */
@@ -33,6 +38,7 @@ export const MUTATE = {
   ingresses: rule('networking.k8s.io', ['ingresses'], ['CREATE']),
   pods: rule('', ['pods'], ['CREATE']),
   deviceClaims: rule('resource.k8s.io', ['resourceclaims', 'resourceclaimtemplates'], ['CREATE']),
+  gateways: rule(GATEWAY_GROUP, ['gateways'], ['CREATE']),
 } as const;
 
 export interface Variable {
@@ -64,6 +70,12 @@ export const REQUEST_VARIABLES: readonly Variable[] = [
   },
   { name: 'podCreate', expression: `variables.isPod && ${isCreate}` },
   { name: 'isService', expression: "request.resource.resource == 'services' && request.?subResource.orValue('') == ''" },
+  { name: 'isGateway', expression: `request.resource.group == '${GATEWAY_GROUP}' && request.resource.resource == 'gateways' && request.?subResource.orValue('') == ''` },
+  { name: 'isListenerSet', expression: `request.resource.group == '${GATEWAY_GROUP}' && request.resource.resource == 'listenersets' && request.?subResource.orValue('') == ''` },
+  {
+    name: 'isRoute',
+    expression: `request.resource.group == '${GATEWAY_GROUP}' && request.resource.resource in ['httproutes', 'grpcroutes', 'tlsroutes'] && request.?subResource.orValue('') == ''`,
+  },
 ];
 
 /** ` (tenant <name>)`, for refusals. */

@@ -36,8 +36,8 @@ describe('the restriction modules', () => {
 
 describe('the policies composed from them', () => {
   it('match each request kind once, in a fixed order', () => {
-    expect((restrictionsPolicy().spec.matchConstraints as { resourceRules: unknown[] }).resourceRules).toEqual([VALIDATE.pvcs, VALIDATE.ingresses, VALIDATE.pods, VALIDATE.services, VALIDATE.deviceClaims, VALIDATE.networkPolicies]);
-    expect((defaultsPolicy().spec.matchConstraints as { resourceRules: unknown[] }).resourceRules).toEqual([MUTATE.pvcs, MUTATE.ingresses, MUTATE.pods, MUTATE.deviceClaims]);
+    expect((restrictionsPolicy().spec.matchConstraints as { resourceRules: unknown[] }).resourceRules).toEqual([VALIDATE.pvcs, VALIDATE.ingresses, VALIDATE.pods, VALIDATE.services, VALIDATE.deviceClaims, VALIDATE.networkPolicies, VALIDATE.gateways, VALIDATE.gatewayHostnames]);
+    expect((defaultsPolicy().spec.matchConstraints as { resourceRules: unknown[] }).resourceRules).toEqual([MUTATE.pvcs, MUTATE.ingresses, MUTATE.pods, MUTATE.deviceClaims, MUTATE.gateways]);
   });
 
   it('hold exactly what the modules contribute', () => {

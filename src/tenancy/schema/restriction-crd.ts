@@ -51,6 +51,11 @@ export function restrictionCrd(restrictions: readonly Restriction[] = RESTRICTIO
                     tenant: { type: 'string', description: 'The Tenant whose namespace this is.' },
                     ...Object.fromEntries(restrictions.map((r) => [r.field, r.schema])),
                     allowed: { ...allowedNamesSchema(restrictions), description: "The Tenant's status.allowed: the class names its selectors resolve to." },
+                    hostnameHolders: {
+                      type: 'object',
+                      description: 'Only on paddock-system/paddock-hostnames, the hostname ledger (its tenant is empty): which tenant holds each hostname pattern.',
+                      additionalProperties: { type: 'string' },
+                    },
                   },
                 },
               },

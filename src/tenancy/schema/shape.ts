@@ -56,6 +56,8 @@ export const TENANT_SPEC_SHAPE: Shape<TenantSpec> = {
   runtimeClasses: CLASS_POLICY,
   volumeAttributesClasses: CLASS_POLICY,
   deviceClasses: CLASS_POLICY,
+  gatewayClasses: CLASS_POLICY,
+  hostnames: { allowed: ['string'] },
   containerRegistries: { allowed: ['string'] },
   imagePullPolicies: ['string'],
   services: { types: { allowed: ['string'] }, externalIPs: { allowed: ['string'] }, loadBalancerClasses: { allowed: ['string'] } },
@@ -65,7 +67,7 @@ export const TENANT_SPEC_SHAPE: Shape<TenantSpec> = {
 export const TENANT_STATUS_SHAPE: Shape<TenantStatus> = {
   phase: 'string',
   namespaces: ['string'],
-  allowed: { storageClasses: ['string'], ingressClasses: ['string'], priorityClasses: ['string'], runtimeClasses: ['string'], volumeAttributesClasses: ['string'], deviceClasses: ['string'] },
+  allowed: { storageClasses: ['string'], ingressClasses: ['string'], priorityClasses: ['string'], runtimeClasses: ['string'], volumeAttributesClasses: ['string'], deviceClasses: ['string'], gatewayClasses: ['string'] },
   claims: [{ name: 'string', origin: 'string', uid: 'string', proof: 'string', claimedAt: 'string' }],
   size: 'integer',
   ownerSummary: 'string',

@@ -36,8 +36,10 @@ describe('the Tenant CRD', () => {
 describe('the TenantRestriction CRD', () => {
   it("holds the tenant's name, each restriction field as its module states it, and the names the tenant's selectors resolve to", () => {
     const fields = spec(restrictionCrd());
-    expect(Object.keys(fields)).toEqual(['tenant', ...RESTRICTIONS.map((r) => r.field), 'allowed']);
+    expect(Object.keys(fields)).toEqual(['tenant', ...RESTRICTIONS.map((r) => r.field), 'allowed', 'hostnameHolders']);
     for (const r of RESTRICTIONS) expect(fields[r.field]).toBe(r.schema);
     expect(Object.keys(fields.allowed.properties)).toEqual(RESTRICTIONS.filter((r) => r.resolvesNames).map((r) => r.field));
+    // The hostname ledger's one field (hostnames/ledger.ts): pattern → tenant.
+    expect(fields.hostnameHolders).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
   });
 });
