@@ -29,9 +29,10 @@ func main() {
 	if err := json.NewDecoder(os.Stdin).Decode(&exprs); err != nil {
 		panic(err)
 	}
+	p := parser.NewParser(parser.Options{})
 	out := make([]result, 0, len(exprs))
 	for _, text := range exprs {
-		expr, err := parser.ParseExpr(text)
+		expr, err := p.ParseExpr(text)
 		if err != nil {
 			out = append(out, result{Error: err.Error(), Selectors: []selector{}})
 			continue
