@@ -16,7 +16,7 @@ export function helm(user: string | undefined, args: string[], timeoutMs = 300_0
   const kubeconfig = user === undefined ? [] : ['--kubeconfig', kubeconfigOf(user)!];
   const env = { ...process.env, HELM_CACHE_HOME: join(HELM_HOME, 'cache'), HELM_CONFIG_HOME: join(HELM_HOME, 'config'), HELM_DATA_HOME: join(HELM_HOME, 'data') };
   return new Promise((done) => {
-    execFile(toolBinary('helm'), [...kubeconfig, ...args], { env, maxBuffer: 64 << 20, timeout: timeoutMs },
+    execFile(toolBinary('helm'), [...kubeconfig, ...args], { env, cwd: REPO, maxBuffer: 64 << 20, timeout: timeoutMs },
       (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
   });
 }

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ensurePaddockImage, importImage } from '../controlplane/node';
 import { installPaddockIdentity } from '../controlplane/paddock';
 import { applyObject, controlPlane, kubectl, kubectlJson, uniqueName, waitFor } from './env';
-import { CHART, helm } from './helm';
+import { CHART, REPO, helm } from './helm';
 import { APISERVICE, NS, apiServiceAvailable, paddockPods, poll, waitSettled } from './install-env';
 import { deleteTenants, describeNode, ensureNode, tenant, waitTenantReady } from './node-env';
 import { replicas, startReplica, stopReplica } from './paddock-env';
@@ -41,12 +43,20 @@ describeNode('Paddock installed, upgraded, rolled back and uninstalled with helm
     for (const name of ['paddock-a', 'paddock-b']) await startReplica(name);
   }, 300_000);
 
-  test('helm install: two Ready replicas, the APIService Available, a Tenant reconciled and served to its owner', async () => {
-    // The run installed the ServiceAccount and RBAC with kubectl apply (as `kubectl apply -k` leaves them):
-    // --take-ownership adopts them into the release, the documented way from apply -k to helm.
-    const install = await helm('admin', ['install', 'paddock', CHART, '-n', NS, '--take-ownership', ...IMAGE, ...WAIT]);
-    expect(install.stderr).not.toMatch(/Error/);
-    expect(install.code).toBe(0);
+  test('the README\'s helm install: two Ready replicas, the APIService Available, a Tenant reconciled and served to its owner', async () => {
+    // The README's commands as printed, with two additions: the test bed's image, and --take-ownership,
+    // since the run applied the ServiceAccount and RBAC with kubectl (as after `kubectl apply -k`; the
+    // documented way from there to helm).
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('helm install paddock'));
+    if (!block) throw new Error('the README has no helm install');
+    const lines = block.split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
+    expect(lines.map((l) => l.split(' ')[0])).toEqual(['kubectl', 'helm']);
+    for (const line of lines) {
+      const [tool, ...words] = line.split(/\s+/);
+      const res = tool === 'kubectl' ? await kubectl('admin', words) : await helm('admin', [...words, '--take-ownership', ...IMAGE, '--timeout', '240s']);
+      expect({ line, code: res.code, stderr: res.code === 0 ? '' : res.stderr }).toEqual({ line, code: 0, stderr: '' });
+    }
     await waitSettled('2 Ready Paddock pods');
     await waitFor('APIService Available', apiServiceAvailable, 120_000, 250);
     await applyObject(tenant(t, { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['apps'] }));
