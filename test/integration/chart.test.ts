@@ -134,7 +134,7 @@ describe('the chart\'s values', () => {
     expect(typo.code).not.toBe(0);
     expect(typo.stderr).toMatch(/values don't meet the specifications of the schema[\s\S]*replica/);
     const mode = await helm(undefined, ['template', 'paddock', CHART, '--namespace', 'paddock-system', '--set', 'servingCert.mode=manual']);
-    expect(mode.stderr).toMatch(/servingCert\.mode/);
+    expect(mode.stderr).toMatch(/at '\/servingCert\/mode': value must be one of 'self-managed', 'cert-manager', 'existing-secret'/);
   });
 
   test('helm lint passes', async () => {
