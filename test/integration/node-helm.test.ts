@@ -108,7 +108,7 @@ describeNode('Paddock installed, upgraded, rolled back and uninstalled with helm
   test('helm uninstall removes Paddock and keeps every Tenant, tenant namespace and what is in it, the CRDs and the tenant roles', async () => {
     const un = await helm('admin', ['uninstall', 'paddock', '-n', NS, '--wait', '--timeout', '120s']);
     expect(un.code).toBe(0);
-    expect(un.stdout).toMatch(/These resources were kept due to the resource policy:[\s\S]*ClusterRole "paddock:tenant-admin"/);
+    expect(un.stdout).toMatch(/These resources were kept due to the resource policy:[\s\S]*\[ClusterRole\] paddock:tenant-admin\n/);
     await waitFor('the Paddock pods gone', async () => (await paddockPods()).length === 0, 120_000, 250);
     for (const gone of [['deployment', 'paddock', '-n', NS], ['apiservice', APISERVICE], ['clusterrole', 'paddock']]) {
       expect((await kubectl('admin', ['get', ...gone])).stderr).toMatch(/NotFound/);
