@@ -20,8 +20,8 @@ if (projects.includes('integration') && !process.env.PADDOCK_CONTROLPLANE_BIN) {
   const out = execFileSync('bash', ['test/controlplane/build-binaries.sh'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
   process.env.PADDOCK_CONTROLPLANE_BIN = out.trim().split('\n').pop();
 }
-// helm and promtool, built from their Go modules like the control plane (the chart, metrics and GitOps suites).
-for (const [tool, env] of [['helm', 'PADDOCK_HELM'], ['promtool', 'PADDOCK_PROMTOOL']]) {
+// helm, built from its Go module like the control plane (the chart, Helm and GitOps suites).
+for (const [tool, env] of [['helm', 'PADDOCK_HELM']]) {
   if (!projects.includes('integration') || process.env[env]) continue;
   const out = execFileSync('bash', ['test/controlplane/build-tool.sh', tool], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
   process.env[env] = out.trim().split('\n').pop();

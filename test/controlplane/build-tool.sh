@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds a command-line tool the tests drive (helm, promtool) from its upstream Go module, pinned by the
+# Builds a command-line tool the tests drive (helm) from its upstream Go module, pinned by the
 # wrapper module in ./go/<name> (go.mod and go.sum), and caches it outside the repository, keyed by that
 # wrapper and this script. Prints the path of the binary on its last line.
 #
@@ -7,10 +7,9 @@
 # rename only once it built, so a cache hit is always a complete binary. Nothing built is committed.
 set -euo pipefail
 
-name=${1:?usage: build-tool.sh helm|promtool}
+name=${1:?usage: build-tool.sh helm}
 case "$name" in
   helm) package=helm.sh/helm/v3/cmd/helm ;;
-  promtool) package=github.com/prometheus/prometheus/cmd/promtool ;;
   *) echo "unknown tool: $name" >&2; exit 2 ;;
 esac
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/go/$name" && pwd)

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-const ENV = { helm: 'PADDOCK_HELM', promtool: 'PADDOCK_PROMTOOL' } as const;
+const ENV = { helm: 'PADDOCK_HELM' } as const;
 
 /**
- * A command-line tool built from its upstream Go module by build-tool.sh (helm, promtool): the path in
- * $PADDOCK_HELM / $PADDOCK_PROMTOOL (npm test builds both before Jest starts), else the cached binary,
+ * A command-line tool built from its upstream Go module by build-tool.sh (helm): the path in
+ * $PADDOCK_HELM (npm test builds it before Jest starts), else the cached binary,
  * built on first use (minutes) and found at once afterwards.
  */
 export function toolBinary(name: keyof typeof ENV): string {

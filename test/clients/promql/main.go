@@ -3,16 +3,41 @@
 // with, for each expression, the error or every metric it selects and the label names it uses on it
 // (in matchers, and in by/without and on/ignoring clauses of the aggregations and operations above it).
 // The metrics test checks those against what a running Paddock exports.
+//
+// `promql -rules FILE` checks a Prometheus rule file instead, with the call `promtool check rules` makes
+// (rulefmt.ParseFile: YAML, every expression, every label and annotation template), and prints promtool's
+// verdict: "SUCCESS: N rules found", or "FAILED:" and the errors (exit status 1).
 package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"sort"
 
+	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/model/rulefmt"
 	"github.com/prometheus/prometheus/promql/parser"
 )
+
+func checkRules(file string) {
+	groups, errs := rulefmt.ParseFile(file, false, model.UTF8Validation, parser.NewParser(parser.Options{}), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if errs != nil {
+		fmt.Println("FAILED:")
+		for _, err := range errs {
+			fmt.Println(err)
+		}
+		os.Exit(1)
+	}
+	n := 0
+	for _, g := range groups.Groups {
+		n += len(g.Rules)
+	}
+	fmt.Printf("SUCCESS: %d rules found\n", n)
+}
 
 type selector struct {
 	Metric string   `json:"metric"`
@@ -25,6 +50,10 @@ type result struct {
 }
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "-rules" {
+		checkRules(os.Args[2])
+		return
+	}
 	var exprs []string
 	if err := json.NewDecoder(os.Stdin).Decode(&exprs); err != nil {
 		panic(err)
