@@ -20,6 +20,12 @@ if (projects.includes('integration') && !process.env.PADDOCK_CONTROLPLANE_BIN) {
   const out = execFileSync('bash', ['test/controlplane/build-binaries.sh'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
   process.env.PADDOCK_CONTROLPLANE_BIN = out.trim().split('\n').pop();
 }
+// helm, built from its Go module like the control plane (the chart, Helm and GitOps suites).
+for (const [tool, env] of [['helm', 'PADDOCK_HELM']]) {
+  if (!projects.includes('integration') || process.env[env]) continue;
+  const out = execFileSync('bash', ['test/controlplane/build-tool.sh', tool], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  process.env[env] = out.trim().split('\n').pop();
+}
 
 // The node suites (test/integration/node-*.test.ts) need a node: decide here whether this machine can run
 // one, and build it before Jest starts when it can. Suites report themselves skipped with this reason.
@@ -52,8 +58,8 @@ if (projects.includes('integration')) {
   rmSync('dist', { recursive: true, force: true });
   if (spawnSync('tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' }).status !== 0) failedChecks++;
 }
-// The install suite deploys the image built from the Dockerfile (reused while its inputs are unchanged).
-if (nodeSuitesSelected && !process.env.PADDOCK_NODE_SKIP_REASON && selects('node-install')) {
+// The install suites (kubectl apply -k, helm) deploy the image built from the Dockerfile (reused while its inputs are unchanged).
+if (nodeSuitesSelected && !process.env.PADDOCK_NODE_SKIP_REASON && (selects('node-install') || selects('node-helm'))) {
   const image = spawnSync('bash', ['test/controlplane/build-image.sh', '.paddock/image/paddock.tar'], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (image.status !== 0) console.error('building the image failed; the install suite will report it');
 }

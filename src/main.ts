@@ -26,6 +26,9 @@ import { KubeClient, paddockVersion } from './kube/client';
 import { loadConnection } from './kube/connection';
 import { PADDOCK } from './kube/types';
 import { TENANCY_CACHE } from './tenancy/cache-options';
+import { tenantSamples } from './tenancy/tenant-samples';
+import { collectRuntimeMetrics } from './metrics/runtime';
+import { registerTenantMetrics } from './metrics/tenants';
 import { configureLogging, logger } from './log/logger';
 
 /**
@@ -46,6 +49,8 @@ async function run(options: Options): Promise<void> {
   const leaseClient = new KubeClient(connection, { qps: 5, burst: 10, timeoutMs: options.renewDeadlineMs, userAgent });
   const factory = new SharedInformerFactory(client, { logger: logger({ component: 'informer' }) });
   const cache = new PaddockCache(factory, TENANCY_CACHE);
+  collectRuntimeMetrics();
+  registerTenantMetrics(() => tenantSamples(cache));
   const stop = new AbortController();
   const tasks: Promise<unknown>[] = [];
 

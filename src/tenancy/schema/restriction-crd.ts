@@ -18,7 +18,7 @@ export function restrictionCrd(restrictions: readonly Restriction[] = RESTRICTIO
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: `${RESTRICTION_KIND.plural}.${RESTRICTION_KIND.group}`, labels: { 'app.kubernetes.io/name': 'paddock', 'app.kubernetes.io/managed-by': 'paddock' } },
+    metadata: { name: `${RESTRICTION_KIND.plural}.${RESTRICTION_KIND.group}`, labels: { 'app.kubernetes.io/name': 'paddock', 'app.kubernetes.io/part-of': 'paddock', 'app.kubernetes.io/managed-by': 'paddock' } },
     spec: {
       group: RESTRICTION_KIND.group,
       scope: 'Namespaced',

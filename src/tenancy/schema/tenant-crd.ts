@@ -69,7 +69,7 @@ export function tenantCrd(restrictions: readonly Restriction[] = RESTRICTIONS): 
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: 'tenants.paddock.dev', labels: { 'app.kubernetes.io/name': 'paddock', 'app.kubernetes.io/managed-by': 'paddock' } },
+    metadata: { name: 'tenants.paddock.dev', labels: { 'app.kubernetes.io/name': 'paddock', 'app.kubernetes.io/part-of': 'paddock', 'app.kubernetes.io/managed-by': 'paddock' } },
     spec: {
       group: 'paddock.dev',
       scope: 'Cluster',
