@@ -4,6 +4,7 @@ import type { Logger } from '../log/logger';
 import { desiredState, diffNamespace, mergeNamespace, objectRef, statusEqual, tenantStatus, type DesiredState, type ObservedState } from '../tenancy';
 import { CLAIM_TOKEN_ANNOTATION, claimHolds, claimsOf, namesTakenFromOthers, provenByUid, withClaim } from '../tenancy/claims';
 import { DEFAULT_BINDABLE_CLUSTER_ROLES } from '../tenancy/bindable';
+import { unresolvedReferences } from '../tenancy/references';
 import { TenantAdmission } from './admission';
 import { BindableRoles } from './bindable-roles';
 import { updateClaims } from './claim-update';
@@ -192,7 +193,8 @@ export class TenantReconciler {
   }
 
   async #writeStatus(tenant: Tenant, desired: DesiredState, observed: ObservedState): Promise<void> {
-    const status = tenantStatus(tenant, desired, { ...observed, allowed: this.admission.allowed(tenant) }, new Date());
+    const unresolved = desired.valid ? unresolvedReferences(tenant, { classes: (f) => this.cache.classes(f).store.list(), nodes: this.cache.nodes.store.list() }) : undefined;
+    const status = tenantStatus(tenant, desired, { ...observed, allowed: this.admission.allowed(tenant), unresolved }, new Date());
     // Another event can bring this tenant back before the cache has our last status write: writing the
     // same status again from the stale copy would only earn a 409. Skip until the cache moves on; once
     // it has, the record has served (it would otherwise hold a copy of every Tenant's status).
