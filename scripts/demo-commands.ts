@@ -125,7 +125,7 @@ export function inClusterCommands(): DemoCommand[] {
     },
     {
       command: `kubectl rollout restart deployment/paddock -n paddock-system && kubectl ${alice} get tns -w`,
-      comment: 'alice keeps her view through the restart (Ctrl-C ends it)',
+      comment: 'both replicas replaced one at a time (the PDB) while alice watches her namespaces (Ctrl-C ends it)',
       outcome: { kind: 'watches', shows: /^oil-production\s+oil\s+Active/m },
     },
     {
