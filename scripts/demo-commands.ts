@@ -131,7 +131,7 @@ export function inClusterCommands(): DemoCommand[] {
     {
       command: 'kubectl get secret paddock-serving-cert -n paddock-system',
       comment: 'the serving certificate Paddock made',
-      outcome: { kind: 'succeeds', shows: [/^paddock-serving-cert\s+kubernetes\.io\/tls\s+3\s/m] },
+      outcome: { kind: 'succeeds', shows: [/^paddock-serving-cert\s+kubernetes\.io\/tls\s+\d+\s/m] },
     },
     {
       command: `kubectl ${alice} run echo -n oil-production ${image}`,

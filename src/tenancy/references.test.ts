@@ -23,7 +23,7 @@ describe('unresolvedReferences', () => {
     ]);
   });
 
-  it('names a default that is not listed (allowed by selector) when it does not exist', () => {
+  it('names a default that is not listed (the schema refuses it now; a Tenant stored under an older one may have it)', () => {
     const t = oil({ storageClasses: { selector: { matchLabels: { tier: 'gold' } }, default: 'gold-ssd' } });
     expect(unresolvedReferences(t, cluster({ storageClasses: [obj('standard')] }))).toEqual(['StorageClass gold-ssd (storageClasses.default)']);
   });

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEMO_SHELL_SETUP, type DemoCommand } from '../../scripts/demo-commands';
+import { parseTable } from './env';
 
 /**
  * A directory laid out like the repository's root for the printed commands: `examples/` (the
@@ -61,4 +62,33 @@ export function expectOutcome(cmd: DemoCommand, run: DemoRun): void {
   if (o.kind === 'refused') expect({ failed: run.code !== 0, context }).toEqual({ failed: true, context });
   for (const re of o.kind === 'succeeds' ? o.shows ?? [] : [o.shows]) expect(run.output).toMatch(re);
   for (const re of o.kind === 'refused' ? [] : o.hides ?? []) expect(run.output).not.toMatch(re);
+}
+
+/** A `$ command` of a README console block with the output printed under it. */
+export interface ReadmeSample {
+  command: string;
+  output: string;
+}
+
+/**
+ * The README's samples of what the demo's users see of their tenant namespaces: every `$ kubectl
+ * --kubeconfig .paddock/kubeconfig-<user> get tns|tenantnamespaces …` in a console block, with its output.
+ */
+export function readmeTenantNamespaceSamples(): ReadmeSample[] {
+  const readme = readFileSync(resolve(__dirname, '..', '..', 'README.md'), 'utf8');
+  const samples: ReadmeSample[] = [];
+  for (const block of readme.matchAll(/```console\n([\s\S]*?)```/g)) {
+    for (const part of block[1]!.split(/^\$ /m).slice(1)) {
+      const [command, ...output] = part.replace(/\n+$/, '').split('\n');
+      if (/^kubectl --kubeconfig \.paddock\/kubeconfig-\w+ get (tns|tenantnamespaces)\b/.test(command!)) samples.push({ command: command!, output: output.join('\n') });
+    }
+  }
+  return samples;
+}
+
+/** kubectl's table output (or its one-line answer) without the AGE column, which no two runs share. */
+export function withoutAge(output: string): string[][] | string {
+  if (!/^NAME\s/.test(output)) return output.trim();
+  const rows = parseTable(output);
+  return rows.map((r) => Object.entries(r).filter(([k]) => k !== 'AGE').map(([k, v]) => `${k}=${v}`));
 }

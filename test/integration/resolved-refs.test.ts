@@ -39,7 +39,7 @@ async function waitResolvedRefs(message: string): Promise<Record<string, any>> {
 const notFound = (...items: string[]) => `not found: ${items.join('; ')}`;
 const missingPriority = `PriorityClass ${low} (priorityClasses.allowed, priorityClasses.default)`;
 const missingHigh = `PriorityClass ${high} (priorityClasses.allowed)`;
-const missingStorage = `StorageClass ${std} (storageClasses.default)`;
+const missingStorage = `StorageClass ${std} (storageClasses.allowed, storageClasses.default)`;
 const missingNode = `no Node has the labels of nodeSelector ${poolLabel}=oil`;
 
 afterAll(async () => {
@@ -54,7 +54,7 @@ test('a Tenant naming what does not exist is Ready, and ResolvedRefs=False names
     namespaces: ['app'],
     deletionPolicy: 'Delete',
     priorityClasses: { allowed: [low, high], default: low },
-    storageClasses: { selector: { matchLabels: { [`tier-${id}`]: 'gold' } }, default: std },
+    storageClasses: { allowed: [std], selector: { matchLabels: { [`tier-${id}`]: 'gold' } }, default: std },
     nodeSelector: { [poolLabel]: 'oil' },
   }));
   const c = await waitResolvedRefs(notFound(missingStorage, missingPriority, missingHigh, missingNode));
@@ -82,7 +82,7 @@ test('each class that appears leaves the message, the node last: then ResolvedRe
   await applyObject(priorityClass(high));
   await applyObject(storageClass(std));
   await waitResolvedRefs(notFound(missingNode));
-  // A node without the label changes nothing; labelling it resolves the selector.
+  // A node appears without the label, then gets it: the selector resolves.
   await applyObject(nodeObject({ 'kubernetes.io/os': 'linux' }));
   expect((await kubectl('admin', ['label', 'node', node, `${poolLabel}=oil`])).code).toBe(0);
   const c = await waitResolvedRefs('every class and node selector the tenant names exists');
