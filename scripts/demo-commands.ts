@@ -125,7 +125,7 @@ export function inClusterCommands(): DemoCommand[] {
     },
     {
       command: `kubectl rollout restart deployment/paddock -n paddock-system && kubectl ${alice} get tns -w`,
-      comment: 'both replicas replaced one at a time (the PDB) while alice watches her namespaces (Ctrl-C ends it)',
+      comment: 'both replicas replaced, one at a time, while alice watches her namespaces (Ctrl-C ends it)',
       outcome: { kind: 'watches', shows: /^oil-production\s+oil\s+Active/m },
     },
     {
@@ -135,7 +135,7 @@ export function inClusterCommands(): DemoCommand[] {
     },
     {
       command: `kubectl ${alice} run echo -n oil-production ${image}`,
-      comment: 'alice runs a pod: priority tenant-low, nodeSelector and limits filled in',
+      comment: 'alice runs a pod on the node',
       outcome: { kind: 'succeeds', shows: [/^pod\/echo created$/m] },
     },
     {
