@@ -116,6 +116,7 @@ export class TenantController {
       for (const t of this.cache.tenants.store.byIndex(INDEX.declared, o.metadata.name)) enqueue(t.metadata.name);
     };
     const enqueueNodeSelecting = () => {
+      this.reconciler.nodeMatches.clear();
       for (const t of this.cache.tenants.store.list()) if (t.spec?.nodeSelector && Object.keys(t.spec.nodeSelector).length > 0) enqueue(t.metadata.name);
     };
     const handlersFor = (informer: SharedInformer<KubeObject>, each: (o: KubeObject) => void) =>

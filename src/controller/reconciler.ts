@@ -11,6 +11,7 @@ import { updateClaims } from './claim-update';
 import { EventBatch, type EventRecorder } from './events';
 import { GuardrailSync, type Notes } from './guardrail-sync';
 import { NamespaceRelease } from './release';
+import { NodeSelectorMatches } from './node-selector-matches';
 import type { ReconcileResult } from './workqueue-workers';
 import type { Writer } from './writer';
 
@@ -36,6 +37,7 @@ export class TenantReconciler {
     this.guardrails = new GuardrailSync(cache, writer);
     this.release = new NamespaceRelease(cache, writer, this.guardrails);
     this.bindable = new BindableRoles(writer.client, bindableClusterRoles, log);
+    this.nodeMatches = new NodeSelectorMatches(() => this.cache.nodes.store.list());
   }
 
   /** The last status written per tenant and the resourceVersion it was written from. */
@@ -52,6 +54,8 @@ export class TenantReconciler {
   readonly release: NamespaceRelease;
   /** The cluster roles additionalRoleBindings may name here (the controller refreshes it). */
   readonly bindable: BindableRoles;
+  /** Whether a nodeSelector matches some node, for ResolvedRefs (the controller clears it on node label changes). */
+  readonly nodeMatches: NodeSelectorMatches;
 
   /** Reconciles one tenant; `signal` cancels the pass: once it aborts, none of its writes is sent. */
   async reconcile(name: string, signal?: AbortSignal): Promise<ReconcileResult | void> {
@@ -193,7 +197,7 @@ export class TenantReconciler {
   }
 
   async #writeStatus(tenant: Tenant, desired: DesiredState, observed: ObservedState): Promise<void> {
-    const unresolved = desired.valid ? unresolvedReferences(tenant, { classes: (f) => this.cache.classes(f).store.list(), nodes: this.cache.nodes.store.list() }) : undefined;
+    const unresolved = desired.valid ? unresolvedReferences(tenant, { classes: (f) => this.cache.classes(f).store.list(), nodeMatches: (s) => this.nodeMatches.matches(s) }) : undefined;
     const status = tenantStatus(tenant, desired, { ...observed, allowed: this.admission.allowed(tenant), unresolved }, new Date());
     // Another event can bring this tenant back before the cache has our last status write: writing the
     // same status again from the stale copy would only earn a 409. Skip until the cache moves on; once

@@ -1,11 +1,12 @@
 import type { ClassField, KubeObject, TenantSpec } from '../kube/types';
 import { tenant } from '../testing/tenants';
+import { mayUseNode } from './allowed';
 import { unresolvedReferences, type ReferencedObjects } from './references';
 
 const obj = (name: string, labels?: Record<string, string>): KubeObject => ({ metadata: { name, ...(labels ? { labels } : {}) } });
 
 function cluster(classes: Partial<Record<ClassField, KubeObject[]>>, nodes: KubeObject[] = []): ReferencedObjects {
-  return { classes: (f) => classes[f] ?? [], nodes };
+  return { classes: (f) => classes[f] ?? [], nodeMatches: (selector) => nodes.some((n) => mayUseNode(tenant('t', { nodeSelector: { ...selector } }), n)) };
 }
 
 const oil = (spec: Partial<TenantSpec>) => tenant('oil', spec);

@@ -6,12 +6,13 @@
  */
 import type { ClassField, KubeObject, Tenant } from '../kube/types';
 import { RESOURCES } from '../kube/resources';
-import { CLASS_FIELDS, mayUseNode } from './allowed';
+import { CLASS_FIELDS } from './allowed';
 
-/** The cluster's objects a Tenant may name: the classes of each kind, and the nodes. */
+/** The cluster's objects a Tenant may name: the classes of each kind, and whether any node has some labels. */
 export interface ReferencedObjects {
   classes(field: ClassField): readonly KubeObject[];
-  nodes: readonly KubeObject[];
+  /** Whether some node carries every label of `selector` (non-empty). */
+  nodeMatches(selector: Readonly<Record<string, string>>): boolean;
 }
 
 /**
@@ -33,7 +34,7 @@ export function unresolvedReferences(tenant: Tenant, cluster: ReferencedObjects)
     }
   }
   const selector = tenant.spec?.nodeSelector;
-  if (selector && Object.keys(selector).length > 0 && !cluster.nodes.some((n) => mayUseNode(tenant, n))) {
+  if (selector && Object.keys(selector).length > 0 && !cluster.nodeMatches(selector)) {
     out.push(`no Node has the labels of nodeSelector ${Object.entries(selector).map(([k, v]) => `${k}=${v}`).join(',')}`);
   }
   return out;
