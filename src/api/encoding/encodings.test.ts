@@ -3,6 +3,7 @@ import type { IncludeObject, MetaGroupVersion } from '../negotiation';
 import { AGE_COLUMN, column, INITIAL_EVENTS_END, NAME_COLUMN, toObjectTable, toPartialObjectMetadata, toPartialObjectMetadataList, toTable, translateTimestampSince } from '../table';
 import { TENANT_NAMESPACE_TABLE } from '../resources/tenantnamespaces/tenant-namespace-table';
 import { PRIORITY_CLASSES } from '../resources/classes';
+import { OWNED_TENANTS } from '../resources/owned-tenants';
 import {
   clearEncodings, metadataJson, objectJson, objectListJson, objectTableJson, partialObjectMetadataJson, partialObjectMetadataListJson, PIECE_CHARS, tableJson, tableRowJson, turnEncodings,
 } from './encodings';
@@ -155,6 +156,16 @@ describe('row encodings: made once per row state', () => {
     }
     expect(ages).toEqual([translateTimestampSince(rows[0].metadata.creationTimestamp, now), '3d5h', '403d']);
     expect(table.calls).toBe(2 * rows.length); // made once (checked at two times), never again
+  });
+
+  it('a custom resource\'s creation-time date column is its AGE: the rest cached (ownedtenants)', () => {
+    const table = counting(OWNED_TENANTS.table);
+    const tenant = { apiVersion: 'tenancy.paddock.dev/v1alpha1', kind: 'OwnedTenant', metadata: { name: 'oil', creationTimestamp: '2026-03-01T00:00:00Z' }, spec: { namespaceQuota: 3 }, status: { size: 1, phase: 'Active' } } as KubeObject;
+    const opts = (at: Date) => ({ groupVersion: 'meta.k8s.io/v1' as const, includeObject: 'None' as const, now: at });
+    for (const at of [now, new Date(now.getTime() + 400 * 86_400_000)]) {
+      expect(JSON.parse(join(tableJson(table, [tenant], {}, opts(at))))).toEqual(toTable(OWNED_TENANTS.table, [tenant], {}, opts(at)));
+    }
+    expect(table.calls).toBe(2); // made once (checked at two times), never again
   });
 
   it('a convertor whose other cells depend on the clock is never cached, and stays right', () => {

@@ -5,8 +5,8 @@
  *
  * Rows are immutable: a new row state is a new object, so the cache is keyed by the row object and
  * never needs to be told that a row changed. What depends on the clock is never cached: a Table's AGE
- * cells (AGE_COLUMN, `translateTimestampSince(metadata.creationTimestamp, now)`) are spliced into the
- * cached cells on every request.
+ * cells (the columns table/columns.ts marks as ages: `translateTimestampSince(metadata.creationTimestamp,
+ * now)`) are spliced into the cached cells on every request.
  *
  * Memory is bounded by use: encodings are kept in two generations that turn over every
  * {@link RETENTION_MS}; an encoding not used for two turns is dropped (an idle server keeps none), one
@@ -16,7 +16,7 @@ import { Gauge } from 'prom-client';
 import type { KubeObject, ListMeta } from '../../kube/types';
 import { registry } from '../../metrics/registry';
 import type { IncludeObject, MetaGroupVersion } from '../negotiation';
-import { AGE_COLUMN } from '../table/columns';
+import { isAgeColumn } from '../table/columns';
 import { humanDuration, translateTimestampSince } from '../table/duration';
 import { listMetadata } from '../table/partial';
 import { INITIAL_EVENTS_END } from '../table/table';
@@ -157,7 +157,7 @@ const plans = new WeakMap<TableConvertor<never>, Plan>();
 function planOf(table: TableConvertor<never>): Plan {
   let plan = plans.get(table);
   if (!plan) {
-    const ages = table.columns.flatMap((c, i) => (c === AGE_COLUMN ? [i] : []));
+    const ages = table.columns.flatMap((c, i) => (isAgeColumn(c) ? [i] : []));
     plans.set(table, (plan = { columnsJson: JSON.stringify(table.columns), ages, cacheable: true }));
   }
   return plan;

@@ -1,7 +1,10 @@
 /**
  * The class views of SPEC §9 — storage, ingress, priority and runtime classes a caller's tenants may use
  * (the union over its tenants; unrestricted tenants may use every class) — each with the columns
- * kube-apiserver prints for the built-in kind.
+ * kube-apiserver prints for the built-in kind: its printer in k8s.io/kubernetes
+ * pkg/printers/internalversion/printers.go (printStorageClass, printIngressClass, printPriorityClass,
+ * printRuntimeClass) at the pinned Kubernetes version, the column descriptions its SwaggerDoc strings.
+ * The Table conformance suite (test/integration/table-conformance.test.ts) compares every cell.
  */
 import type { ClassField, KubeObject, Tenant } from '../../kube/types';
 import { mayUseClass } from '../../tenancy/allowed';
@@ -15,8 +18,9 @@ const classView = (field: ClassField) => ({
   relevant: (t: Tenant) => t.spec?.[field] ?? null,
 });
 
-const isDefaultClass = (o: Obj, annotation: string) =>
-  o.metadata.annotations?.[annotation] === 'true' || o.metadata.annotations?.[annotation.replace('kubernetes.io/', 'beta.kubernetes.io/')] === 'true';
+/** `<name> (default)` when one of `annotations` is "true" (storageutil.IsDefaultAnnotation, networkingutil.HasDefaultAnnotation). */
+const nameCell = (o: Obj, annotations: readonly string[]) =>
+  (annotations.some((a) => o.metadata.annotations?.[a] === 'true') ? `${o.metadata.name} (default)` : o.metadata.name);
 
 export const STORAGE_CLASSES: ViewDefinition = {
   kind: 'TenantStorageClass',
@@ -38,7 +42,7 @@ export const STORAGE_CLASSES: ViewDefinition = {
   table: {
     columns: [
       NAME_COLUMN,
-      column('Provisioner', 'Provisioner indicates the type of the provisioner.'),
+      column('Provisioner', 'provisioner indicates the type of the provisioner.'),
       column('ReclaimPolicy', 'reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class. Defaults to Delete.'),
       column('VolumeBindingMode', 'volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.  When unset, VolumeBindingImmediate is used. This field is only honored by servers that enable the VolumeScheduling feature.'),
       column('AllowVolumeExpansion', 'allowVolumeExpansion shows whether the storage class allow volume expand.'),
@@ -46,8 +50,9 @@ export const STORAGE_CLASSES: ViewDefinition = {
     ],
     cells: (row, now) => {
       const o = row as Obj;
-      const name = isDefaultClass(o, 'storageclass.kubernetes.io/is-default-class') ? `${o.metadata.name} (default)` : o.metadata.name;
-      return [name, o.provisioner ?? '', o.reclaimPolicy ?? 'Delete', o.volumeBindingMode ?? 'Immediate', String(o.allowVolumeExpansion ?? false), translateTimestampSince(o.metadata.creationTimestamp, now)];
+      const name = nameCell(o, ['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class']);
+      // ALLOWVOLUMEEXPANSION is a boolean cell under a column typed string, as kube's printer has it.
+      return [name, o.provisioner ?? '', o.reclaimPolicy ?? 'Delete', o.volumeBindingMode ?? 'Immediate', o.allowVolumeExpansion ?? false, translateTimestampSince(o.metadata.creationTimestamp, now)];
     },
   },
 };
@@ -64,15 +69,16 @@ export const INGRESS_CLASSES: ViewDefinition = {
   table: {
     columns: [
       NAME_COLUMN,
-      column('Controller', 'controller refers to the name of the controller that should handle this class.'),
-      column('Parameters', 'parameters is a link to a custom resource containing additional configuration for the controller.'),
+      column('Controller', 'Controller that is responsible for handling this class'),
+      column('Parameters', 'A reference to a resource with additional parameters'),
       AGE_COLUMN,
     ],
     cells: (row, now) => {
       const o = row as Obj;
       const p = o.spec?.parameters;
-      const parameters = p ? `${p.kind}${p.apiGroup ? `.${p.apiGroup}` : ''}/${p.name}` : NONE;
-      return [o.metadata.name, o.spec?.controller ?? '', parameters, translateTimestampSince(o.metadata.creationTimestamp, now)];
+      // An apiGroup that is there, even empty, is printed after a dot.
+      const parameters = p ? `${p.kind ?? ''}${typeof p.apiGroup === 'string' ? `.${p.apiGroup}` : ''}/${p.name ?? ''}` : NONE;
+      return [nameCell(o, ['ingressclass.kubernetes.io/is-default-class']), o.spec?.controller ?? '', parameters, translateTimestampSince(o.metadata.creationTimestamp, now)];
     },
   },
 };
@@ -94,10 +100,10 @@ export const PRIORITY_CLASSES: ViewDefinition = {
   table: {
     columns: [
       NAME_COLUMN,
-      column('Value', 'value represents the integer value of this priority class.', 0, '', 'integer'),
-      column('Global-Default', 'globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class.', 0, '', 'boolean'),
+      column('Value', 'value represents the integer value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.', 0, '', 'integer'),
+      column('Global-Default', 'globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class. Only one PriorityClass can be marked as `globalDefault`. However, if more than one PriorityClasses exists with their `globalDefault` field set to true, the smallest value of such global default PriorityClasses will be used as the default priority.', 0, '', 'boolean'),
       AGE_COLUMN,
-      column('PreemptionPolicy', 'preemptionPolicy is the Policy for preempting pods with lower priority.'),
+      column('PreemptionPolicy', 'preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.'),
     ],
     cells: (row, now) => {
       const o = row as Obj;
@@ -120,7 +126,9 @@ export const RUNTIME_CLASSES: ViewDefinition = {
     scheduling: ['object', 'scheduling holds the scheduling constraints to ensure that pods running with this RuntimeClass are scheduled to nodes that support it.'],
   },
   table: {
-    columns: [NAME_COLUMN, column('Handler', 'handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class.'), AGE_COLUMN],
+    // Handler's description is ObjectMeta's SwaggerDoc()["handler"] in kube's printer: a key ObjectMeta has
+    // not, hence empty.
+    columns: [NAME_COLUMN, column('Handler', ''), AGE_COLUMN],
     cells: (row, now) => {
       const o = row as Obj;
       return [o.metadata.name, o.handler ?? '', translateTimestampSince(o.metadata.creationTimestamp, now)];

@@ -1,5 +1,6 @@
 import type { KubeObject, Tenant } from '../../kube/types';
-import { AGE_COLUMN, column, NAME_COLUMN, NONE, translateTimestampSince } from '../table';
+import { TENANT_PRINTER_COLUMNS } from '../../tenancy/schema/tenant-crd';
+import { crdTable } from '../table';
 import type { ViewDefinition } from './projected/define';
 
 type Obj = KubeObject & Record<string, any>;
@@ -26,20 +27,7 @@ export const OWNED_TENANTS: ViewDefinition = {
     spec: ['object', 'Spec of the Tenant: owners, namespaces, quotas and what its workloads may use.'],
     status: ['object', 'Status of the Tenant: phase, namespaces, the classes it may use (allowed) and conditions.'],
   },
-  table: {
-    columns: [
-      NAME_COLUMN,
-      column('Namespaces', 'Namespaces the tenant has', 0, '', 'integer'),
-      column('Quota', 'Most namespaces the tenant may have', 0, '', 'integer'),
-      column('Ready', ''),
-      AGE_COLUMN,
-      column('Owners', 'Owners as kind/name:role', 1),
-      column('Phase', '', 1),
-    ],
-    cells: (row, now) => {
-      const o = row as Obj;
-      const ready = (o.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Ready');
-      return [o.metadata.name, o.status?.size ?? NONE, o.spec?.namespaceQuota ?? NONE, ready?.status ?? NONE, translateTimestampSince(o.metadata.creationTimestamp, now), o.status?.ownerSummary ?? NONE, o.status?.phase ?? NONE];
-    },
-  },
+  // The Tenant CRD's own printer columns, printed as kube-apiserver prints a custom resource: `kubectl
+  // get otn` and `kubectl get tenants` show the same cells, whatever columns the CRD declares.
+  table: crdTable(TENANT_PRINTER_COLUMNS),
 };

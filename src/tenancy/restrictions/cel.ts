@@ -45,9 +45,11 @@ export interface Validation {
   reason: 'Forbidden';
 }
 
-export type Mutation =
-  | { patchType: 'JSONPatch'; jsonPatch: { expression: string } }
-  | { patchType: 'ApplyConfiguration'; applyConfiguration: { expression: string } };
+/** A mutation of the defaults policy: always a JSON Patch, which is empty when there is nothing to fill in. */
+export interface Mutation {
+  patchType: 'JSONPatch';
+  jsonPatch: { expression: string };
+}
 
 export const isCreate = "request.operation == 'CREATE'";
 
@@ -79,8 +81,6 @@ export const addPatch = (path: string, value: string) => `JSONPatch{op: 'add', p
 /** One JSON Patch mutation of the defaults policy. */
 export const jsonPatch = (expression: string): Mutation => ({ patchType: 'JSONPatch', jsonPatch: { expression } });
 
-/** One mutation of the defaults policy merged as server-side apply merges (lists of containers by name). */
-export const applyConfiguration = (expression: string): Mutation => ({ patchType: 'ApplyConfiguration', applyConfiguration: { expression } });
 
 /**
  * The patch that fills in a class kind's default: for requests of `resource`, when the tenant names a

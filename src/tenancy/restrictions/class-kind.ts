@@ -3,7 +3,7 @@ import { labelSelectorFromMetav1 } from '../../selectors/label-selector';
 import { isRecord } from '../json';
 import type { AddProblem } from '../problems';
 import { isDns1123Subdomain } from '../syntax';
-import { allowedNames, classDefault, jsonPatch, listText, MUTATE, TENANT, VALIDATE, type Mutation, type ResourceRule, type Validation, type Variable } from './cel';
+import { allowedNames, classDefault, listText, MUTATE, TENANT, VALIDATE, type ResourceRule, type Validation, type Variable } from './cel';
 import type { Restriction } from './restriction';
 import type { Schema } from '../schema/schema';
 
@@ -60,7 +60,7 @@ const CLASS_POLICY_SCHEMA: Schema = {
  */
 export function classKind(field: ClassField, parts: {
   validating: { rules: readonly ResourceRule[]; variables: readonly Variable[]; validations: readonly Validation[] };
-  mutating: { rules: readonly ResourceRule[]; mutations: readonly Mutation[] };
+  mutating: { rules: readonly ResourceRule[]; patches: string };
 }): Restriction {
   return {
     field,
@@ -134,7 +134,7 @@ export function podClassKind(field: ClassField, what: string, specField: string,
     },
     mutating: {
       rules: [MUTATE.pods],
-      mutations: [jsonPatch(classDefault('pods', field, `!has(object.spec.${specField})`, `/spec/${specField}`) + alsoOnDefault)],
+      patches: classDefault('pods', field, `!has(object.spec.${specField})`, `/spec/${specField}`) + alsoOnDefault,
     },
   });
 }

@@ -38,8 +38,7 @@ describe('the deviceClasses restriction', () => {
     const m = deviceClasses.mutating!;
     expect(m.rules.flatMap((r) => [...r.resources, ...r.operations])).toEqual(['resourceclaims', 'resourceclaimtemplates', 'CREATE']);
     expect(m.when).toBe('has(params.spec.deviceClasses) && has(params.spec.deviceClasses.default)');
-    const [patch] = m.mutations;
-    const expression = patch!.patchType === 'JSONPatch' ? patch!.jsonPatch.expression : '';
+    const expression = m.patches;
     expect(expression).toContain("'/exactly/deviceClassName'");
     expect(expression).toContain("'/firstAvailable/' + string(j) + '/deviceClassName'");
     expect(expression).toContain("r.exactly.?deviceClassName.orValue('') == ''");

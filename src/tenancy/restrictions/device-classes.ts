@@ -1,4 +1,4 @@
-import { isCreate, jsonPatch, listText, MUTATE, TENANT, VALIDATE } from './cel';
+import { isCreate, listText, MUTATE, TENANT, VALIDATE } from './cel';
 import { classKind } from './class-kind';
 
 /** The device requests of a ResourceClaim (spec.devices) or a ResourceClaimTemplate (spec.spec.devices). */
@@ -47,13 +47,9 @@ export const deviceClasses = classKind('deviceClasses', {
   },
   mutating: {
     rules: [MUTATE.deviceClaims],
-    mutations: [
-      jsonPatch(
-        "((request.resource.resource == 'resourceclaims' || request.resource.resource == 'resourceclaimtemplates') && has(params.spec.deviceClasses) && has(params.spec.deviceClasses.default) ? " +
+    patches: "((request.resource.resource == 'resourceclaims' || request.resource.resource == 'resourceclaimtemplates') && has(params.spec.deviceClasses) && has(params.spec.deviceClasses.default) ? " +
           `${REQUESTS}.transformList(i, r, r.?exactly.hasValue() && r.exactly.?deviceClassName.orValue('') == '', ${setDefault(`${REQUESTS_PATH} + string(i) + '/exactly/deviceClassName'`)}) + ` +
           `${REQUESTS}.transformList(i, r, r.?firstAvailable.hasValue(), r.firstAvailable.transformList(j, s, s.?deviceClassName.orValue('') == '', ` +
           `${setDefault(`${REQUESTS_PATH} + string(i) + '/firstAvailable/' + string(j) + '/deviceClassName'`)})).flatten() : [])`,
-      ),
-    ],
   },
 });

@@ -1,4 +1,4 @@
-import { applyConfiguration, isCreate, listText, MUTATE, TENANT, VALIDATE } from './cel';
+import { isCreate, listText, MUTATE, TENANT, VALIDATE } from './cel';
 import type { Restriction } from './restriction';
 
 const POLICIES = ['Always', 'IfNotPresent', 'Never'];
@@ -15,10 +15,12 @@ const pulls = (o: string) =>
 
 /** The one policy to set, when the tenant allows exactly one. */
 const only = 'params.spec.imagePullPolicies[0]';
-/** `<field>: [items with the policy set]` as an optional apply-configuration field: absent when the pod has none. */
-const each = (field: string, item: string, set: string) =>
-  `?${field}: has(object.spec.${field}) ? optional.of(object.spec.${field}.map(x, ${item}{name: x.name, ${set}})) : optional.none()`;
-
+/**
+ * One JSON Patch `add` (which replaces a member that exists) per item of the list `field` that `needs`
+ * the policy set, at `<field>/<index>/<member>`: nothing at all when every item has it already.
+ */
+const setEach = (field: string, needs: string, member: string) =>
+  `object.spec.?${field}.orValue([]).transformList(i, x, ${needs}, JSONPatch{op: 'add', path: '/spec/${field}/' + string(i) + '${member}', value: ${only}})`;
 /**
  * Which image pull policies a tenant's Pods may use (`Always` makes the node check the tenant's right to
  * an image at every start, instead of running one another tenant pulled). A request is checked for the
@@ -58,15 +60,12 @@ export const imagePullPolicies: Restriction = {
   mutating: {
     rules: [MUTATE.pods],
     when: 'size(params.spec.?imagePullPolicies.orValue([])) == 1',
-    mutations: [
-      applyConfiguration(
-        `request.resource.resource == 'pods' && has(params.spec.imagePullPolicies) && size(params.spec.imagePullPolicies) == 1 ? ` +
-          `Object{spec: Object.spec{${[
-            each('containers', 'Object.spec.containers', `imagePullPolicy: ${only}`),
-            each('initContainers', 'Object.spec.initContainers', `imagePullPolicy: ${only}`),
-            `?volumes: has(object.spec.volumes) && object.spec.volumes.exists(v, has(v.image)) ? optional.of(object.spec.volumes.filter(v, has(v.image)).map(x, Object.spec.volumes{name: x.name, image: Object.spec.volumes.image{pullPolicy: ${only}}})) : optional.none()`,
-          ].join(', ')}}} : Object{}`,
-      ),
-    ],
+    patches: `request.resource.resource == 'pods' && size(params.spec.?imagePullPolicies.orValue([])) == 1 ? ` +
+          [
+            setEach('containers', `x.?imagePullPolicy.orValue('') != ${only}`, '/imagePullPolicy'),
+            setEach('initContainers', `x.?imagePullPolicy.orValue('') != ${only}`, '/imagePullPolicy'),
+            setEach('volumes', `has(x.image) && x.image.?pullPolicy.orValue('') != ${only}`, '/image/pullPolicy'),
+          ].join(' + ') +
+          ' : []',
   },
 };

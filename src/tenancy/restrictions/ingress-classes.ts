@@ -1,4 +1,4 @@
-import { classDefault, isCreate, jsonPatch, MUTATE, VALIDATE } from './cel';
+import { classDefault, isCreate, MUTATE, VALIDATE } from './cel';
 import { classKind, classRefusal } from './class-kind';
 
 const ANNOTATION = 'kubernetes.io/ingress.class';
@@ -24,8 +24,6 @@ export const ingressClasses = classKind('ingressClasses', {
   },
   mutating: {
     rules: [MUTATE.ingresses],
-    mutations: [
-      jsonPatch(classDefault('ingresses', 'ingressClasses', `!has(object.spec.ingressClassName) && !(has(object.metadata.annotations) && '${ANNOTATION}' in object.metadata.annotations)`, '/spec/ingressClassName')),
-    ],
+    patches: classDefault('ingresses', 'ingressClasses', `!has(object.spec.ingressClassName) && !(has(object.metadata.annotations) && '${ANNOTATION}' in object.metadata.annotations)`, '/spec/ingressClassName'),
   },
 });

@@ -1,4 +1,4 @@
-import { addPatch, jsonPatch, MUTATE, TENANT, VALIDATE } from './cel';
+import { addPatch, MUTATE, TENANT, VALIDATE } from './cel';
 import type { Restriction } from './restriction';
 
 /**
@@ -32,12 +32,8 @@ export const nodeSelector: Restriction = {
   mutating: {
     rules: [MUTATE.pods],
     when: 'size(params.spec.?nodeSelector.orValue({})) > 0',
-    mutations: [
-      jsonPatch(
-        "request.resource.resource != 'pods' || !has(params.spec.nodeSelector) ? [] : " +
+    patches: "request.resource.resource != 'pods' || !has(params.spec.nodeSelector) ? [] : " +
           `!has(object.spec.nodeSelector) ? (size(params.spec.nodeSelector) == 0 ? [] : [${addPatch('/spec/nodeSelector', 'params.spec.nodeSelector')}]) : ` +
           "params.spec.nodeSelector.filter(k, !(k in object.spec.nodeSelector)).map(k, JSONPatch{op: 'add', path: '/spec/nodeSelector/' + jsonpatch.escapeKey(k), value: params.spec.nodeSelector[k]})",
-      ),
-    ],
   },
 };

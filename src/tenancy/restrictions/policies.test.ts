@@ -36,7 +36,11 @@ describe('the policies composed from them', () => {
   it('hold exactly what the modules contribute', () => {
     const validations = RESTRICTIONS.flatMap((r) => r.validating?.validations ?? []);
     expect(restrictionsPolicy().spec.validations).toEqual(validations);
-    expect(defaultsPolicy().spec.mutations).toEqual(RESTRICTIONS.flatMap((r) => r.mutating?.mutations ?? []));
+    // One JSON Patch mutation: every module's list, each in parentheses, joined.
+    const [mutation, ...more] = defaultsPolicy().spec.mutations as { patchType: string; jsonPatch: { expression: string } }[];
+    expect(more).toEqual([]);
+    expect(mutation!.patchType).toBe('JSONPatch');
+    expect(mutation!.jsonPatch.expression).toBe(RESTRICTIONS.flatMap((r) => (r.mutating ? [`(${r.mutating.patches})`] : [])).join(' + '));
     // A module with no rules contributes no request kind.
     expect((restrictionsPolicy([]).spec.matchConstraints as { resourceRules: unknown[] }).resourceRules).toEqual([]);
   });

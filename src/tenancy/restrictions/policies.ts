@@ -11,7 +11,7 @@
  */
 import { PADDOCK, type KubeObject } from '../../kube/types';
 import { RESTRICTION_KIND } from '../schema/restriction-crd';
-import { MUTATE, REQUEST_VARIABLES, VALIDATE, type ResourceRule } from './cel';
+import { jsonPatch, MUTATE, REQUEST_VARIABLES, VALIDATE, type ResourceRule } from './cel';
 import { RESTRICTIONS } from './registry';
 import type { Restriction } from './restriction';
 
@@ -61,7 +61,11 @@ export function restrictionsPolicy(restrictions: readonly Restriction[] = RESTRI
 
 /**
  * The MutatingAdmissionPolicy: what a tenant's new objects get filled in. Its match condition lets only
- * tenants with something to fill in pay for the mutations.
+ * tenants with something to fill in pay for the mutation.
+ *
+ * One mutation, the modules' patch lists joined: kube-apiserver encodes the object, applies the patch,
+ * decodes and defaults it again for every mutation of a policy, even an empty one, so each mutation is a
+ * full round trip of the object. The modules patch disjoint fields, so one patch applies them all alike.
  */
 export function defaultsPolicy(restrictions: readonly Restriction[] = RESTRICTIONS): AdmissionObject {
   const parts = restrictions.flatMap((r) => (r.mutating ? [r.mutating] : []));
@@ -75,7 +79,7 @@ export function defaultsPolicy(restrictions: readonly Restriction[] = RESTRICTIO
       matchConstraints: matchResources(rulesOf(MUTATE, parts.flatMap((p) => p.rules))),
       matchConditions: [{ name: 'tenant-has-defaults', expression: parts.map((p) => `(${p.when})`).join(' || ') }],
       reinvocationPolicy: 'IfNeeded',
-      mutations: parts.flatMap((p) => p.mutations),
+      mutations: [jsonPatch(parts.map((p) => `(${p.patches})`).join(' + '))],
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { TenantSpec } from '../../kube/types';
 import type { AddProblem } from '../problems';
 import type { Schema } from '../schema/schema';
-import type { Mutation, ResourceRule, Validation, Variable } from './cel';
+import type { ResourceRule, Validation, Variable } from './cel';
 
 /**
  * One thing a Tenant may restrict — a class kind, registries, nodes, and those to come — in one place:
@@ -25,8 +25,10 @@ export interface Restriction {
   /** What the validating policy checks: the requests it needs matched, its variables, its validations. */
   readonly validating?: { rules: readonly ResourceRule[]; variables: readonly Variable[]; validations: readonly Validation[] };
   /**
-   * What the mutating policy fills in, for the requests it needs matched; `when` says in CEL over
-   * `params` whether the tenant has anything here to fill in (the policy's mutations run only then).
+   * What the mutating policy fills in, for the requests it needs matched: `patches` is a CEL list of
+   * JSON Patch operations, empty when there is nothing to fill in (it must guard every operation itself:
+   * the modules' lists are applied as one patch); `when` says in CEL over `params` whether the tenant has
+   * anything here to fill in (the policy's mutation runs only then).
    */
-  readonly mutating?: { rules: readonly ResourceRule[]; when: string; mutations: readonly Mutation[] };
+  readonly mutating?: { rules: readonly ResourceRule[]; when: string; patches: string };
 }

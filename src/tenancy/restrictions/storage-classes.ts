@@ -1,4 +1,4 @@
-import { classDefault, isCreate, jsonPatch, listText, MUTATE, TENANT, VALIDATE } from './cel';
+import { classDefault, isCreate, listText, MUTATE, TENANT, VALIDATE } from './cel';
 import { classKind, classRefusal } from './class-kind';
 
 /** The annotation a PVC's class was named by before spec.storageClassName; kube still reads it first. */
@@ -44,8 +44,6 @@ export const storageClasses = classKind('storageClasses', {
   },
   mutating: {
     rules: [MUTATE.pvcs],
-    mutations: [
-      jsonPatch(classDefault('persistentvolumeclaims', 'storageClasses', `!has(object.spec.storageClassName) && !(has(object.metadata.annotations) && '${BETA_STORAGE_CLASS}' in object.metadata.annotations)`, '/spec/storageClassName')),
-    ],
+    patches: classDefault('persistentvolumeclaims', 'storageClasses', `!has(object.spec.storageClassName) && !(has(object.metadata.annotations) && '${BETA_STORAGE_CLASS}' in object.metadata.annotations)`, '/spec/storageClassName'),
   },
 });

@@ -40,9 +40,7 @@ describe('the volumeAttributesClasses restriction', () => {
     const m = volumeAttributesClasses.mutating!;
     expect(m.rules.flatMap((r) => [...r.resources, ...r.operations])).toEqual(['persistentvolumeclaims', 'CREATE']);
     expect(m.when).toBe('has(params.spec.volumeAttributesClasses) && has(params.spec.volumeAttributesClasses.default)');
-    const [patch] = m.mutations;
-    expect(patch!.patchType).toBe('JSONPatch');
-    const expression = patch!.patchType === 'JSONPatch' ? patch!.jsonPatch.expression : '';
+    const expression = m.patches;
     expect(expression).toContain("request.resource.resource == 'persistentvolumeclaims'");
     expect(expression).toContain('!has(object.spec.volumeAttributesClassName)');
     expect(expression).toContain("path: '/spec/volumeAttributesClassName', value: params.spec.volumeAttributesClasses.default");

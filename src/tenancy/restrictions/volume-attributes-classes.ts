@@ -1,4 +1,4 @@
-import { classDefault, isCreate, jsonPatch, listText, MUTATE, TENANT, VALIDATE } from './cel';
+import { classDefault, isCreate, listText, MUTATE, TENANT, VALIDATE } from './cel';
 import { classKind } from './class-kind';
 
 /**
@@ -47,6 +47,6 @@ export const volumeAttributesClasses = classKind('volumeAttributesClasses', {
   },
   mutating: {
     rules: [MUTATE.pvcs],
-    mutations: [jsonPatch(classDefault('persistentvolumeclaims', 'volumeAttributesClasses', '!has(object.spec.volumeAttributesClassName)', '/spec/volumeAttributesClassName'))],
+    patches: classDefault('persistentvolumeclaims', 'volumeAttributesClasses', '!has(object.spec.volumeAttributesClassName)', '/spec/volumeAttributesClassName'),
   },
 });

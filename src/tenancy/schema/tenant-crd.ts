@@ -9,13 +9,11 @@ import type { Restriction } from '../restrictions/restriction';
 import type { Schema } from './schema';
 import { SPEC_FIELDS, STATUS } from './tenant-fields';
 
-/** The version's printer columns and subresources. */
-const VERSION = {
-  name: 'v1alpha1',
-  served: true,
-  storage: true,
-  subresources: { status: {} },
-  additionalPrinterColumns: [
+/**
+ * How kube-apiserver prints a Tenant (`kubectl get tenants`); the ownedtenants view prints with the same
+ * columns (api/resources/owned-tenants.ts).
+ */
+export const TENANT_PRINTER_COLUMNS = [
     {
       name: 'Namespaces',
       type: 'integer',
@@ -45,7 +43,15 @@ const VERSION = {
       priority: 1,
       description: 'Whether every class and node selector the tenant names exists (the condition names what does not)',
     },
-  ],
+] as const;
+
+/** The version's printer columns and subresources. */
+const VERSION = {
+  name: 'v1alpha1',
+  served: true,
+  storage: true,
+  subresources: { status: {} },
+  additionalPrinterColumns: TENANT_PRINTER_COLUMNS,
 };
 
 /** The spec's properties: the Tenant's own fields, with the restrictions' before podSecurity. */

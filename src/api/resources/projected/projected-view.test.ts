@@ -113,7 +113,7 @@ describe('class views: the union over the caller\'s tenants', () => {
     const row = listRows(r, alice, { limit: 0, watch: false, allowWatchBookmarks: false }).items[0] as KubeObject & Record<string, unknown>;
     expect(row).toMatchObject({ apiVersion: 'tenancy.paddock.dev/v1alpha1', kind: 'TenantStorageClass', provisioner: 'p', reclaimPolicy: 'Retain' });
     expect(row.metadata.annotations).toEqual({ 'storageclass.kubernetes.io/is-default-class': 'true' });
-    expect(r.table.cells(row, new Date())).toEqual(['x (default)', 'p', 'Retain', 'Immediate', 'false', expect.any(String)]);
+    expect(r.table.cells(row, new Date())).toEqual(['x (default)', 'p', 'Retain', 'Immediate', false, expect.any(String)]);
   });
 });
 

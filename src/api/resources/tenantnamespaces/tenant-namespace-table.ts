@@ -61,7 +61,7 @@ function quotaCell(tns: TenantNamespace, keys: readonly string[]): string {
 export const TENANT_NAMESPACE_COLUMNS: readonly TableColumnDefinition[] = Object.freeze([
   NAME_COLUMN,
   column('Tenant', 'The Tenant this namespace belongs to.'),
-  column('Status', 'The phase of the namespace: Active or Terminating.'),
+  column('Status', 'The status of the namespace'),
   AGE_COLUMN,
   column('Owners', "The owners of the namespace's Tenant, as Kind:name (ServiceAccount:namespace/name).", 1),
   column('CPU', 'CPU used/hard under the most restrictive ResourceQuota of the namespace.', 1),
