@@ -4,6 +4,7 @@ import { PADDOCK, type KubeObject } from '../kube/types';
 import type { Logger } from '../log/logger';
 import { clusterRoleBindings, clusterRoles, mergeObject, needsUpdate } from '../tenancy';
 import { CLASS_FIELDS } from '../tenancy/allowed';
+import { jsonEqual } from '../tenancy/json';
 import type { TenantReconciler } from './reconciler';
 import { WorkQueue } from './workqueue';
 import { runWorkers } from './workqueue-workers';
@@ -114,6 +115,10 @@ export class TenantController {
       // A namespace someone else holds may be one a tenant declared (NamespaceConflict until it goes away).
       for (const t of this.cache.tenants.store.byIndex(INDEX.declared, o.metadata.name)) enqueue(t.metadata.name);
     };
+    const enqueueNodeSelecting = () => {
+      this.reconciler.nodeMatches.clear();
+      for (const t of this.cache.tenants.store.list()) if (t.spec?.nodeSelector && Object.keys(t.spec.nodeSelector).length > 0) enqueue(t.metadata.name);
+    };
     const handlersFor = (informer: SharedInformer<KubeObject>, each: (o: KubeObject) => void) =>
       informer.addEventHandler({ add: each, update: (a, b) => (each(a), each(b)), delete: each });
     return [
@@ -133,6 +138,15 @@ export class TenantController {
       ...CLASS_FIELDS.map((field) => handlersFor(this.cache.classes(field), () => {
         for (const t of this.cache.tenants.store.list()) if (t.spec?.[field] !== undefined) enqueue(t.metadata.name);
       })),
+      // What a tenant names (ResolvedRefs): a node that appears, goes or is relabelled may match a
+      // tenant's nodeSelector or stop matching it; other node updates (status) change nothing there.
+      this.cache.nodes.addEventHandler({
+        add: enqueueNodeSelecting,
+        update: (a, b) => {
+          if (!jsonEqual(a.metadata.labels ?? {}, b.metadata.labels ?? {})) enqueueNodeSelecting();
+        },
+        delete: enqueueNodeSelecting,
+      }),
       ...this.cache.admissionInformers.map((i) => handlersFor(i, () => this.#reconcileAdmission())),
       // The hostname ledger changed (a tenant released patterns, or someone else wrote it): every tenant
       // that holds or wants hostnames decides again (a refused one may hold them now).

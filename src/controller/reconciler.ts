@@ -4,6 +4,7 @@ import type { Logger } from '../log/logger';
 import { desiredState, diffNamespace, mergeNamespace, objectRef, statusEqual, tenantStatus, type DesiredState, type ObservedState } from '../tenancy';
 import { CLAIM_TOKEN_ANNOTATION, claimHolds, claimsOf, namesTakenFromOthers, provenByUid, withClaim } from '../tenancy/claims';
 import { DEFAULT_BINDABLE_CLUSTER_ROLES } from '../tenancy/bindable';
+import { unresolvedReferences } from '../tenancy/references';
 import { TenantAdmission } from './admission';
 import { BindableRoles } from './bindable-roles';
 import { updateClaims } from './claim-update';
@@ -11,6 +12,7 @@ import { EventBatch, type EventRecorder } from './events';
 import { GuardrailSync, type Notes } from './guardrail-sync';
 import { HostnameHoldings } from './hostname-holdings';
 import { NamespaceRelease } from './release';
+import { NodeSelectorMatches } from './node-selector-matches';
 import type { ReconcileResult } from './workqueue-workers';
 import type { Writer } from './writer';
 
@@ -37,6 +39,7 @@ export class TenantReconciler {
     this.release = new NamespaceRelease(cache, writer, this.guardrails);
     this.bindable = new BindableRoles(writer.client, bindableClusterRoles, log);
     this.hostnames = new HostnameHoldings(cache, writer);
+    this.nodeMatches = new NodeSelectorMatches(() => this.cache.nodes.store.list());
   }
 
   /** The last status written per tenant and the resourceVersion it was written from. */
@@ -55,6 +58,8 @@ export class TenantReconciler {
   readonly bindable: BindableRoles;
   /** The hostname patterns each tenant holds (one ledger for the cluster). */
   readonly hostnames: HostnameHoldings;
+  /** Whether a nodeSelector matches some node, for ResolvedRefs (the controller clears it on node label changes). */
+  readonly nodeMatches: NodeSelectorMatches;
 
   /** Reconciles one tenant; `signal` cancels the pass: once it aborts, none of its writes is sent. */
   async reconcile(name: string, signal?: AbortSignal): Promise<ReconcileResult | void> {
@@ -199,7 +204,8 @@ export class TenantReconciler {
   }
 
   async #writeStatus(tenant: Tenant, desired: DesiredState, observed: ObservedState): Promise<void> {
-    const status = tenantStatus(tenant, desired, { ...observed, allowed: this.admission.allowed(tenant) }, new Date());
+    const unresolved = desired.valid ? unresolvedReferences(tenant, { classes: (f) => this.cache.classes(f).store.list(), nodeMatches: (s) => this.nodeMatches.matches(s) }) : undefined;
+    const status = tenantStatus(tenant, desired, { ...observed, allowed: this.admission.allowed(tenant), unresolved }, new Date());
     // Another event can bring this tenant back before the cache has our last status write: writing the
     // same status again from the stale copy would only earn a 409. Skip until the cache moves on; once
     // it has, the record has served (it would otherwise hold a copy of every Tenant's status).

@@ -39,6 +39,23 @@ describe('tenantStatus', () => {
     expect(statusEqual(s, statusOf(tenant({}, s), { ...synced, allowed: { storageClasses: ['standard'] } }))).toBe(false);
   });
 
+  it('reports what the tenant names that does not exist as ResolvedRefs False, apart from Ready', () => {
+    const missing = ['PriorityClass tenant-low (priorityClasses.allowed, priorityClasses.default)', 'no Node has the labels of nodeSelector pool=oil'];
+    const s = statusOf(tenant(), { ...synced, unresolved: missing }, T0);
+    expect(ready(s)).toMatchObject({ status: 'True', reason: 'Reconciled' });
+    expect(s.conditions?.find((c) => c.type === 'ResolvedRefs')).toEqual({
+      type: 'ResolvedRefs', status: 'False', reason: 'NotFound', observedGeneration: 3, lastTransitionTime: T0,
+      message: `not found: ${missing.join('; ')}`,
+    });
+    // Once it exists: True, with a new transition time; the same answer again keeps it.
+    const resolved = statusOf(tenant({}, s), { ...synced, unresolved: [] }, T1);
+    expect(resolved.conditions?.find((c) => c.type === 'ResolvedRefs')).toMatchObject({ status: 'True', reason: 'ResolvedRefs', lastTransitionTime: T1 });
+    expect(statusOf(tenant({}, resolved), { ...synced, unresolved: [] }, '2026-01-03T00:00:00Z')).toEqual(resolved);
+    // Not given (a refused spec): kept as it was.
+    expect(statusOf(tenant({}, resolved), synced, '2026-01-03T00:00:00Z').conditions).toEqual(resolved.conditions);
+    expect(statusEqual(s, resolved)).toBe(false);
+  });
+
   it('summarizes owners as kind/name:role in spec order', () => {
     expect(
       ownerSummary([

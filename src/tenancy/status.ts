@@ -10,6 +10,13 @@ import { jsonEqual } from './json';
 
 export const READY = 'Ready';
 
+/**
+ * Whether every class and node the Tenant names exists (references.ts). Apart from Ready: a tenant
+ * naming what is not there yet is still provisioned; this says why its pods would be refused or Pending.
+ */
+export const RESOLVED_REFS = 'ResolvedRefs';
+export const ResolvedRefsReason = { ResolvedRefs: 'ResolvedRefs', NotFound: 'NotFound' } as const;
+
 /** Reasons of the Ready condition, most severe first: when several apply, the first one is reported. */
 export const ReadyReason = {
   Terminating: 'Terminating',
@@ -45,6 +52,8 @@ export interface ObservedState {
   claims?: readonly NamespaceClaim[];
   /** The class names the tenant may use (status.allowed); absent keeps the Tenant's own. */
   allowed?: TenantStatus['allowed'];
+  /** What the Tenant names that does not exist (references.ts); absent keeps the ResolvedRefs condition as it is. */
+  unresolved?: readonly string[];
   /** Desired objects still absent after this pass (see {@link objectRef}). */
   missing: readonly string[];
   /** Desired objects still differing from the desired state after this pass. */
@@ -68,27 +77,19 @@ export function ownerSummary(owners: readonly TenantOwner[]): string {
 const MAX_LISTED = 10;
 
 /**
- * The status `tenant` should have. `now` is used only when the Ready condition changes status, written
- * as metav1.Time (whole seconds); otherwise its lastTransitionTime is kept. Conditions of other types are kept as they are.
+ * The status `tenant` should have. `now` is used only when a condition (Ready, or ResolvedRefs when
+ * `observed.unresolved` is given) changes status, written as metav1.Time (whole seconds); otherwise its
+ * lastTransitionTime is kept. Conditions of other types are kept as they are.
  */
 export function tenantStatus(tenant: Tenant, desired: DesiredState, observed: ObservedState, now: Date | string): TenantStatus {
   const namespaces = [...new Set(observed.namespaces)].sort();
   const { reason, message } = readiness(tenant, desired, observed, namespaces.length);
   const ready = reason === ReadyReason.Reconciled;
   const phase: TenantPhase = tenant.metadata.deletionTimestamp ? 'Terminating' : ready ? 'Active' : namespaces.length === 0 ? 'Pending' : 'Degraded';
-  const previous = tenant.status?.conditions ?? [];
-  const before = previous.find((c) => c.type === READY);
-  const status: Condition['status'] = ready ? 'True' : 'False';
-  const condition: Condition = {
-    type: READY,
-    status,
-    reason,
-    message,
-    lastTransitionTime: before?.status === status && before.lastTransitionTime ? before.lastTransitionTime : metaTime(now),
-  };
+  const condition: Condition = { type: READY, status: ready ? 'True' : 'False', reason, message };
+  let conditions = withCondition(tenant.status?.conditions ?? [], condition, tenant.metadata.generation, now);
+  if (observed.unresolved) conditions = withCondition(conditions, resolvedRefs(observed.unresolved), tenant.metadata.generation, now);
   const generation = tenant.metadata.generation;
-  if (generation !== undefined) condition.observedGeneration = generation;
-  const conditions = before ? previous.map((c) => (c.type === READY ? condition : c)) : [...previous, condition];
   const out: TenantStatus = {
     phase,
     namespaces,
@@ -102,6 +103,25 @@ export function tenantStatus(tenant: Tenant, desired: DesiredState, observed: Ob
   if (claims !== undefined) out.claims = claims.map((c) => ({ ...c }));
   if (generation !== undefined) out.observedGeneration = generation;
   return out;
+}
+
+/**
+ * `conditions` with `condition` in place of the one of its type (appended when there is none); its
+ * lastTransitionTime is kept while its status stays the same, else `now`.
+ */
+function withCondition(conditions: readonly Condition[], condition: Condition, generation: number | undefined, now: Date | string): Condition[] {
+  const before = conditions.find((c) => c.type === condition.type);
+  const full: Condition = {
+    ...condition,
+    lastTransitionTime: before?.status === condition.status && before.lastTransitionTime ? before.lastTransitionTime : metaTime(now),
+  };
+  if (generation !== undefined) full.observedGeneration = generation;
+  return before ? conditions.map((c) => (c.type === condition.type ? full : c)) : [...conditions, full];
+}
+
+function resolvedRefs(unresolved: readonly string[]): Condition {
+  if (unresolved.length === 0) return { type: RESOLVED_REFS, status: 'True', reason: ResolvedRefsReason.ResolvedRefs, message: 'every class and node selector the tenant names exists' };
+  return { type: RESOLVED_REFS, status: 'False', reason: ResolvedRefsReason.NotFound, message: list('not found', unresolved, '; ') };
 }
 
 function readiness(tenant: Tenant, desired: DesiredState, observed: ObservedState, size: number): { reason: ReadyReason; message: string } {

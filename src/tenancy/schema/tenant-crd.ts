@@ -36,6 +36,13 @@ export const TENANT_PRINTER_COLUMNS = [
       description: 'Owners as kind/name:role',
     },
     { name: 'Phase', type: 'string', jsonPath: '.status.phase', priority: 1 },
+    {
+      name: 'ResolvedRefs',
+      type: 'string',
+      jsonPath: '.status.conditions[?(@.type=="ResolvedRefs")].status',
+      priority: 1,
+      description: 'Whether every class and node selector the tenant names exists (the condition names what does not)',
+    },
 ] as const;
 
 /** The version's printer columns and subresources. */
