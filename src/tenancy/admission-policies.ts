@@ -23,6 +23,7 @@ import { cordon } from './fences/cordon';
 import { fenceObjects, TENANT_NAMESPACES } from './fences/fence';
 import { preventDeletion } from './fences/prevent-deletion';
 import { RESTRICTION_OBJECT_NAME } from './guardrails/tenant-restriction';
+import { shareGuardObjects } from './quota/share-guard';
 import type { ResourceRule } from './restrictions/cel';
 import {
   ADMISSION_API_VERSION,
@@ -84,6 +85,7 @@ export function admissionObjects(): AdmissionObject[] {
     binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_UPDATES_BINDING_NAME, restrictions, 'Allow', rulesFor(restrictions, 'UPDATE')),
     binding('MutatingAdmissionPolicyBinding', DEFAULTS_BINDING_NAME, defaults, 'Allow'),
     ...FENCES.flatMap(fenceObjects),
+    ...shareGuardObjects(),
   ];
 }
 

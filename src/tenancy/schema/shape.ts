@@ -59,6 +59,7 @@ export const TENANT_SPEC_SHAPE: Shape<TenantSpec> = {
   containerRegistries: { allowed: ['string'] },
   imagePullPolicies: ['string'],
   services: { types: { allowed: ['string'] }, externalIPs: { allowed: ['string'] }, loadBalancerClasses: { allowed: ['string'] } },
+  quota: { hard: 'map' },
 };
 
 export const TENANT_STATUS_SHAPE: Shape<TenantStatus> = {
@@ -66,6 +67,7 @@ export const TENANT_STATUS_SHAPE: Shape<TenantStatus> = {
   namespaces: ['string'],
   allowed: { storageClasses: ['string'], ingressClasses: ['string'], priorityClasses: ['string'], runtimeClasses: ['string'], volumeAttributesClasses: ['string'], deviceClasses: ['string'] },
   claims: [{ name: 'string', origin: 'string', uid: 'string', proof: 'string', claimedAt: 'string' }],
+  quota: { hard: 'map', used: 'map', allocations: 'map', ledgerWrites: 'integer' },
   size: 'integer',
   ownerSummary: 'string',
   observedGeneration: 'integer',
