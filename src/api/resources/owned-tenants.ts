@@ -35,11 +35,19 @@ export const OWNED_TENANTS: ViewDefinition = {
       AGE_COLUMN,
       column('Owners', 'Owners as kind/name:role', 1),
       column('Phase', '', 1),
+      column('Budget', "The tenant-wide quota: per resource, used/hard summed over the tenant's namespaces", 1),
     ],
     cells: (row, now) => {
       const o = row as Obj;
       const ready = (o.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Ready');
-      return [o.metadata.name, o.status?.size ?? NONE, o.spec?.namespaceQuota ?? NONE, ready?.status ?? NONE, translateTimestampSince(o.metadata.creationTimestamp, now), o.status?.ownerSummary ?? NONE, o.status?.phase ?? NONE];
+      return [o.metadata.name, o.status?.size ?? NONE, o.spec?.namespaceQuota ?? NONE, ready?.status ?? NONE, translateTimestampSince(o.metadata.creationTimestamp, now), o.status?.ownerSummary ?? NONE, o.status?.phase ?? NONE, budgetCell(o.status?.quota)];
     },
   },
 };
+
+/** `pods 12/50, requests.cpu 3/20`: the tenant-wide quota's use of its budget; `<none>` without one. */
+function budgetCell(quota: { hard?: Record<string, string>; used?: Record<string, string> } | undefined): string {
+  const hard = quota?.hard;
+  if (!hard || Object.keys(hard).length === 0) return NONE;
+  return Object.keys(hard).sort().map((r) => `${r} ${quota.used?.[r] ?? '0'}/${hard[r]}`).join(', ');
+}

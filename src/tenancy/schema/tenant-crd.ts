@@ -38,6 +38,8 @@ const VERSION = {
       description: 'Owners as kind/name:role',
     },
     { name: 'Phase', type: 'string', jsonPath: '.status.phase', priority: 1 },
+    { name: 'Budget', type: 'string', jsonPath: '.status.quota.hard', priority: 1, description: 'The tenant-wide quota (spec.quota.hard)' },
+    { name: 'Used', type: 'string', jsonPath: '.status.quota.used', priority: 1, description: "The tenant-wide quota's use, summed over the namespaces" },
   ],
 };
 
