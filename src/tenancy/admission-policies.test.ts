@@ -1,5 +1,6 @@
 import { ADMISSION_OBJECTS, admissionObjects, DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, type AdmissionObject } from './admission-policies';
 import { RESTRICTION_OBJECT_NAME } from './guardrails/tenant-restriction';
+import { SHARE_GUARD_NAME } from './quota/share-guard';
 import { defaultsPolicy, restrictionsPolicy } from './restrictions/policies';
 import { RESTRICTIONS } from './restrictions/registry';
 
@@ -10,7 +11,7 @@ const objects = admissionObjects();
 const byName = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
 
 describe('the admission objects', () => {
-  it('are the two policies, their three bindings, then each fence and its binding: the same set however many tenants there are', () => {
+  it('are the two policies, their three bindings, each fence and its binding, then the share guard: the same set however many tenants there are', () => {
     expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
       `ValidatingAdmissionPolicy/${RESTRICTIONS_POLICY_NAME}`,
       `MutatingAdmissionPolicy/${DEFAULTS_POLICY_NAME}`,
@@ -21,6 +22,8 @@ describe('the admission objects', () => {
       'ValidatingAdmissionPolicyBinding/paddock-tenant-cordon',
       'ValidatingAdmissionPolicy/paddock-tenant-deletion',
       'ValidatingAdmissionPolicyBinding/paddock-tenant-deletion',
+      'ValidatingAdmissionPolicy/paddock-tenant-quota',
+      'ValidatingAdmissionPolicyBinding/paddock-tenant-quota',
     ]);
     expect(ADMISSION_OBJECTS.map((o) => `${o.resource.kind}/${o.name}`)).toEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`));
   });
@@ -36,7 +39,7 @@ describe('the admission objects', () => {
   });
 
   it("bind the policies to every tenant-labelled namespace, with the request namespace's TenantRestriction as parameter", () => {
-    for (const b of objects.filter((o) => o.kind!.endsWith('Binding') && o.spec.paramRef)) {
+    for (const b of objects.filter((o) => o.kind!.endsWith('Binding') && o.spec.paramRef && o.metadata.name !== SHARE_GUARD_NAME)) {
       expect(b.spec.matchResources).toMatchObject({ matchPolicy: 'Equivalent', namespaceSelector: { matchExpressions: [{ key: 'paddock.dev/tenant', operator: 'Exists' }] }, objectSelector: {} });
       expect((b.spec.paramRef as { name: string; namespace?: string }).name).toBe(RESTRICTION_OBJECT_NAME);
       expect(b.spec.paramRef).not.toHaveProperty('namespace');

@@ -91,6 +91,13 @@ describe('a tenant with pods: 20 over four namespaces', () => {
     }, 30_000, 200);
     const wide = await kubectl('admin', ['get', 'tenant', name, '-o', 'wide']);
     expect(wide.stdout).toMatch(/BUDGET/);
+    expect(wide.stdout).toMatch(/pods\W+20/);
+    // The owner reads the same through the ownedtenants view, and each namespace's share through its TenantNamespace.
+    const owned = await kubectl('alice', ['get', 'ownedtenants', name, '-o', 'wide']);
+    expect(owned.stdout).toMatch(new RegExp(`BUDGET[\\s\\S]*pods ${watch.held.size}/20`));
+    const share = await shareOf(`${name}-a`);
+    const tns = await kubectlJson('alice', ['get', 'tenantnamespaces', `${name}-a`]);
+    expect(tns.status.quota.hard.pods).toBe(share.spec.hard.pods);
   });
 
   it('keeps refusing past the budget while Paddock is stopped, and moves headroom again once it is back', async () => {
@@ -204,37 +211,49 @@ describe('no unguarded window', () => {
   });
 
   /** Creates pods in `namespace` as fast as one client can until `done`; returns every answer. */
-  async function hammer(namespace: string, done: () => boolean): Promise<CreateAnswer[]> {
+  async function hammer(namespace: string, client: string, done: () => boolean): Promise<CreateAnswer[]> {
     const answers: CreateAnswer[] = [];
-    for (let i = 0; !done(); i++) answers.push(await createPod('alice', namespace, `h-${i}`, label));
+    for (let i = 0; !done(); i++) answers.push(await createPod('alice', namespace, `h-${client}-${i}`, label));
     return answers;
   }
 
-  it('refuses every create in a new namespace until its share exists', async () => {
-    await applyObject(tenant(name, { namespaces: ['a'], quota: { hard: { pods: '4' } } }));
-    await furnished(name, ['a']);
-    // Namespace b appears while alice creates pods in it as fast as she can.
+  /**
+   * Alice creates pods in `namespace` from 6 clients at once, as fast as they go, while `appear` makes the
+   * namespace; until one is created. Every pod created must come after the share (etcd's revisions
+   * order the two creates), and the namespace must hold no more than the budget.
+   */
+  async function race(namespace: string, appear: () => Promise<unknown>): Promise<void> {
     const shares = await HeldWatch.open('resourcequotas', `paddock.dev/tenant=${name}`);
     let stop = false;
-    const racing = hammer(`${name}-b`, () => stop);
-    await kubectl('admin', ['patch', 'tenant', name, '--type=merge', '-p', JSON.stringify({ spec: { namespaces: ['a', 'b'] } })]);
-    await waitFor('a pod created in b', async () => (await kubectl('admin', ['get', 'pods', '-n', `${name}-b`, '-o', 'name'])).stdout.trim() !== '', 60_000, 100);
+    const racing = Promise.all(Array.from({ length: 6 }, (_, c) => hammer(namespace, `c${c}`, () => stop)));
+    await appear();
+    await waitFor(`a pod created in ${namespace}`, async () => (await kubectl('admin', ['get', 'pods', '-n', namespace, '-o', 'name'])).stdout.trim() !== '', 60_000, 100);
     stop = true;
-    const answers = await racing;
-    const ok = answers.filter((a) => a.status === 201);
-    expect(ok.length).toBeGreaterThan(0);
-    // Before the share: refused by the guard (or the namespace was not there yet); never created.
-    const guard = answers.filter((a) => a.message.includes('paddock-tenant-quota') && !isQuotaRefusal(a));
-    // eslint-disable-next-line no-console
-    console.log(`window race: ${answers.length} creates, ${guard.length} refused by the guard, ${ok.length} created`);
-    // Every pod created after the share: etcd's revisions order the two creates.
-    const shareAt = shares.addedAt.get(`${name}-b/paddock-tenant-quota`);
+    const answers = (await racing).flat();
     shares.close();
+    const ok = answers.filter((a) => a.status === 201);
+    const guard = answers.filter((a) => a.message.includes("ValidatingAdmissionPolicy 'paddock-tenant-quota'"));
+    // eslint-disable-next-line no-console
+    console.log(`window race in ${namespace}: ${answers.length} creates, ${guard.length} refused by the guard, ${ok.length} created`);
+    expect(ok.length).toBeGreaterThan(0);
+    const shareAt = shares.addedAt.get(`${namespace}/paddock-tenant-quota`);
     expect(shareAt).toBeDefined();
     for (const a of ok) expect(Number(a.resourceVersion)).toBeGreaterThan(shareAt!);
-    const created = await kubectlJson('admin', ['get', 'pods', '-n', `${name}-b`]);
+    const created = await kubectlJson('admin', ['get', 'pods', '-n', namespace]);
     expect(created.items.length).toBe(ok.length);
     expect(created.items.length).toBeLessThanOrEqual(4);
+  }
+
+  it('refuses every create in a new declared namespace until its share exists', async () => {
+    await applyObject(tenant(name, { namespaces: ['a'], quota: { hard: { pods: '4' } } }));
+    await furnished(name, ['a']);
+    await race(`${name}-b`, () => kubectl('admin', ['patch', 'tenant', name, '--type=merge', '-p', JSON.stringify({ spec: { namespaces: ['a', 'b'] } })]));
+  });
+
+  it('refuses every create in a new self-service namespace until its share exists', async () => {
+    // b's pods are gone first, so the budget leaves the new namespace room.
+    await kubectl('admin', ['delete', 'pods', '--all', '-n', `${name}-b`]);
+    await race(`${name}-ss`, () => kubectl('alice', ['create', '-f', '-'], JSON.stringify({ apiVersion: 'tenancy.paddock.dev/v1alpha1', kind: 'TenantNamespace', metadata: { name: `${name}-ss` }, spec: { tenant: name } })));
   });
 
   it('refuses creates while a deleted share is missing, naming the policy', async () => {
