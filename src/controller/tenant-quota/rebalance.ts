@@ -143,15 +143,10 @@ export class QuotaRebalancer {
     }
     if (live.size === 0) return tenant;
     const ledger = await this.#readTenant(name);
-    // An allocation is never taken to be below a share seen (a ledger reset by hand must not free budget).
-    const allocations: Allocations = allocationsOf(ledger);
-    for (const ns of this.#namespaces(ledger)) {
-      const a = allocations.get(ns.name) ?? new Map<string, bigint>();
-      for (const [resource, units] of ns.share) a.set(resource, maxOf(a.get(resource) ?? 0n, units));
-      allocations.set(ns.name, a);
-    }
+    // The shares as cached only make the budget's count more cautious (see grantRaises); never recorded.
+    const seen: Allocations = new Map(this.#namespaces(ledger).map((ns) => [ns.name, ns.share]));
     const wants = new Map([...raises].filter(([ns]) => live.has(ns)));
-    const { allocations: granted, granted: shares } = grantRaises(budget, allocations, wants);
+    const { allocations: granted, granted: shares } = grantRaises(budget, allocationsOf(ledger), wants, seen);
     const raisesAny = [...live].some(([ns, share]) => {
       const current = amountsOf(share.spec?.hard, 'down');
       return [...(shares.get(ns) ?? [])].some(([r, units]) => units > (current.get(r) ?? 0n));

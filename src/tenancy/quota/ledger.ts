@@ -14,7 +14,7 @@
  * Tenant is the controller's.
  */
 import type { Tenant, TenantQuotaStatus } from '../../kube/types';
-import { amountsOf, minOf, quantitiesOf, sumOf, type Amounts } from './amounts';
+import { amountsOf, maxOf, minOf, quantitiesOf, type Amounts } from './amounts';
 
 /** Per namespace, its allocation. */
 export type Allocations = Map<string, Amounts>;
@@ -57,14 +57,24 @@ export function withoutNamespaces(allocations: Allocations, gone: readonly strin
 /**
  * Grants what `wants` asks (per namespace, per resource, the share it should reach) as far as the budget
  * allows (invariant A): a namespace's allocation rises to its want, or by what is left of the budget
- * once every other allocation is counted. Returns the new allocations and, per namespace, the share it
- * may now be raised to (never above its allocation). Namespaces are served in the order of `wants`.
+ * once every other allocation is counted. `seen` (shares as last seen, which may be stale) only makes
+ * the count more cautious — an allocation is counted as at least the share seen, so a ledger that lost
+ * track frees nothing — and is never recorded: recording a stale share would raise an allocation
+ * without the budget's check. Returns the new allocations and, per namespace, the share it may now be
+ * raised to (never above its allocation). Namespaces are served in the order of `wants`.
  */
-export function grantRaises(budget: Amounts, allocations: Allocations, wants: ReadonlyMap<string, Amounts>): { allocations: Allocations; granted: Map<string, Amounts> } {
+export function grantRaises(
+  budget: Amounts,
+  allocations: Allocations,
+  wants: ReadonlyMap<string, Amounts>,
+  seen: Allocations = new Map(),
+): { allocations: Allocations; granted: Map<string, Amounts> } {
   const out: Allocations = new Map([...allocations].map(([ns, a]) => [ns, new Map(a)]));
   const granted = new Map<string, Amounts>();
   for (const [resource, hard] of budget) {
-    let left = hard - sumOf(out.values(), resource);
+    let counted = 0n;
+    for (const ns of new Set([...out.keys(), ...seen.keys()])) counted += maxOf(out.get(ns)?.get(resource) ?? 0n, seen.get(ns)?.get(resource) ?? 0n);
+    let left = hard - counted;
     for (const [ns, want] of wants) {
       const target = want.get(resource);
       if (target === undefined) continue;
