@@ -41,7 +41,7 @@ export class TenantQuotaController {
     try {
       await this.cache.factory.waitForCacheSync(signal);
       if (signal.aborted) return;
-      for (const t of this.cache.tenants.store.list()) if (t.spec?.quota) this.queue.add(t.metadata.name);
+      for (const t of this.cache.tenants.store.list()) if (t.spec?.quota || t.status?.quota) this.queue.add(t.metadata.name);
       signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
       await runWorkers(this.queue, this.workers, async (key) => {
         const result = await this.rebalancer.reconcile(key);
@@ -53,8 +53,10 @@ export class TenantQuotaController {
   }
 
   #watchCache() {
+    // Tenants with a budget, or that had one (their status.quota is cleared).
     const enqueue = (name: string | undefined) => {
-      if (name && this.cache.tenants.store.get(name)?.spec?.quota) this.queue.add(name);
+      const t = name === undefined ? undefined : this.cache.tenants.store.get(name);
+      if (t && (t.spec?.quota || t.status?.quota)) this.queue.add(t.metadata.name);
     };
     const byLabel = (o: KubeObject) => enqueue(o.metadata.labels?.[PADDOCK.tenantLabel]);
     const handlers = (informer: SharedInformer<KubeObject>, each: (o: KubeObject) => void) =>

@@ -12,6 +12,8 @@ import { QuotaRebalancer } from './rebalance';
  * counts creates up to each share and deletes free them — every step interleaved at random. After every
  * write the sum of the shares must be within the budget.
  */
+jest.setTimeout(60_000); // a few seconds each, more on a busy machine
+
 const BUDGET = 20;
 const NAMESPACES = ['t-a', 't-b', 't-c', 't-d'];
 

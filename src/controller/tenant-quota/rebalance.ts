@@ -54,7 +54,11 @@ export class QuotaRebalancer {
   async reconcile(name: string): Promise<RebalanceResult> {
     const result: RebalanceResult = { lowered: 0, raised: 0, retry: false };
     const tenant = this.cache.tenants.store.get(name);
-    if (!tenant || tenant.metadata.deletionTimestamp || !hasTenantQuota(tenant)) return result;
+    if (!tenant || tenant.metadata.deletionTimestamp) return result;
+    if (!hasTenantQuota(tenant)) {
+      await this.#forget(tenant);
+      return result;
+    }
     let invalid = false;
     validateTenantQuota(tenant.spec.quota, () => (invalid = true));
     if (invalid) return result; // reported by the reconciler (Ready=False, InvalidSpec)
@@ -185,6 +189,17 @@ export class QuotaRebalancer {
       if (!isConflict(err)) throw err;
       result.retry = true;
       return tenant;
+    }
+  }
+
+  /** A Tenant that no longer has spec.quota: its status.quota and condition go (the reconciler removes the shares). */
+  async #forget(tenant: Tenant): Promise<void> {
+    const conditions = tenant.status?.conditions ?? [];
+    if (tenant.status?.quota === undefined && !conditions.some((c) => c.type === QUOTA_CONDITION)) return;
+    try {
+      await this.writer.updateStatus({ ...tenant, status: { ...tenant.status, quota: undefined, conditions: conditions.filter((c) => c.type !== QUOTA_CONDITION) } });
+    } catch (err) {
+      if (!isConflict(err)) throw err; // the Tenant moved on: its event brings it back
     }
   }
 
