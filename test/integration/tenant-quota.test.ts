@@ -294,3 +294,65 @@ describe('no unguarded window', () => {
     expect(answers.some((a) => a.status === 403 && a.message.includes('paddock-tenant-quota'))).toBe(true);
   });
 });
+
+describe('gaining, losing and misspelling spec.quota', () => {
+  const name = `tqg${id}`;
+  const ns = `${name}-x`;
+  const patchQuota = (quota: unknown) => kubectl('admin', ['patch', 'tenant', name, '--type=merge', '-p', JSON.stringify({ spec: { quota } })]);
+
+  beforeAll(async () => {
+    await applyObject(tenant(name, { namespaces: ['x'] }));
+    await waitFor(`${ns} furnished`, async () => (await kubectl('admin', ['get', 'serviceaccount', 'default', '-n', ns])).code === 0, 60_000, 200);
+    for (let i = 0; i < 3; i++) expect((await createPod('alice', ns, `before-${i}`, `g${id}`)).status).toBe(201);
+  });
+
+  afterAll(async () => {
+    await kubectl('admin', ['delete', 'tenant', name, '--wait=false']);
+  });
+
+  it('limits an existing namespace once the Tenant gains a budget, counting what it already holds', async () => {
+    await patchQuota({ hard: { pods: '4' } });
+    await waitFor('the share and the label', async () => {
+      const labels = (await kubectlJson('admin', ['get', 'namespace', ns])).metadata.labels ?? {};
+      const share = await kubectl('admin', ['get', 'resourcequota', 'paddock-tenant-quota', '-n', ns, '-o', 'jsonpath={.status.used.pods}']);
+      return labels['paddock.dev/tenant-quota'] === 'true' && share.stdout === '3';
+    }, 60_000, 200);
+    await waitFor('the fourth pod', async () => (await createPod('alice', ns, `after-${Date.now()}`, `g${id}`)).status === 201, 30_000, 100);
+    expect(isQuotaRefusal(await createPod('alice', ns, 'fifth', `g${id}`))).toBe(true);
+    await waitFor('status.quota and AtBudget', async () => {
+      const t = await kubectlJson('admin', ['get', 'tenant', name]);
+      const c = (t.status?.conditions ?? []).find((x: { type: string }) => x.type === 'QuotaAvailable');
+      return t.status?.quota?.used?.pods === '4' && c?.reason === 'AtBudget';
+    }, 30_000, 200);
+  });
+
+  it('reports a budget below the use and deletes nothing', async () => {
+    await patchQuota({ hard: { pods: '2' } });
+    await waitFor('OverBudget', async () => {
+      const t = await kubectlJson('admin', ['get', 'tenant', name]);
+      return (t.status?.conditions ?? []).some((x: { type: string; reason: string }) => x.type === 'QuotaAvailable' && x.reason === 'OverBudget');
+    }, 30_000, 200);
+    expect((await kubectlJson('admin', ['get', 'pods', '-n', ns])).items).toHaveLength(4);
+    expect(isQuotaRefusal(await createPod('alice', ns, 'over', `g${id}`))).toBe(true);
+  });
+
+  it('reports a resource name or quantity it cannot use, by name', async () => {
+    await patchQuota({ hard: { pods: 'lots', 'not a name': '1' } });
+    await waitFor('InvalidSpec naming the keys', async () => {
+      const t = await kubectlJson('admin', ['get', 'tenant', name]);
+      const ready = (t.status?.conditions ?? []).find((x: { type: string }) => x.type === 'Ready');
+      return ready?.reason === 'InvalidSpec' && ready.message.includes('spec.quota.hard[pods]') && ready.message.includes('spec.quota.hard[not a name]');
+    }, 30_000, 200);
+  });
+
+  it('removes the share, the label and status.quota when the budget is removed', async () => {
+    await patchQuota(null);
+    await waitFor('no share, no label, no status.quota', async () => {
+      const share = await kubectl('admin', ['get', 'resourcequota', 'paddock-tenant-quota', '-n', ns]);
+      const labels = (await kubectlJson('admin', ['get', 'namespace', ns])).metadata.labels ?? {};
+      const t = await kubectlJson('admin', ['get', 'tenant', name]);
+      return share.code !== 0 && labels['paddock.dev/tenant-quota'] === undefined && t.status?.quota === undefined;
+    }, 60_000, 200);
+    expect((await createPod('alice', ns, 'unlimited', `g${id}`)).status).toBe(201);
+  });
+});
