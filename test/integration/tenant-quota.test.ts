@@ -303,7 +303,9 @@ describe('gaining, losing and misspelling spec.quota', () => {
   beforeAll(async () => {
     await applyObject(tenant(name, { namespaces: ['x'] }));
     await waitFor(`${ns} furnished`, async () => (await kubectl('admin', ['get', 'serviceaccount', 'default', '-n', ns])).code === 0, 60_000, 200);
-    for (let i = 0; i < 3; i++) expect((await createPod('alice', ns, `before-${i}`, `g${id}`)).status).toBe(201);
+    // Until alice's RoleBinding and the TenantRestriction are in place her creates are refused: the first is retried.
+    await waitFor('alice creating in x', async () => (await createPod('alice', ns, 'before-0', `g${id}`)).status === 201, 60_000, 200);
+    for (let i = 1; i < 3; i++) expect((await createPod('alice', ns, `before-${i}`, `g${id}`)).status).toBe(201);
   });
 
   afterAll(async () => {
