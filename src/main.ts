@@ -17,6 +17,7 @@ import { RESOURCE_VERSION_WAIT_MS } from './api/storage/change-log';
 import { PaddockCache } from './cache/paddock-cache';
 import { OptionsError, parseOptions, usage, type Options } from './config/options';
 import { TenantController } from './controller/controller';
+import { TenantQuotaController } from './controller/tenant-quota/quota-controller';
 import { EventRecorder } from './controller/events';
 import { LeaderElector } from './controller/leader-election';
 import { TenantReconciler } from './controller/reconciler';
@@ -108,6 +109,7 @@ async function run(options: Options): Promise<void> {
     const events = new EventRecorder(client, 'paddock', options.identity, logger({ component: 'events' }), writer);
     const controller = new TenantController(cache, new TenantReconciler(cache, writer, events, logger({ component: 'reconciler' }), options.bindableClusterRoles), writer,
       { workers: options.workers, resyncPeriodMs: options.resyncPeriodMs }, logger({ component: 'controller' }));
+    const quota = new TenantQuotaController(cache, writer, events, options.workers, logger({ component: 'tenant-quota' }));
     if (fence) {
       const elector = new LeaderElector({
         client: leaseClient,
@@ -118,7 +120,9 @@ async function run(options: Options): Promise<void> {
         renewDeadlineMs: options.renewDeadlineMs,
         retryPeriodMs: options.retryPeriodMs,
         fence,
-        onStartedLeading: (signal) => controller.run(signal),
+        onStartedLeading: async (signal) => {
+          await Promise.all([controller.run(signal), quota.run(signal)]);
+        },
         onNewLeader: (leader) => log.info('leader', { leader }),
         logger: logger({ component: 'leader-election' }),
       });
@@ -128,7 +132,7 @@ async function run(options: Options): Promise<void> {
         while (!stop.signal.aborted) await elector.run(stop.signal);
       })());
     } else {
-      tasks.push(controller.run(stop.signal));
+      tasks.push(controller.run(stop.signal), quota.run(stop.signal));
     }
   }
 

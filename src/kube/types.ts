@@ -134,6 +134,8 @@ export interface TenantSpec {
   services?: ServicePolicy;
   /** What the tenant's own NetworkPolicies may admit ingress from besides the tenant (SPEC §10). */
   networkPolicyIngressFrom?: { namespaces?: { allowed?: string[] }; ipBlocks?: { allowed?: string[] } };
+  /** One budget for all of the tenant's namespaces, split into a share per namespace (SPEC §11). */
+  quota?: { hard?: Record<string, string | number> };
 }
 
 export type ServiceType = 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';
@@ -192,6 +194,18 @@ export interface TenantStatus {
   ownerSummary?: string;
   observedGeneration?: number;
   conditions?: Condition[];
+  /** The tenant-wide quota (SPEC §11): written by Paddock's quota controller alone. */
+  quota?: TenantQuotaStatus;
+}
+
+/** `status.quota`: the budget, its use summed over the namespaces, and the ledger of allocations. */
+export interface TenantQuotaStatus {
+  hard?: Record<string, string>;
+  used?: Record<string, string>;
+  /** Per namespace, the most its share may be (tenancy/quota/ledger.ts). */
+  allocations?: Record<string, Record<string, string>>;
+  /** Counts the ledger's writes: every write changes the Tenant, so it moves its resourceVersion. */
+  ledgerWrites?: number;
 }
 
 export interface Tenant extends KubeObject {

@@ -25,6 +25,7 @@ import { managedObjects } from './fences/managed-objects';
 import { hostnamesFence } from './fences/hostnames';
 import { preventDeletion } from './fences/prevent-deletion';
 import { RESTRICTION_OBJECT_NAME } from './guardrails/tenant-restriction';
+import { shareGuardObjects } from './quota/share-guard';
 import type { ResourceRule } from './restrictions/cel';
 import {
   ADMISSION_API_VERSION,
@@ -86,6 +87,7 @@ export function admissionObjects(): AdmissionObject[] {
     binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_UPDATES_BINDING_NAME, restrictions, 'Allow', rulesFor(restrictions, 'UPDATE')),
     binding('MutatingAdmissionPolicyBinding', DEFAULTS_BINDING_NAME, defaults, 'Allow'),
     ...FENCES.flatMap(fenceObjects),
+    ...shareGuardObjects(),
   ];
 }
 

@@ -11,6 +11,7 @@ import { CLAIM_TOKEN_ANNOTATION } from './claims';
 import { keyPath, type FieldDiff } from './json';
 import { MANAGED_METADATA_ANNOTATION, POD_SECURITY_ENFORCE_LABEL, POD_SECURITY_VERSION_LABEL } from './names';
 import { tenantLabels } from './ownership';
+import { hasTenantQuota, QUOTA_LABEL } from './quota/share';
 
 export const DEFAULT_POD_SECURITY_LEVEL = 'baseline';
 export const DEFAULT_POD_SECURITY_VERSION = 'latest';
@@ -39,6 +40,7 @@ export function desiredNamespace(tenant: Tenant, name: string): Namespace {
     [POD_SECURITY_ENFORCE_LABEL]: spec.podSecurity?.enforce ?? DEFAULT_POD_SECURITY_LEVEL,
     [POD_SECURITY_VERSION_LABEL]: spec.podSecurity?.version ?? DEFAULT_POD_SECURITY_VERSION,
     ...(spec.cordoned ? { [CORDON_LABEL]: 'true' } : {}),
+    ...(hasTenantQuota(tenant) ? { [QUOTA_LABEL]: 'true' } : {}),
     ...tenantLabels(tenant.metadata.name),
   };
   const annotations: Labels = { ...spec.namespaceMetadata?.annotations };

@@ -101,6 +101,9 @@ export function tenantStatus(tenant: Tenant, desired: DesiredState, observed: Ob
   if (allowed !== undefined) out.allowed = structuredClone(allowed);
   const claims = observed.claims ?? tenant.status?.claims;
   if (claims !== undefined) out.claims = claims.map((c) => ({ ...c }));
+  // The quota controller's (controller/tenant-quota/): kept as read, so a write from this copy is a
+  // write over the ledger it was read with (the resourceVersion precondition makes it so).
+  if (tenant.status?.quota !== undefined) out.quota = structuredClone(tenant.status.quota);
   if (generation !== undefined) out.observedGeneration = generation;
   return out;
 }

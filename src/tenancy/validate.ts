@@ -3,6 +3,7 @@
  * have had). A Tenant with problems is never applied: the reconciler reports `Ready=False, InvalidSpec`
  * naming the first field, and leaves the cluster as it is. Never throws, whatever the input.
  */
+import { validateTenantQuota } from './quota/validate';
 import { PADDOCK, type Labels, type Tenant, type TenantOwner, type TenantSubject } from '../kube/types';
 import {
   MANAGED_METADATA_ANNOTATION,
@@ -59,6 +60,7 @@ export function validateTenant(tenant: Tenant): SpecProblem[] {
   }
   validateMetadata(spec.namespaceMetadata, add);
   validateQuotas(spec.resourceQuotas, add);
+  validateTenantQuota(spec.quota, add);
   validateLimitRanges(spec.limitRanges, add);
   validatePolicies(spec.networkPolicies, add);
   validateAdditionalRoleBindings(spec.additionalRoleBindings, add);

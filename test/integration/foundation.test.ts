@@ -50,19 +50,19 @@ describe('the Tenant CRD', () => {
     expect(res.stderr).toContain(field);
   });
 
-  it('prints NAMESPACES, QUOTA, READY and AGE, and OWNERS, PHASE and RESOLVEDREFS with -o wide', async () => {
+  it('prints NAMESPACES, QUOTA, READY and AGE, and OWNERS, PHASE, RESOLVEDREFS, BUDGET and USED with -o wide', async () => {
     const name = uniqueName('columns');
     await kubectl('admin', ['create', '-f', '-'], manifest(name, { owners: [{ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'ops', role: 'viewer' }], namespaces: ['x'], namespaceQuota: 7 }));
     created.push(name);
     let wide: Record<string, string>[] = [];
     await waitFor('the reconciler to report', async () => {
       const res = await kubectl('admin', ['get', 'tenants', name, '-o', 'wide']);
-      expect(res.stdout.split('\n')[0].split(/\s+/)).toEqual(['NAME', 'NAMESPACES', 'QUOTA', 'READY', 'AGE', 'OWNERS', 'PHASE', 'RESOLVEDREFS']);
+      expect(res.stdout.split('\n')[0].split(/\s+/)).toEqual(['NAME', 'NAMESPACES', 'QUOTA', 'READY', 'AGE', 'OWNERS', 'PHASE', 'RESOLVEDREFS', 'BUDGET', 'USED']);
       wide = parseTable(res.stdout);
       return wide[0]?.PHASE === 'Active';
     }, 30_000, 200);
     expect(wide).toEqual([{ NAME: name, NAMESPACES: '1', QUOTA: '7', READY: 'True', AGE: expect.stringMatching(/^\d+s$/),
-      OWNERS: 'User/alice:admin,Group/ops:viewer', PHASE: 'Active', RESOLVEDREFS: 'True' }]);
+      OWNERS: 'User/alice:admin,Group/ops:viewer', PHASE: 'Active', RESOLVEDREFS: 'True', BUDGET: '', USED: '' }]); // no status.quota: empty cells
     const plain = await kubectl('admin', ['get', 'tenants', name]);
     expect(plain.stdout.split('\n')[0].split(/\s+/)).toEqual(['NAME', 'NAMESPACES', 'QUOTA', 'READY', 'AGE']);
   });

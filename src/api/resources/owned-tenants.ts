@@ -31,3 +31,4 @@ export const OWNED_TENANTS: ViewDefinition = {
   // get otn` and `kubectl get tenants` show the same cells, whatever columns the CRD declares.
   table: crdTable(TENANT_PRINTER_COLUMNS),
 };
+

@@ -1,7 +1,8 @@
 /**
  * ResourceQuotas `paddock-quota-<i>`: one in each tenant namespace per item of the Tenant's
  * `spec.resourceQuotas`. Amounts are written as strings and compare as quantities (kube-apiserver
- * stores `1000m` as `1`), scopes as a set.
+ * stores `1000m` as `1`), scopes as a set. With `spec.quota`, also the namespace's share of the
+ * tenant-wide budget (quota/share.ts): created at 0, its amounts then the quota controller's alone.
  */
 import type { ResourceRef } from '../../kube/resources';
 import type { ResourceQuota, ResourceQuotaSpec } from '../../kube/types';
@@ -9,6 +10,7 @@ import { cloneJson, diffJson } from '../json';
 import { inTenantNamespaces } from './cached';
 import { guardrailMeta, manages, typeMeta, type GuardrailKind } from './kind';
 import { diffQuantities, quantityStrings, sortedStrings } from './semantic';
+import { hasTenantQuota, initialShareSpec, isShare, SHARE_NAME } from '../quota/share';
 
 const RESOURCE: ResourceRef = { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', namespaced: true };
 
@@ -27,9 +29,12 @@ function resourceQuotaSpec(quota: ResourceQuotaSpec): ResourceQuotaSpec {
 export const resourceQuotas: GuardrailKind<ResourceQuota> = {
   resource: RESOURCE,
   informer: inTenantNamespaces,
-  desired: (tenant, namespace) =>
-    (tenant.spec.resourceQuotas ?? []).map((quota, i) => ({ ...typeMeta(RESOURCE), metadata: guardrailMeta(tenant, namespace, resourceQuotaName(i)), spec: resourceQuotaSpec(quota) })),
+  desired: (tenant, namespace) => [
+    ...(hasTenantQuota(tenant) ? [{ ...typeMeta(RESOURCE), metadata: guardrailMeta(tenant, namespace, SHARE_NAME), spec: initialShareSpec(tenant) }] : []),
+    ...(tenant.spec.resourceQuotas ?? []).map((quota, i) => ({ ...typeMeta(RESOURCE), metadata: guardrailMeta(tenant, namespace, resourceQuotaName(i)), spec: resourceQuotaSpec(quota) })),
+  ],
   diff(live, desired, eq) {
+    if (isShare(desired)) return []; // its amounts are the quota controller's (controller/tenant-quota/)
     const l = live.spec ?? {};
     const d = desired.spec ?? {};
     return [

@@ -62,6 +62,7 @@ export const TENANT_SPEC_SHAPE: Shape<TenantSpec> = {
   imagePullPolicies: ['string'],
   services: { types: { allowed: ['string'] }, externalIPs: { allowed: ['string'] }, loadBalancerClasses: { allowed: ['string'] } },
   networkPolicyIngressFrom: { namespaces: { allowed: ['string'] }, ipBlocks: { allowed: ['string'] } },
+  quota: { hard: 'map' },
 };
 
 export const TENANT_STATUS_SHAPE: Shape<TenantStatus> = {
@@ -69,6 +70,7 @@ export const TENANT_STATUS_SHAPE: Shape<TenantStatus> = {
   namespaces: ['string'],
   allowed: { storageClasses: ['string'], ingressClasses: ['string'], priorityClasses: ['string'], runtimeClasses: ['string'], volumeAttributesClasses: ['string'], deviceClasses: ['string'], gatewayClasses: ['string'] },
   claims: [{ name: 'string', origin: 'string', uid: 'string', proof: 'string', claimedAt: 'string' }],
+  quota: { hard: 'map', used: 'map', allocations: 'map', ledgerWrites: 'integer' },
   size: 'integer',
   ownerSummary: 'string',
   observedGeneration: 'integer',

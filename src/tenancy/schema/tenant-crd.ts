@@ -43,6 +43,8 @@ export const TENANT_PRINTER_COLUMNS = [
       priority: 1,
       description: 'Whether every class and node selector the tenant names exists (the condition names what does not)',
     },
+    { name: 'Budget', type: 'string', jsonPath: '.status.quota.hard', priority: 1, description: 'The tenant-wide quota (spec.quota.hard)' },
+    { name: 'Used', type: 'string', jsonPath: '.status.quota.used', priority: 1, description: "The tenant-wide quota's use, summed over the namespaces" },
 ] as const;
 
 /** The version's printer columns and subresources. */

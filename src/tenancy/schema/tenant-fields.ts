@@ -143,6 +143,13 @@ export const SPEC_FIELDS: Readonly<Record<string, Schema>> = {
   deletionPolicy: { type: 'string', enum: DELETION_POLICIES, default: 'Retain' },
   cordoned: { type: 'boolean', description: "Refuse every create and update in the tenant's namespaces (deletes still work)." },
   preventDeletion: { type: 'boolean', description: 'Refuse to delete the Tenant until this is false.' },
+  quota: {
+    type: 'object',
+    required: ['hard'],
+    description:
+      "One budget for all of the tenant's namespaces: ResourceQuota hard names and quantities. Each namespace holds a share of it (ResourceQuota paddock-tenant-quota); the shares never sum above it.",
+    properties: { hard: { ...QUANTITIES, maxProperties: 64 } },
+  },
 };
 
 /** status, but for `allowed` (the restrictions that resolve names contribute its fields). */
@@ -166,6 +173,16 @@ export const STATUS: Schema = {
           proof: { type: 'string', maxLength: 64 },
           claimedAt: { type: 'string', format: 'date-time' },
         },
+      },
+    },
+    quota: {
+      description: "The tenant-wide quota: the budget (hard), its use summed over the tenant's namespaces (used), and per namespace the most its share may be (allocations). Written by Paddock alone.",
+      type: 'object',
+      properties: {
+        hard: { type: 'object', additionalProperties: { type: 'string' } },
+        used: { type: 'object', additionalProperties: { type: 'string' } },
+        allocations: { type: 'object', additionalProperties: { type: 'object', additionalProperties: { type: 'string' } } },
+        ledgerWrites: { type: 'integer', format: 'int64' },
       },
     },
     size: { type: 'integer', format: 'int32' },
