@@ -1,11 +1,19 @@
+import { resolve } from 'node:path';
+import { ensurePaddockImage, importImage, writeInstallOverlay } from '../controlplane/node';
 import { controlPlane, httpsRequest, kubectl, kubectlJson, waitFor } from './env';
+import { NODE_NAME, ensureNode } from './node-env';
+import { replicas, startReplica, stopReplica } from './paddock-env';
 
-// What the install suites (kubectl apply -k, helm) watch of Paddock running on the node: its pods, the
-// APIService, and a client that polls through kube-apiserver while pods are replaced.
+// Paddock installed on the node the way a platform team installs it, for the suites that need it so
+// (kubectl apply -k, helm, the in-cluster demo): the install through `kubectl apply -k` of apiservice/
+// with an overlay that changes the image name only (the run's own Paddock processes step aside
+// meanwhile and come back afterwards), and what those suites watch of it: its pods, the APIService, and
+// a client that polls through kube-apiserver while pods are replaced.
 
 export const NS = 'paddock-system';
 export const SELECTOR = 'app.kubernetes.io/name=paddock,app.kubernetes.io/component=server';
 export const APISERVICE = 'v1alpha1.tenancy.paddock.dev';
+const OVERLAY = resolve(__dirname, '..', '..', '.paddock', 'install-overlay');
 
 export interface PaddockPod {
   name: string;
@@ -69,4 +77,34 @@ export function poll(expectNamespace: string) {
       await loop;
     },
   };
+}
+
+/**
+ * Steps the run's replicas aside (with the ExternalName Service and the APIService that point at
+ * them, so that what serves from here on is only what `apply -k` installs), installs, and resolves
+ * once the APIService is Available through the Service; returns how long that took after the apply.
+ */
+export async function installInCluster(): Promise<number> {
+  const node = await ensureNode();
+  importImage(node, ensurePaddockImage());
+  for (const r of replicas()) await stopReplica(r.identity);
+  await kubectl('admin', ['delete', 'apiservice', APISERVICE, '--ignore-not-found']);
+  await kubectl('admin', ['delete', 'service', 'paddock-apiserver', '-n', NS, '--ignore-not-found']);
+  writeInstallOverlay(OVERLAY);
+  const started = Date.now();
+  const res = await kubectl('admin', ['apply', '-k', OVERLAY]);
+  if (res.code !== 0) throw new Error(`kubectl apply -k failed: ${res.stderr}`);
+  await waitFor('APIService Available through the Service', apiServiceAvailable, 120_000, 100);
+  return Date.now() - started;
+}
+
+/** Removes what installInCluster installed, waits until its pods are gone, and brings the run's replicas back. */
+export async function uninstallInCluster(): Promise<void> {
+  for (const kind of ['deployment/paddock', 'poddisruptionbudget/paddock', 'service/paddock-apiserver', 'secret/paddock-serving-cert']) {
+    await kubectl('admin', ['delete', kind, '-n', NS, '--ignore-not-found', '--wait=false']);
+  }
+  await kubectl('admin', ['delete', 'apiservice', APISERVICE, '--ignore-not-found']);
+  await kubectl('admin', ['uncordon', NODE_NAME]);
+  await waitFor('the installed Paddock pods gone', async () => (await paddockPods()).length === 0, 60_000, 250);
+  for (const name of ['paddock-a', 'paddock-b']) await startReplica(name);
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DEMO_USERS, demoCommands, inClusterCommands, kubeconfigPath, type DemoCommand } from '../../scripts/demo-commands';
 import { applyExamples } from '../../scripts/demo-environment';
 import { controlPlane, kubectl } from './env';
-import { PADDOCK_NS, installInCluster, uninstallInCluster } from './in-cluster-install';
+import { NS, installInCluster, uninstallInCluster } from './install-env';
 import { demoRoot, expectOutcome, runDemoCommand } from './demo-run';
 import { describeNode } from './node-env';
 
@@ -22,7 +22,7 @@ describeNode('every command npm run demo -- --in-cluster prints does what its co
     const cp = controlPlane();
     for (const user of DEMO_USERS) copyFileSync(cp.kubeconfigs[user], join(root, kubeconfigPath(user)));
     await installInCluster();
-    const rollout = await kubectl('admin', ['rollout', 'status', 'deployment/paddock', '-n', PADDOCK_NS, '--timeout=120s']);
+    const rollout = await kubectl('admin', ['rollout', 'status', 'deployment/paddock', '-n', NS, '--timeout=120s']);
     if (rollout.code !== 0) throw new Error(`Paddock's rollout: ${rollout.stderr}`);
     applyExamples(cp.kubeconfigs.admin);
   }, 900_000);

@@ -1,18 +1,12 @@
-import { join, resolve } from 'node:path';
-import { ensurePaddockImage, importImage, writeInstallOverlay } from '../controlplane/node';
 import { applyObject, kubectl, kubectlJson, uniqueName, waitFor } from './env';
-import { APISERVICE, NS, SELECTOR, apiServiceAvailable, paddockPods, poll, waitSettled } from './install-env';
-import { NODE_NAME, deleteTenants, describeNode, ensureNode, tenant, waitTenantReady } from './node-env';
-import { replicas, startReplica, stopReplica } from './paddock-env';
+import { APISERVICE, NS, SELECTOR, apiServiceAvailable, installInCluster, paddockPods, poll, uninstallInCluster, waitSettled } from './install-env';
+import { NODE_NAME, deleteTenants, describeNode, tenant, waitTenantReady } from './node-env';
 
-// Paddock installed the way a platform team installs it: the image built from the Dockerfile, then
-// `kubectl apply -k` of apiservice/ through an overlay that changes the image name only. The run's
-// Paddock processes step aside meanwhile and come back afterwards.
+// Paddock installed the way a platform team installs it (install-env.ts): the image built from the
+// Dockerfile, then `kubectl apply -k` of apiservice/.
 
 jest.setTimeout(300_000);
 
-const REPO = resolve(__dirname, '..', '..');
-const OVERLAY = join(REPO, '.paddock', 'install-overlay');
 
 describeNode('Paddock installed with kubectl apply -k apiservice/ on a real node', () => {
   const t = uniqueName('install');
@@ -20,20 +14,7 @@ describeNode('Paddock installed with kubectl apply -k apiservice/ on a real node
   let applyToAvailableMs = 0;
 
   beforeAll(async () => {
-    const node = await ensureNode();
-    importImage(node, ensurePaddockImage());
-    // The run's own Paddock processes step aside, with the ExternalName Service and the APIService that
-    // point at them, so that what serves from here on is only what `apply -k` installed.
-    for (const r of replicas()) await stopReplica(r.identity);
-    await kubectl('admin', ['delete', 'apiservice', APISERVICE, '--ignore-not-found']);
-    await kubectl('admin', ['delete', 'service', 'paddock-apiserver', '-n', NS, '--ignore-not-found']);
-
-    writeInstallOverlay(OVERLAY);
-    const started = Date.now();
-    const res = await kubectl('admin', ['apply', '-k', OVERLAY]);
-    if (res.code !== 0) throw new Error(`kubectl apply -k failed: ${res.stderr}`);
-    await waitFor('APIService Available through the Service', apiServiceAvailable, 120_000, 100);
-    applyToAvailableMs = Date.now() - started;
+    applyToAvailableMs = await installInCluster();
     process.stderr.write(`kubectl apply -k → APIService Available in ${applyToAvailableMs} ms\n`);
     await applyObject(tenant(t, { owners: [{ kind: 'User', name: 'alice' }], namespaces: ['apps'] }));
     await waitTenantReady(t);
@@ -41,13 +22,7 @@ describeNode('Paddock installed with kubectl apply -k apiservice/ on a real node
 
   afterAll(async () => {
     await deleteTenants(t);
-    for (const kind of ['deployment/paddock', 'poddisruptionbudget/paddock', 'service/paddock-apiserver', 'secret/paddock-serving-cert']) {
-      await kubectl('admin', ['delete', kind, '-n', NS, '--ignore-not-found', '--wait=false']);
-    }
-    await kubectl('admin', ['delete', 'apiservice', APISERVICE, '--ignore-not-found']);
-    await kubectl('admin', ['uncordon', NODE_NAME]);
-    await waitFor('the installed Paddock pods gone', async () => (await paddockPods()).length === 0, 60_000, 250);
-    for (const name of ['paddock-a', 'paddock-b']) await startReplica(name);
+    await uninstallInCluster();
   }, 180_000);
 
   test('two Ready replicas on the node behind the Service, and the APIService Available through it', async () => {
