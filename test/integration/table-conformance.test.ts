@@ -12,6 +12,8 @@
  */
 import { uniqueName } from './env';
 import type { TableCorpus } from './table-conformance/corpus';
+import { DEVICE_CLASSES } from './table-conformance/corpora/device-classes';
+import { GATEWAY_CLASSES } from './table-conformance/corpora/gateway-classes';
 import { INGRESS_CLASSES } from './table-conformance/corpora/ingress-classes';
 import { NAMESPACES } from './table-conformance/corpora/namespaces';
 import { NODES } from './table-conformance/corpora/nodes';
@@ -23,7 +25,7 @@ import { conformance, createCorpus, type CorpusRun } from './table-conformance/r
 
 jest.setTimeout(240_000);
 
-const CORPORA: readonly TableCorpus[] = [STORAGE_CLASSES, INGRESS_CLASSES, PRIORITY_CLASSES, RUNTIME_CLASSES, NODES, TENANTS, NAMESPACES];
+const CORPORA: readonly TableCorpus[] = [STORAGE_CLASSES, INGRESS_CLASSES, PRIORITY_CLASSES, RUNTIME_CLASSES, GATEWAY_CLASSES, DEVICE_CLASSES, NODES, TENANTS, NAMESPACES];
 
 const id = uniqueName('tc');
 const runs = new Map<TableCorpus, CorpusRun>();

@@ -8,7 +8,7 @@
  */
 import type { ClassField, KubeObject, Tenant } from '../../kube/types';
 import { mayUseClass } from '../../tenancy/allowed';
-import { AGE_COLUMN, column, NAME_COLUMN, NONE, translateTimestampSince } from '../table';
+import { AGE_COLUMN, column, crdTable, NAME_COLUMN, NONE, translateTimestampSince, type CrdPrinterColumn } from '../table';
 import type { ViewDefinition } from './projected/define';
 
 type Obj = KubeObject & Record<string, any>;
@@ -137,15 +137,18 @@ export const RUNTIME_CLASSES: ViewDefinition = {
 };
 
 /** A column of a CRD's additionalPrinterColumns as kube-apiserver's table convertor defines it. */
-const crdColumn = (name: string, jsonPath: string, type = 'string', priority = 0) =>
-  column(name, `Custom resource definition column (in JSONPath format): ${jsonPath}`, priority, '', type);
-
-const condition = (o: Obj, type: string) => (Array.isArray(o.status?.conditions) ? o.status.conditions.find((c: { type?: string }) => c?.type === type) : undefined);
-
 /**
- * GatewayClass is a CRD (Gateway API): its columns are the CRD's additionalPrinterColumns as
- * kube-apiserver renders them — a value the JSONPath does not find is a null cell, AGE a `date`.
+ * GatewayClass's additionalPrinterColumns in Gateway API's CRD (standard channel, v1.6.3), which the
+ * view prints as kube-apiserver prints a custom resource (crdTable).
  */
+const GATEWAY_CLASS_COLUMNS: readonly CrdPrinterColumn[] = [
+  { name: 'Controller', type: 'string', jsonPath: '.spec.controllerName' },
+  { name: 'Accepted', type: 'string', jsonPath: '.status.conditions[?(@.type=="Accepted")].status' },
+  { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  { name: 'Description', type: 'string', jsonPath: '.spec.description', priority: 1 },
+];
+
+/** GatewayClass is a CRD (Gateway API): `kubectl get tgc` prints what `kubectl get gatewayclasses` prints. */
 export const GATEWAY_CLASSES: ViewDefinition = {
   kind: 'TenantGatewayClass',
   resource: 'tenantgatewayclasses',
@@ -158,19 +161,7 @@ export const GATEWAY_CLASSES: ViewDefinition = {
     spec: ['object', 'Spec defines the desired state of GatewayClass: its controllerName, parametersRef and description.'],
     status: ['object', 'Status defines the current state of GatewayClass, as its controller reports it.'],
   },
-  table: {
-    columns: [
-      NAME_COLUMN,
-      crdColumn('Controller', '.spec.controllerName'),
-      crdColumn('Accepted', '.status.conditions[?(@.type=="Accepted")].status'),
-      crdColumn('Age', '.metadata.creationTimestamp', 'date'),
-      crdColumn('Description', '.spec.description', 'string', 1),
-    ],
-    cells: (row, now) => {
-      const o = row as Obj;
-      return [o.metadata.name, o.spec?.controllerName ?? null, condition(o, 'Accepted')?.status ?? null, translateTimestampSince(o.metadata.creationTimestamp, now), o.spec?.description ?? null];
-    },
-  },
+  table: crdTable(GATEWAY_CLASS_COLUMNS),
 };
 
 export const DEVICE_CLASSES: ViewDefinition = {
