@@ -100,14 +100,20 @@ describe('a tenant that lists an ingress namespace and a CIDR', () => {
   });
 
   it("leaves Paddock's isolation policy alone and not the owner's to change", async () => {
+    // A delete, and an update the restriction itself would let through (a label): only the fence refuses.
     for (const res of [
       await kubectl('alice', ['delete', 'networkpolicy', 'paddock-isolation', '-n', t.ns]),
-      await kubectl('alice', ['patch', 'networkpolicy', 'paddock-isolation', '-n', t.ns, '--type=merge', '-p', '{"spec":{"ingress":[{}]}}']),
+      await kubectl('alice', ['patch', 'networkpolicy', 'paddock-isolation', '-n', t.ns, '--type=merge', '-p', '{"metadata":{"labels":{"mine":"yes"}}}']),
     ]) {
       expect(res.code).not.toBe(0);
       expect(res.stderr).toContain('paddock-managed-objects');
       expect(res.stderr).toContain(`NetworkPolicy paddock-isolation is managed by Paddock for tenant ${t.name}`);
     }
+    // Opening it is refused too — by the fence or by the restriction, whichever kube-apiserver reports first.
+    const open = await kubectl('alice', ['patch', 'networkpolicy', 'paddock-isolation', '-n', t.ns, '--type=merge', '-p', '{"spec":{"ingress":[{}]}}']);
+    expect(open.code).not.toBe(0);
+    expect(open.stderr).toMatch(/paddock-managed-objects|spec\.ingress\[0\] \(no from: every source\)/);
+    expect((await kubectlJson('admin', ['get', 'networkpolicy', 'paddock-isolation', '-n', t.ns])).spec.ingress[0].from).toBeDefined();
   });
 });
 
