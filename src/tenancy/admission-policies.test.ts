@@ -158,7 +158,7 @@ describe('fences', () => {
 
   it('cordon: creates and updates of namespaced objects in the namespaces of cordoned tenants, but by cluster components', () => {
     const rules = (policy('paddock-tenant-cordon').spec.matchConstraints as { resourceRules: (Rule & { scope: string })[] }).resourceRules;
-    expect(rules).toEqual([expect.objectContaining({ operations: ['CREATE', 'UPDATE'], resources: ['*', 'pods/ephemeralcontainers'], scope: 'Namespaced' })]);
+    expect(rules).toEqual([expect.objectContaining({ operations: ['CREATE', 'UPDATE'], resources: ['*', '*/scale', 'pods/ephemeralcontainers'], scope: 'Namespaced' })]);
     expect(binding('paddock-tenant-cordon').spec.matchResources).toMatchObject({
       namespaceSelector: { matchExpressions: [{ key: 'paddock.dev/tenant', operator: 'Exists' }, { key: 'paddock.dev/cordoned', operator: 'In', values: ['true'] }] },
     });

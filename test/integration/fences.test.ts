@@ -30,6 +30,7 @@ describe('a cordoned tenant', () => {
     await waitFor('the namespace furnished', async () => (await kubectl('admin', ['get', 'resourcequota', 'paddock-quota-0', '-n', ns])).code === 0, 60_000, 250);
     // Made before the cordon: updated and deleted under it below.
     expect((await kubectl('alice', ['create', '-n', ns, '-f', '-'], configMap('before'))).code).toBe(0);
+    expect((await kubectl('alice', ['create', 'deployment', 'web', '-n', ns, '--image=registry.example.com/web:1', '--replicas=0'])).code).toBe(0);
     await cordoned(true);
     await waitFor('kube-apiserver refusing alice', async () => (await kubectl('alice', ['create', '-n', ns, '--dry-run=server', '-f', '-'], configMap('probe'))).stderr.includes('paddock-tenant-cordon'), 30_000, 100);
   });
@@ -42,6 +43,13 @@ describe('a cordoned tenant', () => {
     refusedAsCordoned(await kubectl('alice', ['create', '-n', ns, '-f', '-'], configMap('new')), name);
     refusedAsCordoned(await kubectl('alice', ['run', 'web', '-n', ns, '--image=registry.example.com/web:1']), name);
     refusedAsCordoned(await kubectl('alice', ['label', 'configmap', 'before', '-n', ns, 'changed=yes']), name);
+  });
+
+  it("refuses its owner's scale of a workload (an update through the scale subresource)", async () => {
+    // The controllers that act on it (deployment, replicaset) are let through: scaling is how an owner
+    // would create pods under the cordon.
+    refusedAsCordoned(await kubectl('alice', ['scale', 'deployment', 'web', '-n', ns, '--replicas=3']), name);
+    expect((await kubectlJson('admin', ['get', 'deployment', 'web', '-n', ns])).spec.replicas).toBe(0);
   });
 
   it('lets its owner delete', async () => {

@@ -84,6 +84,13 @@ describe("objects Paddock made in a tenant's namespaces", () => {
     }
   });
 
+  it('refuses a user bound to cluster-admin a write of a quota\'s status, which is what quota admission enforces', async () => {
+    // kube-apiserver's quota admission compares use with status.hard, and the quota controller rewrites
+    // a status only when spec.hard changes or at its full resync: raising status.hard lifts the quota.
+    const patch = JSON.stringify({ status: { hard: { pods: '1000' }, used: { pods: '0' } } });
+    refusedByFence(await kubectl(clusterAdmin, ['patch', 'resourcequota', 'paddock-quota-0', '-n', ns, '--subresource=status', '--type=merge', '-p', patch, '--dry-run=server']));
+  });
+
   it("refuses an object of a guardrail kind with Paddock's label, created or labelled so, and leaves the owner's own alone", async () => {
     refusedByFence(await kubectl('alice', ['create', '-n', ns, '-f', '-'], roleBinding('forged', { 'app.kubernetes.io/managed-by': 'paddock' })),
       'the label app.kubernetes.io/managed-by=paddock is for what Paddock makes');

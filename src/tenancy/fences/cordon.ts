@@ -21,13 +21,14 @@ const NOT_A_CLUSTER_COMPONENT = [
 
 /**
  * `spec.cordoned: true`: kube-apiserver refuses every create and update in the tenant's namespaces
- * (deletes still work, and so do status updates: subresources but ephemeral containers are not
- * matched). The binding selects only the namespaces Paddock labels for a cordoned tenant, so a tenant
- * that is not cordoned costs a request one label match.
+ * (deletes still work, and so do status updates: subresources but scale and ephemeral containers are
+ * not matched — a scale is a change of the spec, whose pods the exempt controllers would then create).
+ * The binding selects only the namespaces Paddock labels for a cordoned tenant, so a tenant that is
+ * not cordoned costs a request one label match.
  */
 export const cordon: Fence = {
   name: 'paddock-tenant-cordon',
-  rules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['*', 'pods/ephemeralcontainers'], scope: 'Namespaced' }],
+  rules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['*', '*/scale', 'pods/ephemeralcontainers'], scope: 'Namespaced' }],
   namespaces: {
     matchExpressions: [
       { key: PADDOCK.tenantLabel, operator: 'Exists' },
