@@ -174,8 +174,10 @@ describe('fences', () => {
 
   it("managed objects: every write of an object of a guardrail kind labelled as Paddock's, in tenant namespaces, but by Paddock, the controllers that remove it and system:masters", () => {
     const rules = (policy('paddock-managed-objects').spec.matchConstraints as { resourceRules: (Rule & { apiGroups: string[] })[] }).resourceRules;
-    expect(rules.map((r) => `${r.apiGroups[0]}/${r.resources.join(',')}`)).toEqual(GUARDRAILS.map((g) => `${g.resource.group}/${g.resource.resource}`));
-    for (const r of rules) expect(r.operations).toEqual(['CREATE', 'UPDATE', 'DELETE']);
+    expect(rules.map((r) => `${r.apiGroups[0]}/${r.resources.join(',')}`)).toEqual([...GUARDRAILS.map((g) => `${g.resource.group}/${g.resource.resource}`), '/resourcequotas/status']);
+    for (const r of rules.slice(0, -1)) expect(r.operations).toEqual(['CREATE', 'UPDATE', 'DELETE']);
+    // A quota's status is what quota admission enforces: its updates are fenced too.
+    expect(rules[rules.length - 1]!.operations).toEqual(['UPDATE']);
     expect(binding('paddock-managed-objects').spec.matchResources).toMatchObject({
       namespaceSelector: { matchExpressions: [{ key: 'paddock.dev/tenant', operator: 'Exists' }] },
       objectSelector: { matchLabels: { 'app.kubernetes.io/managed-by': 'paddock' } },

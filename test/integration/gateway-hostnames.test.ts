@@ -215,7 +215,12 @@ describe('hostnames are allocated: one tenant per pattern', () => {
       expect(res.stderr).not.toContain(`tenant ${name})`);
     }
     accepted(await create(ingress([`www.free-${id}.example.com`, domain])));
-    accepted(await create(route('HTTPRoute')));
+    // Without a host, a rule or route serves every host, the held ones too.
+    for (const obj of [route('HTTPRoute'), ingress([''])]) {
+      const res = await create(obj);
+      expect(res.code).not.toBe(0);
+      expect(res.stderr).toContain('hostname "(none: every host)" is allocated to another tenant');
+    }
   });
 
   it('the holder deleted, its patterns are released and the refused tenant gets them', async () => {

@@ -13,6 +13,11 @@
  *   resourceVersion as the precondition, granting no more than the budget leaves (invariant A), in a
  *   write that always changes the Tenant (ledgerWrites); then write the share at r, never above the
  *   allocation granted.
+ * A share's amount, wherever it is counted, is the larger of its `spec.hard` and its `status.hard`
+ * (enforceable): quota admission enforces `status.hard`, which kube-controller-manager copies from
+ * `spec.hard` later, in no order Paddock controls — a lowered spec is not yet a lowered limit. So a
+ * lowering is recorded at what the share may still admit, and given to another namespace only once a
+ * later pass sees `status.hard` follow (the allocation is then above the share, and reclaimed).
  * Why B holds: a raise's share write succeeds only if no share write happened since its read r, which
  * came before its ledger write; a lowering's ledger write succeeds only if no ledger write happened
  * since its read t, which came before its share writes. So a lowering recorded after a raise's ledger
@@ -24,7 +29,7 @@ import type { PaddockCache } from '../../cache/paddock-cache';
 import { isConflict, isNotFound } from '../../kube/errors';
 import { PADDOCK, type Namespace, type ResourceQuota, type Tenant } from '../../kube/types';
 import { claimHolds, claimsOf } from '../../tenancy/claims';
-import { amountsOf, maxOf, minOf, quantitiesOf, sumOf, type Amounts } from '../../tenancy/quota/amounts';
+import { amountsOf, enforceable, maxOf, minOf, quantitiesOf, sumOf, type Amounts } from '../../tenancy/quota/amounts';
 import { afterLowering, allocationsOf, budgetOf, grantRaises, recordOf, withoutNamespaces, type Allocations } from '../../tenancy/quota/ledger';
 import { planShares, type NamespaceQuota, type SharePlan } from '../../tenancy/quota/plan';
 import { hasTenantQuota, LEDGER_ANNOTATION, SHARE_NAME } from '../../tenancy/quota/share';
@@ -87,7 +92,7 @@ export class QuotaRebalancer {
       if (!ns || !claimHolds(claim, ns) || ns.status?.phase === 'Terminating') continue;
       const share = this.#cachedShare(tenant.metadata.name, claim.name);
       if (!share) continue;
-      out.push({ name: claim.name, share: amountsOf(share.spec?.hard, 'down'), used: amountsOf(share.status?.used, 'up') });
+      out.push({ name: claim.name, share: enforceable(amountsOf(share.spec?.hard, 'down'), amountsOf(share.status?.hard, 'up')), used: amountsOf(share.status?.used, 'up') });
     }
     return out;
   }
@@ -124,7 +129,8 @@ export class QuotaRebalancer {
         result.retry = true;
         continue;
       }
-      written.set(namespace, next);
+      // Recorded at what the share may admit until kube-controller-manager has copied the new spec.
+      written.set(namespace, enforceable(next, amountsOf(live.status?.hard, 'up')));
       result.lowered++;
     }
     const forgotten: string[] = [];

@@ -17,6 +17,9 @@ const KIND_VARIABLES = REQUEST_VARIABLES.filter((v) => ['isIngress', 'isGateway'
  * label, which only Paddock writes. Each request pays a walk over the held patterns; only requests
  * that name hosts pay it (no Pod does). Overlap is Gateway API's (patterns.ts): the wider rule.
  *
+ * A rule, listener or route without a host serves every host: refused while another tenant holds any
+ * pattern (a Gateway API listener of another protocol names none and is not judged, as in hostsOf).
+ *
  * Not covered: a pattern is refused to others from the moment it is in the ledger (the holder's pass
  * wrote it) and kube-apiserver's informer has the new ledger, a second or so later; an object another
  * tenant created before then is not removed (a new claim does not evict, as a new namespace name does
@@ -29,14 +32,19 @@ export const hostnamesFence: Fence = {
   param: { apiVersion: `${RESTRICTION_KIND.group}/${RESTRICTION_KIND.version}`, kind: RESTRICTION_KIND.kind, name: HOSTNAME_LEDGER_NAME, namespace: HOSTNAME_LEDGER_NAMESPACE, notFound: 'Allow' },
   variables: [
     ...KIND_VARIABLES,
-    { name: 'hosts', expression: `${NAMES_HOSTS} ? ${hostsOf('object')}.filter(h, h != '') : []` },
-    { name: 'hostsChanged', expression: `size(variables.hosts) > 0 && (${isCreate} || variables.hosts != ${hostsOf('oldObject')}.filter(h, h != ''))` },
+    // '' is a rule, listener or route without a host: it serves every host, the held ones included.
+    { name: 'hosts', expression: `${NAMES_HOSTS} ? ${hostsOf('object')} : []` },
+    { name: 'hostsChanged', expression: `size(variables.hosts) > 0 && (${isCreate} || variables.hosts != ${hostsOf('oldObject')})` },
     {
       name: 'heldByOthers',
       expression:
         `variables.hostsChanged ? params.spec.?hostnameHolders.orValue({}).filter(p, params.spec.hostnameHolders[p] != namespaceObject.metadata.labels['${PADDOCK.tenantLabel}']) : []`,
     },
-    { name: 'taken', expression: `variables.hosts.filter(h, variables.heldByOthers.exists(p, ${gatewayWithin('h', 'p')} || ${gatewayWithin('p', 'h')}))` },
+    {
+      name: 'taken',
+      expression: `variables.hosts.filter(h, h == '' ? size(variables.heldByOthers) > 0 : variables.heldByOthers.exists(p, ${gatewayWithin('h', 'p')} || ${gatewayWithin('p', 'h')}))` +
+        ".map(h, h == '' ? '(none: every host)' : h)",
+    },
   ],
   validations: [
     {

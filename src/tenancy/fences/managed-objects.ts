@@ -5,13 +5,15 @@ import { TENANT_NAMESPACES, type Fence } from './fence';
 
 /**
  * Who may change what Paddock made: Paddock, which repairs it; the garbage collector and the namespace
- * controller, which remove it with its Tenant or its namespace (as kube-controller-manager itself or, with
- * --use-service-account-credentials, as their ServiceAccounts); and `system:masters`, the break-glass
+ * controller, which remove it with its Tenant or its namespace, and the resource quota controller, which
+ * writes a quota's status (as kube-controller-manager itself or, with --use-service-account-credentials,
+ * as their ServiceAccounts); kube-apiserver's quota admission, which counts use into a quota's status
+ * (as itself, in `system:masters`); and `system:masters`, the break-glass
  * group that RBAC does not limit either (docs/security.md). Nobody else: not the tenant's owners, not a
  * user bound to cluster-admin.
  */
 export const MANAGED_OBJECT_WRITERS = [
-  `request.userInfo.username in ['${PADDOCK_USER}', 'system:kube-controller-manager', 'system:serviceaccount:kube-system:generic-garbage-collector', 'system:serviceaccount:kube-system:namespace-controller']`,
+  `request.userInfo.username in ['${PADDOCK_USER}', 'system:kube-controller-manager', 'system:serviceaccount:kube-system:generic-garbage-collector', 'system:serviceaccount:kube-system:namespace-controller', 'system:serviceaccount:kube-system:resourcequota-controller']`,
   "'system:masters' in request.userInfo.groups",
 ];
 
@@ -28,15 +30,17 @@ const WAS_PADDOCKS = `oldObject != null && oldObject.metadata.?labels[?'${PADDOC
  * They are the objects of those kinds labelled `app.kubernetes.io/managed-by: paddock`, so the label
  * must mean Paddock made it: the same fence refuses a create that carries it and an update that adds
  * it. kube-apiserver matches the binding's object selector against the old object as well as the new
- * one, so an update that drops the label is refused too. Status subresources are not matched (the
- * quota controller writes a ResourceQuota's status).
+ * one, so an update that drops the label is refused too. A ResourceQuota's status is matched as well:
+ * quota admission enforces `status.hard`, so whoever could write it could lift the quota.
  */
+const QUOTA_STATUS = { apiGroups: [''], apiVersions: ['*'], operations: ['UPDATE'], resources: ['resourcequotas/status'], scope: 'Namespaced' };
+
 export const managedObjects: Fence = {
   name: 'paddock-managed-objects',
   rules: [...new Set(GUARDRAILS.map(({ resource }) => `${resource.group}/${resource.resource}`))].map((groupResource) => {
     const [group, resource] = groupResource.split('/') as [string, string];
     return { apiGroups: [group], apiVersions: ['*'], operations: ['CREATE', 'UPDATE', 'DELETE'], resources: [resource], scope: 'Namespaced' };
-  }),
+  }).concat(QUOTA_STATUS),
   namespaces: TENANT_NAMESPACES,
   objects: { matchLabels: { [PADDOCK.managedByLabel]: PADDOCK.managedByValue } },
   appliesWhen: MANAGED_OBJECT_WRITERS.map((w) => `!(${w})`).join(' && '),

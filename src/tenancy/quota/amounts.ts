@@ -64,3 +64,14 @@ export function sumOf(amounts: Iterable<Amounts>, resource: string): bigint {
 
 export const maxOf = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 export const minOf = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
+/**
+ * What a ResourceQuota may admit, per resource, at any instant: kube-apiserver's quota admission
+ * enforces `status.hard`, which kube-controller-manager copies from `spec.hard` some time after each
+ * write, so until then either may be the one in force; the larger of the two.
+ */
+export function enforceable(spec: Amounts, status: Amounts): Amounts {
+  const out = new Map(spec);
+  for (const [resource, units] of status) out.set(resource, maxOf(out.get(resource) ?? 0n, units));
+  return out;
+}

@@ -43,8 +43,16 @@ export function shareGuardObjects(): AdmissionObject[] {
           namespaceSelector: {},
           objectSelector: {},
         },
-        // The parameter's existence is the rule; found, it lets every request through.
-        validations: [{ expression: 'true' }],
+        // The share must exist and be in force: quota admission enforces `status.hard`, which
+        // kube-controller-manager fills in from `spec.hard` after the share is created — until then the
+        // namespace would be unlimited in every resource of the budget.
+        validations: [
+          {
+            expression: "params.spec.?hard.orValue({}).all(r, r in params.?status.?hard.orValue({}))",
+            message: `the tenant-wide quota's share of this namespace (ResourceQuota ${SHARE_NAME}) is not in force yet; try again in a moment`,
+            reason: 'Forbidden',
+          },
+        ],
       },
     },
     {

@@ -17,7 +17,12 @@ export interface ResourceRule {
 
 const GATEWAY_GROUP = 'gateway.networking.k8s.io';
 
-const rule = (group: string, resources: string[], operations: string[]): ResourceRule => ({ apiGroups: [group], apiVersions: ['v1'], operations, resources, scope: '*' });
+const rule = (group: string, resources: string[], operations: string[], apiVersions = ['v1']): ResourceRule => ({ apiGroups: [group], apiVersions, operations, resources, scope: '*' });
+/**
+ * Gateway API's kinds are matched in every version their CRDs serve (TLSRoute was v1alpha2 before it was
+ * v1, and a rule for a version a CRD does not serve matches nothing): the fields read are the same in each.
+ */
+const gatewayRule = (resources: string[], operations: string[]) => rule(GATEWAY_GROUP, resources, operations, ['*']);
 
 /** The requests the validating policy can match, in the order its rules list them. */
 export const VALIDATE = {
@@ -28,8 +33,8 @@ export const VALIDATE = {
   deviceClaims: rule('resource.k8s.io', ['resourceclaims', 'resourceclaimtemplates'], ['CREATE', 'UPDATE']),
   networkPolicies: rule('networking.k8s.io', ['networkpolicies'], ['CREATE', 'UPDATE']),
   /** Gateway API (matched only where its CRDs are installed; a rule for an unserved resource matches nothing). */
-  gateways: rule(GATEWAY_GROUP, ['gateways'], ['CREATE', 'UPDATE']),
-  gatewayHostnames: rule(GATEWAY_GROUP, ['listenersets', 'httproutes', 'grpcroutes', 'tlsroutes'], ['CREATE', 'UPDATE']),
+  gateways: gatewayRule(['gateways'], ['CREATE', 'UPDATE']),
+  gatewayHostnames: gatewayRule(['listenersets', 'httproutes', 'grpcroutes', 'tlsroutes'], ['CREATE', 'UPDATE']),
 } as const;
 
 /** The requests the mutating policy can match, in the order its rules list them. */
@@ -38,7 +43,7 @@ export const MUTATE = {
   ingresses: rule('networking.k8s.io', ['ingresses'], ['CREATE']),
   pods: rule('', ['pods'], ['CREATE']),
   deviceClaims: rule('resource.k8s.io', ['resourceclaims', 'resourceclaimtemplates'], ['CREATE']),
-  gateways: rule(GATEWAY_GROUP, ['gateways'], ['CREATE']),
+  gateways: gatewayRule(['gateways'], ['CREATE']),
 } as const;
 
 export interface Variable {
