@@ -25,6 +25,7 @@
  * by the raise's grant. Failing midway leaves an allocation above its share — safe, and given back by a
  * later lowering (which rewrites the share to move its resourceVersion).
  */
+import { sleep } from '../../cache/backoff';
 import type { PaddockCache } from '../../cache/paddock-cache';
 import { isConflict, isNotFound } from '../../kube/errors';
 import { PADDOCK, type Namespace, type ResourceQuota, type Tenant } from '../../kube/types';
@@ -45,6 +46,9 @@ export interface RebalanceResult {
   /** A share write or a ledger write lost a race: the tenant is tried again. */
   retry: boolean;
 }
+
+/** How long a lowering waits for kube-controller-manager to put the lowered share in force. */
+const IN_FORCE_WAIT_MS = 2_000;
 
 const shareRef = (namespace: string): ResourceQuota => ({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: SHARE_NAME, namespace } });
 const tenantRef = (name: string): Tenant => ({ apiVersion: `${PADDOCK.tenantGroup}/${PADDOCK.tenantVersion}`, kind: 'Tenant', metadata: { name }, spec: { owners: [] } });
@@ -129,8 +133,9 @@ export class QuotaRebalancer {
         result.retry = true;
         continue;
       }
-      // Recorded at what the share may admit until kube-controller-manager has copied the new spec.
-      written.set(namespace, enforceable(next, amountsOf(live.status?.hard, 'up')));
+      // Recorded at what the share may still admit: the new spec once kube-controller-manager has copied
+      // it into status.hard (a moment, usually), the old limit until then (reclaimed by a later pass).
+      written.set(namespace, enforceable(next, await this.#inForce(namespace, next)));
       result.lowered++;
     }
     const forgotten: string[] = [];
@@ -141,6 +146,19 @@ export class QuotaRebalancer {
     if (written.size === 0 && forgotten.length === 0) return ledger;
     const allocations = withoutNamespaces(afterLowering(allocationsOf(ledger), written), forgotten);
     return this.#writeLedger(ledger, allocations, result);
+  }
+
+  /**
+   * The share's `status.hard` once it is at most `limit` in every resource (kube-controller-manager has
+   * copied a lowered spec), or as it still is after a short wait.
+   */
+  async #inForce(namespace: string, limit: Amounts): Promise<Amounts> {
+    const deadline = Date.now() + IN_FORCE_WAIT_MS;
+    for (;;) {
+      const hard = amountsOf((await this.writer.get<ResourceQuota>(shareRef(namespace)))?.status?.hard, 'up');
+      if ([...hard].every(([r, units]) => units <= (limit.get(r) ?? units)) || Date.now() >= deadline) return hard;
+      await sleep(50);
+    }
   }
 
   /** Raises the shares in `raises` as far as the budget allows: the allocation first, then the share. */
