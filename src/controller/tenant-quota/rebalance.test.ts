@@ -26,12 +26,20 @@ async function tick(): Promise<void> {
 const status = (code: number) => new KubeApiError({ apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code, reason: code === 409 ? 'Conflict' : 'NotFound' });
 const clone = <T>(o: T): T => structuredClone(o);
 
+/**
+ * An in-memory kube-apiserver. With `statusLags`, it is exact about what quota admission enforces: a
+ * share's `status.hard`, which only `syncOne` (kube-controller-manager's resource quota controller)
+ * copies from `spec.hard`, one share at a time in no order; without, `status.hard` follows at once.
+ */
 class FakeKube {
+  constructor(readonly statusLags = false) {}
+
   rv = 1;
   readonly objects = new Map<string, KubeObject>();
   /** Every version of every object, oldest first: what a lagging cache serves. */
   readonly versions = new Map<string, KubeObject[]>();
   maxShares = 0;
+  maxEnforced = 0;
   maxUsed = 0;
   raisedTotal = 0;
 
@@ -61,10 +69,13 @@ class FakeKube {
   check(): void {
     const shares = this.shares().filter(Boolean);
     const sum = shares.reduce((s, q) => s + Number(q.spec?.hard?.pods ?? 0), 0);
+    const enforced = shares.reduce((s, q) => s + Number(q.status?.hard?.pods ?? 0), 0);
     const used = shares.reduce((s, q) => s + Number(q.status?.used?.pods ?? 0), 0);
     this.maxShares = Math.max(this.maxShares, sum);
+    this.maxEnforced = Math.max(this.maxEnforced, enforced);
     this.maxUsed = Math.max(this.maxUsed, used);
-    if (sum > BUDGET) this.violations.push(`shares sum to ${sum} after:\n${this.log.slice(-20).join('\n')}`);
+    const over = this.statusLags ? enforced > BUDGET || used > BUDGET : sum > BUDGET;
+    if (over) this.violations.push(`shares ${sum}, enforced ${enforced}, used ${used} after:\n${this.log.slice(-20).join('\n')}`);
   }
 
   async update<T extends KubeObject>(o: T, subresource?: 'status'): Promise<T> {
@@ -81,10 +92,19 @@ class FakeKube {
   admit(ns: string, create: boolean): void {
     const q = this.objects.get(`${ns}/paddock-tenant-quota`) as ResourceQuota;
     const used = Number(q.status?.used?.pods ?? 0);
-    const hard = Number(q.spec?.hard?.pods ?? 0);
+    const hard = Number((this.statusLags ? q.status?.hard?.pods : q.spec?.hard?.pods) ?? 0);
     if (create && used >= hard) return; // refused: exceeded quota
     if (!create && used === 0) return;
-    this.put({ ...q, status: { hard: { pods: String(hard) }, used: { pods: String(used + (create ? 1 : -1)) } } } as ResourceQuota);
+    const status = { hard: this.statusLags ? { ...q.status?.hard } : { pods: String(hard) }, used: { pods: String(used + (create ? 1 : -1)) } };
+    this.put({ ...q, status } as ResourceQuota);
+  }
+
+  /** kube-controller-manager's resource quota controller: copies spec.hard to status.hard of one share. */
+  syncOne(): void {
+    const stale = this.shares().filter((q) => q && q.status?.hard?.pods !== q.spec?.hard?.pods);
+    if (stale.length === 0) return;
+    const q = stale[rand(stale.length)]!;
+    this.put({ ...q, status: { ...q.status, hard: { ...q.spec?.hard } } } as ResourceQuota);
   }
 
   /** A cache behind by up to `lag` versions of each object. */
@@ -143,5 +163,52 @@ describe('QuotaRebalancer under two leaders and lagging caches', () => {
     expect(kube.raisedTotal).toBeGreaterThanOrEqual(4);
     expect(kube.maxShares).toBe(BUDGET);
     expect(kube.maxUsed).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * The same against the limits kube-apiserver enforces: a lowered `spec.hard` is not a lowered limit until
+ * kube-controller-manager has copied it into `status.hard`, so the budget must hold for the sum of the
+ * `status.hard`s and for the use, with the copies made in random order while the leader rebalances.
+ */
+describe('QuotaRebalancer against the limits kube-apiserver enforces (status.hard)', () => {
+  it.each([1, 2, 3, 4, 5])('keeps the enforced limits and the use within the budget (seed %i)', async (s) => {
+    seed = s;
+    const kube = new FakeKube(true);
+    setup(kube);
+    const leader = rebalancer(kube, 0);
+    // Each round: the load and the quota controller run while the leader rebalances. The load works one
+    // namespace at a time (it fills it, then empties it), so headroom keeps moving between namespaces.
+    for (let round = 0; round < 300; round++) {
+      const busy = NAMESPACES[Math.floor(round / 25) % NAMESPACES.length]!;
+      let rebalancing = true;
+      const load = (async () => {
+        for (let k = 0; k < 6; k++) {
+          await tick();
+          kube.admit(rand(2) === 0 ? busy : NAMESPACES[rand(4)]!, true);
+          kube.admit(NAMESPACES[rand(4)]!, false);
+        }
+      })();
+      // The quota controller keeps copying for as long as the leader works (it waits for the copies).
+      const controller = (async () => {
+        while (rebalancing) {
+          await tick();
+          if (rand(2) === 0) kube.syncOne();
+          await new Promise<void>((r) => setTimeout(r, rand(3)));
+        }
+      })();
+      await Promise.all([
+        load,
+        leader.reconcile('t').catch((err: unknown) => {
+          if (!(err instanceof KubeApiError)) throw err;
+        }).finally(() => (rebalancing = false)),
+      ]);
+      await controller;
+    }
+    expect(kube.violations.slice(0, 1)).toEqual([]);
+    expect(kube.maxEnforced).toBeLessThanOrEqual(BUDGET);
+    expect(kube.maxUsed).toBeLessThanOrEqual(BUDGET);
+    // Not vacuous: the enforced limits reached the whole budget, where a wrong raise shows.
+    expect(kube.maxEnforced).toBe(BUDGET);
   });
 });
