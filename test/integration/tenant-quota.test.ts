@@ -27,6 +27,17 @@ async function furnished(name: string, namespaces: readonly string[]): Promise<v
   }
 }
 
+/**
+ * Resolves once kube-controller-manager's quota controller has counted the deletes of a round into every
+ * share (`status.used` of `resource` summed is `held`). Its recount reads its own informers; a round of
+ * creates started while it is still recounting the last round's deletes can be counted against a lagging
+ * tally — kube's own quota race, outside what the shares decide — so each round starts from a settled count.
+ */
+async function quotaSettled(name: string, resource: string, held: number): Promise<void> {
+  await waitFor(`the shares' ${resource} use at ${held}`, async () =>
+    (await Promise.all(NAMESPACES.map((ns) => shareOf(`${name}-${ns}`)))).reduce((s, q) => s + Number(q.status?.used?.[resource] ?? 0), 0) === held, 60_000, 100);
+}
+
 const shareOf = async (namespace: string) => (await kubectlJson('admin', ['get', 'resourcequota', 'paddock-tenant-quota', '-n', namespace])) as { spec: { hard: Record<string, string> }; status?: { used?: Record<string, string> } };
 
 /** One round: `n` concurrent pod creates spread over the namespaces; every answer is a success or the quota's refusal. */
@@ -77,6 +88,7 @@ describe('a tenant with pods: 20 over four namespaces', () => {
         await kubectl('admin', ['delete', 'pod', pod!, '-n', ns!, '--wait=false']);
       }
       await waitFor('the deletes seen', async () => freed.every((key) => !watch.held.has(key)), 30_000, 50);
+      await quotaSettled(name, 'pods', watch.held.size);
     }
     expect(created).toBeGreaterThan(20); // the rounds did create: the bound was exercised, not vacuous
     expect(watch.maxCount).toBeLessThanOrEqual(20);
@@ -106,6 +118,7 @@ describe('a tenant with pods: 20 over four namespaces', () => {
   it('keeps refusing past the budget while Paddock is stopped, and moves headroom again once it is back', async () => {
     await deleteLabelled(name, label);
     await waitFor('no pods', async () => watch.held.size === 0, 30_000, 50);
+    await quotaSettled(name, 'pods', 0);
     // Fill the budget, all of it in namespace a (headroom moves there from b, c and d).
     const fillStart = Date.now();
     let n = 0;
@@ -150,6 +163,8 @@ describe('a tenant with pods: 20 over four namespaces', () => {
       await waitFor('a create in b', async () => (await createPod('alice', `${name}-b`, `t${trial}-b-${Date.now()}`, label)).status === 201, 30_000, 20);
       latencies.push(Date.now() - start);
       await kubectl('admin', ['delete', 'pods', '-n', `${name}-b`, '-l', `quota-test=${label}`, '--wait=false']);
+      await waitFor('the deletes in b seen', async () => ![...watch.held.keys()].some((k) => k.startsWith(`${name}-b/`)), 30_000, 20);
+      await quotaSettled(name, 'pods', watch.held.size);
     }
     latencies.sort((x, y) => x - y);
     // eslint-disable-next-line no-console
@@ -202,6 +217,7 @@ describe('requests.cpu with LimitRange defaults, and count/services', () => {
         expect(watch.maxCpu).toBeLessThanOrEqual(1000);
         await deleteLabelled(name, label);
         await waitFor('no pods', async () => watch.held.size === 0, 30_000, 50);
+        await quotaSettled(name, 'pods', 0);
       }
       expect(watch.maxCount).toBeGreaterThan(0);
       expect(watch.maxCpu).toBeLessThanOrEqual(1000);
@@ -221,6 +237,7 @@ describe('requests.cpu with LimitRange defaults, and count/services', () => {
         expect(watch.maxCount).toBeLessThanOrEqual(6);
         await deleteLabelled(name, label, 'services');
         await waitFor('no services', async () => watch.held.size === 0, 30_000, 50);
+        await quotaSettled(name, 'count/services', 0);
       }
       expect(watch.maxCount).toBeGreaterThan(0);
     } finally {
