@@ -1,4 +1,4 @@
-import type { KubectlResult } from './env';
+import { kubectl, kubectlJson, waitFor, type KubectlResult } from './env';
 
 /**
  * What kube-apiserver answered under Paddock's restrictions policy, for the suites that assert it:
@@ -14,4 +14,17 @@ export function refused(res: KubectlResult, ...mentions: string[]): void {
 export function accepted(res: KubectlResult): any {
   if (res.code !== 0) throw new Error(`refused: ${res.stderr}`);
   return JSON.parse(res.stdout);
+}
+
+/**
+ * Resolves once Tenant `name` is Ready for its current generation and the TenantRestriction of its
+ * namespace `ns` exists: kube-apiserver's policies have their parameter there.
+ */
+export async function readyWithRestriction(name: string, ns: string): Promise<void> {
+  await waitFor(`tenant ${name} Ready with its TenantRestriction`, async () => {
+    const t = await kubectlJson('admin', ['get', 'tenant', name]);
+    const ready = t.status?.conditions?.find((c: any) => c.type === 'Ready');
+    if (ready?.status !== 'True' || t.status?.observedGeneration !== t.metadata.generation) return false;
+    return (await kubectl('admin', ['get', '-n', ns, 'tenantrestriction/paddock-restrictions'])).code === 0;
+  }, 60_000, 250);
 }

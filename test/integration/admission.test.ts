@@ -1,4 +1,4 @@
-import { accepted, refused } from './admission-answers';
+import { accepted, readyWithRestriction, refused } from './admission-answers';
 import { resyncRounds } from './paddock-env';
 import { applyObject, auditWrites, kubectl, kubectlJson, PADDOCK_USER, serviceAccountUser, sleep, uniqueName, waitFor, type KubectlResult } from './env';
 import { tenant } from '../../src/testing/tenants';
@@ -85,12 +85,7 @@ const suiteStarted = new Date();
 beforeAll(async () => {
   for (const c of classes) await applyObject(c);
   await applyObject(tenant(name, tenantSpec));
-  await waitFor(`tenant ${name} Ready with its TenantRestriction`, async () => {
-    const t = await getTenant();
-    const ready = t.status?.conditions?.find((c: any) => c.type === 'Ready');
-    if (ready?.status !== 'True' || t.status?.observedGeneration !== t.metadata.generation) return false;
-    return (await kubectl('admin', ['get', '-n', ns, 'tenantrestriction/paddock-restrictions'])).code === 0;
-  }, 60_000, 250);
+  await readyWithRestriction(name, ns);
   await waitFor('the default service account', async () => (await kubectl('admin', ['get', 'serviceaccount', 'default', '-n', ns])).code === 0, 30_000, 250);
   // kube-apiserver loads new policies and bindings from its own informers: wait until it enforces them.
   await waitFor('kube-apiserver enforcing the tenant policy', async () => (await dryRun(pod('probe', {}, 'quay.io/x/y'))).stderr.includes('paddock-tenant-restrictions'), 30_000, 250);

@@ -1,4 +1,4 @@
-import { accepted, refused } from './admission-answers';
+import { accepted, readyWithRestriction, refused } from './admission-answers';
 import { applyObject, kubectl, kubectlJson, uniqueName, waitFor, type KubectlResult } from './env';
 import { tenant } from '../../src/testing/tenants';
 import type { TenantSpec } from '../../src/kube/types';
@@ -57,12 +57,7 @@ beforeAll(async () => {
   await waitFor('Gateway API served', async () => (await kubectl('admin', ['get', 'crd', 'gatewayclasses.gateway.networking.k8s.io'])).code === 0, 120_000, 500);
   for (const c of classes) await applyObject(c);
   await applyObject(tenant(name, tenantSpec));
-  await waitFor(`tenant ${name} Ready with its TenantRestriction`, async () => {
-    const t = await getTenant();
-    const ready = t.status?.conditions?.find((c: any) => c.type === 'Ready');
-    if (ready?.status !== 'True' || t.status?.observedGeneration !== t.metadata.generation) return false;
-    return (await kubectl('admin', ['get', '-n', ns, 'tenantrestriction/paddock-restrictions'])).code === 0;
-  }, 60_000, 250);
+  await readyWithRestriction(name, ns);
   await waitFor('kube-apiserver enforcing the tenant policy', async () => (await dryRun(ingress([`www.gas-${id}.example.com`]))).stderr.includes('paddock-tenant-restrictions'), 30_000, 250);
 });
 

@@ -1,4 +1,4 @@
-import { accepted, refused } from './admission-answers';
+import { accepted, readyWithRestriction, refused } from './admission-answers';
 import { applyObject, kubectl, kubectlJson, uniqueName, waitFor, type KubectlResult } from './env';
 import { tenant } from '../../src/testing/tenants';
 import type { TenantSpec } from '../../src/kube/types';
@@ -48,12 +48,7 @@ const getTenant = (): Promise<any> => kubectlJson('admin', ['get', 'tenant', nam
 beforeAll(async () => {
   for (const c of classes) await applyObject(c);
   await applyObject(tenant(name, tenantSpec));
-  await waitFor(`tenant ${name} Ready with its TenantRestriction`, async () => {
-    const t = await getTenant();
-    const ready = t.status?.conditions?.find((c: any) => c.type === 'Ready');
-    if (ready?.status !== 'True' || t.status?.observedGeneration !== t.metadata.generation) return false;
-    return (await kubectl('admin', ['get', '-n', ns, 'tenantrestriction/paddock-restrictions'])).code === 0;
-  }, 60_000, 250);
+  await readyWithRestriction(name, ns);
   // kube-apiserver loads new policies and bindings from its own informers: wait until it enforces them.
   await waitFor('kube-apiserver enforcing the tenant policy', async () => (await dryRun(withVAC('probe', bronze))).stderr.includes('paddock-tenant-restrictions'), 30_000, 250);
   await waitFor('kube-apiserver applying the tenant defaults', async () => accepted(await dryRun(pvc('probe'))).spec.volumeAttributesClassName === silver, 30_000, 250);
