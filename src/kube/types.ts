@@ -277,12 +277,25 @@ export interface TenantNamespaceOwner {
   role: OwnerRole;
 }
 
+/**
+ * The share of a tenant-wide quota one namespace holds (its ResourceQuota `paddock-tenant-quota`): `share`
+ * is what quota admission enforces (`status.hard`), `used` what it counted, `pending` the amounts Paddock
+ * has written that kube-controller-manager has not put in force yet.
+ */
+export interface TenantNamespaceShare {
+  share: Record<string, string>;
+  used: Record<string, string>;
+  pending?: Record<string, string>;
+}
+
 export interface TenantNamespace extends KubeObject {
   spec: { tenant: string };
   status?: {
     phase?: 'Active' | 'Terminating';
     owners?: TenantNamespaceOwner[];
     quota?: { hard?: Record<string, string>; used?: Record<string, string> };
+    /** The namespace's share of its Tenant's `spec.quota` (SPEC §11); only while the Tenant has one. */
+    tenantQuota?: TenantNamespaceShare;
     /** The labels every pod of the namespace must run on (the Tenant's nodeSelector). */
     nodeSelector?: Record<string, string>;
     conditions?: Condition[];

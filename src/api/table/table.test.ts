@@ -22,6 +22,7 @@ const oilProduction: TenantNamespace = {
       { kind: 'ServiceAccount', namespace: 'ci', name: 'deployer', role: 'operator' },
     ],
     quota: { hard: { cpu: '8', memory: '16Gi', pods: '10' }, used: { cpu: '250m', memory: '1Gi', pods: '3' } },
+    tenantQuota: { share: { pods: '5', 'requests.cpu': '1500m' }, used: { pods: '3', 'requests.cpu': '250m' } },
     nodeSelector: { 'kubernetes.io/os': 'linux' },
     conditions: [{ type: 'GuardrailsReady', status: 'True', reason: 'InSync' }],
   },
@@ -46,6 +47,7 @@ describe('Table of TenantNamespaces', () => {
       ['CPU', 1],
       ['MEMORY', 1],
       ['PODS', 1],
+      ['SHARE', 1],
       ['GUARDRAILS', 1],
       ['POD-SECURITY', 1],
       ['NODE-SELECTOR', 1],
@@ -61,7 +63,7 @@ describe('Table of TenantNamespaces', () => {
     expect(table.metadata).toEqual({ resourceVersion: '50', continue: 'tok', remainingItemCount: 3 });
     expect(table.rows).toEqual([
       {
-        cells: ['oil-production', 'oil', 'Active', '5m', 'User:alice,ServiceAccount:ci/deployer', '250m/8', '1Gi/16Gi', '3/10', 'InSync', 'baseline', 'kubernetes.io/os=linux'],
+        cells: ['oil-production', 'oil', 'Active', '5m', 'User:alice,ServiceAccount:ci/deployer', '250m/8', '1Gi/16Gi', '3/10', 'pods: 3/5, requests.cpu: 250m/1500m', 'InSync', 'baseline', 'kubernetes.io/os=linux'],
         object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: oilProduction.metadata },
       },
     ]);
@@ -69,13 +71,24 @@ describe('Table of TenantNamespaces', () => {
 
   it('shows <none> for what is absent, as kube’s printers do', () => {
     const [row] = toTable(TENANT_NAMESPACE_TABLE, [bare], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now }).rows;
-    expect(row!.cells).toEqual(['gas-dev', 'gas', 'Terminating', '<unknown>', NONE, NONE, NONE, NONE, NONE, NONE, NONE]);
+    expect(row!.cells).toEqual(['gas-dev', 'gas', 'Terminating', '<unknown>', NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE]);
     expect(row!.object).toBeNull();
   });
 
   it('shows 0 used until the quota controller reports', () => {
     const fresh: TenantNamespace = { ...bare, status: { quota: { hard: { 'requests.cpu': '2' } } } };
     expect(toTable(TENANT_NAMESPACE_TABLE, [fresh], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now }).rows[0]!.cells[5]).toBe('0/2');
+  });
+
+  it('shows the share of the tenant-wide quota in force as used/share, <pending> while none of it is, 0 used until counted', () => {
+    const shareCell = (tenantQuota: NonNullable<TenantNamespace['status']>['tenantQuota']) =>
+      toTable(TENANT_NAMESPACE_TABLE, [{ ...bare, status: { tenantQuota } }], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now }).rows[0]!.cells[8];
+    expect(TENANT_NAMESPACE_COLUMNS[8]!.name).toBe('Share');
+    expect(shareCell({ share: { 'requests.cpu': '1', pods: '4' }, used: { pods: '4' } })).toBe('pods: 4/4, requests.cpu: 0/1');
+    // Moving: what is in force shows; the amount written waits in status.tenantQuota.pending.
+    expect(shareCell({ share: { pods: '4' }, used: { pods: '1' }, pending: { pods: '2' } })).toBe('pods: 1/4');
+    expect(shareCell({ share: {}, used: {}, pending: { pods: '0' } })).toBe('<pending>');
+    expect(shareCell(undefined)).toBe(NONE);
   });
 
   it('carries the whole object with includeObject=Object and v1beta1 metadata with v1beta1', () => {

@@ -4,6 +4,7 @@ import { namespaceMeta } from '../../../cache/records';
 import { Interner } from '../../../cache/summaries';
 import { TENANT_NAMESPACES } from './names';
 import { mergeQuotas } from './quota';
+import { tenantQuotaOf } from './tenant-quota';
 import { deriveResourceVersion } from './derived-version';
 
 /** The Pod Security label Paddock sets on every tenant namespace (SPEC §3). */
@@ -55,7 +56,10 @@ export interface TenantNamespaceSources {
  * - spec.tenant: the namespace's `paddock.dev/tenant` label (the Tenant's name when the label is absent);
  * - status.phase: the namespace phase (Terminating once it has a deletionTimestamp);
  * - status.owners: the Tenant's owners, role defaulted to admin; empty when the Tenant is gone;
- * - status.quota: see `mergeQuotas`; absent when no quota limits the namespace;
+ * - status.quota: see `mergeQuotas`; absent when no quota limits the namespace (the share of a
+ *   tenant-wide quota is one of its quotas: it binds there when it is the tighter);
+ * - status.tenantQuota: the namespace's share of the Tenant's `spec.quota` and its use, see
+ *   `tenantQuotaOf`; absent when the Tenant has no budget;
  * - status.nodeSelector: the Tenant's nodeSelector, which admission merges into every pod;
  * - status.conditions: `GuardrailsReady`.
  */
@@ -78,11 +82,13 @@ export function tenantNamespaceBody(sources: TenantNamespaceSources): Pick<Tenan
   const tenantName = meta.labels?.[PADDOCK.tenantLabel] ?? tenant?.metadata.name ?? '';
 
   const quota = mergeQuotas(quotas);
+  const tenantQuota = tenantQuotaOf(tenant, quotas);
   const nodeSelector = tenant?.spec.nodeSelector;
   const status: NonNullable<TenantNamespace['status']> = {
     phase: namespace.status?.phase ?? (meta.deletionTimestamp ? 'Terminating' : 'Active'),
     owners: sharedPart(ownersOf(tenant)),
     quota: quota ? sharedPart(quota) : undefined,
+    tenantQuota: tenantQuota ? sharedPart(tenantQuota) : undefined,
     nodeSelector: nodeSelector && Object.keys(nodeSelector).length ? frozenOrCopy(nodeSelector) : undefined,
     conditions: sharedPart([guardrailsCondition(tenantName, tenant, guardrails)]),
   };

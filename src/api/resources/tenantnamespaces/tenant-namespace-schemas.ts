@@ -14,6 +14,7 @@ export const DEFINITION = {
   status: `${PREFIX}.TenantNamespaceStatus`,
   owner: `${PREFIX}.TenantNamespaceOwner`,
   quota: `${PREFIX}.TenantNamespaceQuota`,
+  share: `${PREFIX}.TenantNamespaceShare`,
 } as const;
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
@@ -99,6 +100,11 @@ export function tenantNamespaceSchemas(flavor: Flavor): Record<string, Schema> {
           'Quota is what limits the namespace: for each resource the most restrictive hard limit among its ResourceQuotas, and the usage the quota controller reports against it.',
           flavor,
         ),
+        tenantQuota: ref(
+          DEFINITION.share,
+          "TenantQuota is the namespace's share of its Tenant's tenant-wide quota (spec.quota) and its use, read from the namespace's ResourceQuota paddock-tenant-quota. Present only while the Tenant has spec.quota.",
+          flavor,
+        ),
         nodeSelector: {
           description: "NodeSelector is the Tenant's nodeSelector: the node labels every pod of the namespace gets (merged in by admission) and must keep.",
           type: 'object',
@@ -135,6 +141,21 @@ export function tenantNamespaceSchemas(flavor: Flavor): Record<string, Schema> {
       properties: {
         hard: quantityMap('Hard is, for each resource name (cpu, memory, pods, requests.storage, ...), the most restrictive hard limit among the ResourceQuotas of the namespace.'),
         used: quantityMap('Used is the usage the quota controller observed against each limit in hard.'),
+      },
+    },
+    [DEFINITION.share]: {
+      description:
+        "TenantNamespaceShare is one namespace's share of a tenant-wide quota. Paddock moves unused share between the Tenant's namespaces; the shares never sum above the Tenant's spec.quota.hard.",
+      type: 'object',
+      required: ['share', 'used'],
+      properties: {
+        share: quantityMap(
+          "Share is, for each resource of the budget, the amount kube-apiserver's quota admission enforces in this namespace now (the ResourceQuota's status.hard). Empty while none of it is in force yet: then every create in the namespace is refused until it is.",
+        ),
+        used: quantityMap('Used is what the namespace uses of each resource in share, as quota admission counts it.'),
+        pending: quantityMap(
+          'Pending is each amount Paddock has written to the share (spec.hard) that kube-controller-manager has not put in force yet, usually for milliseconds; until then the amount in share is enforced. Absent when none.',
+        ),
       },
     },
     [DEFINITION.tenantNamespaceList]: {

@@ -26,6 +26,7 @@ export function tenantNamespaceCells(tns: TenantNamespace, now: Date): string[] 
     quotaCell(tns, QUOTA_KEYS.cpu),
     quotaCell(tns, QUOTA_KEYS.memory),
     quotaCell(tns, QUOTA_KEYS.pods),
+    shareCell(tns),
     guardrails?.reason ?? guardrails?.status ?? NONE,
     tns.metadata.labels?.[POD_SECURITY_ENFORCE_LABEL] ?? NONE,
     nodeSelectorCell(tns),
@@ -53,6 +54,22 @@ function quotaCell(tns: TenantNamespace, keys: readonly string[]): string {
   return `${quota?.used?.[key] ?? '0'}/${quota!.hard![key]}`;
 }
 
+/** The text kubectl prints for a share none of which is in force yet, as for a Service's pending address. */
+export const PENDING = '<pending>';
+
+/**
+ * The namespace's share of the tenant-wide quota as `kubectl get resourcequota` prints a quota's
+ * requests (`pods: 3/5, requests.cpu: 100m/1`): each resource in force, sorted, `used/share`.
+ * `<none>` when the Tenant has no budget, `<pending>` while nothing of the share is in force.
+ */
+function shareCell(tns: TenantNamespace): string {
+  const tenantQuota = tns.status?.tenantQuota;
+  if (!tenantQuota) return NONE;
+  const resources = Object.keys(tenantQuota.share).sort();
+  if (resources.length === 0) return PENDING;
+  return resources.map((r) => `${r}: ${tenantQuota.used[r] ?? '0'}/${tenantQuota.share[r]}`).join(', ');
+}
+
 /**
  * The columns of `kubectl get tenantnamespaces` (SPEC §4), in order. Names are written as kube's built-in
  * printers write them (`Name`, `Age`); kubectl upper-cases them in its header. Priority 1 columns show
@@ -67,6 +84,7 @@ export const TENANT_NAMESPACE_COLUMNS: readonly TableColumnDefinition[] = Object
   column('CPU', 'CPU used/hard under the most restrictive ResourceQuota of the namespace.', 1),
   column('Memory', 'Memory used/hard under the most restrictive ResourceQuota of the namespace.', 1),
   column('Pods', 'Pods used/hard under the most restrictive ResourceQuota of the namespace.', 1),
+  column('Share', "The namespace's share of its Tenant's tenant-wide quota (spec.quota) in force, used/share per resource.", 1),
   column('Guardrails', 'Reason of the GuardrailsReady condition: InSync when every guardrail is as the Tenant wants it.', 1),
   column('Pod-Security', 'The Pod Security Standard enforced in the namespace (pod-security.kubernetes.io/enforce).', 1),
   column('Node-Selector', "The node selector every pod of the namespace gets (the Tenant's nodeSelector, applied by admission).", 1),

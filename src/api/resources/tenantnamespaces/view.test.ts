@@ -118,6 +118,43 @@ describe('TenantNamespaceView', () => {
   });
 });
 
+describe('the share of a tenant-wide quota', () => {
+  const shareAt = (hard: string, used: string) => ({
+    metadata: { name: 'paddock-tenant-quota', namespace: 'oil-a' }, spec: { hard: { pods: hard } }, status: { hard: { pods: hard }, used: { pods: used } },
+  });
+
+  it('gives watchers MODIFIED when the share moves or its use changes, and nothing when it is rewritten unchanged', () => {
+    const { view, quotas, tenants } = world();
+    const oil = tenants.items.get('oil')!;
+    tenants.set('oil', { ...oil, spec: { ...oil.spec, quota: { hard: { pods: '20' } } } });
+    quotas.set('oil-a/paddock-tenant-quota', shareAt('5', '0'));
+    expect(view.get('oil-a')!.status!.tenantQuota).toEqual({ share: { pods: '5' }, used: { pods: '0' } });
+    const rv = view.log.resourceVersion;
+    quotas.set('oil-a/paddock-tenant-quota', { ...shareAt('5', '0'), spec: { hard: { pods: '2' } } });
+    quotas.set('oil-a/paddock-tenant-quota', shareAt('2', '0'));
+    quotas.set('oil-a/paddock-tenant-quota', shareAt('2', '1'));
+    quotas.set('oil-a/paddock-tenant-quota', shareAt('2', '1'));
+    const changes = view.log.since(rv) as { type: string; object: { metadata: { name: string }; status: { tenantQuota: unknown } } }[];
+    expect(changes.map((c) => [c.type, c.object.metadata.name, c.object.status.tenantQuota])).toEqual([
+      ['MODIFIED', 'oil-a', { share: { pods: '5' }, used: { pods: '0' }, pending: { pods: '2' } }],
+      ['MODIFIED', 'oil-a', { share: { pods: '2' }, used: { pods: '0' } }],
+      ['MODIFIED', 'oil-a', { share: { pods: '2' }, used: { pods: '1' } }],
+    ]);
+    expect(new Set(changes.map((c) => (c.object as { metadata: { resourceVersion?: string } }).metadata.resourceVersion)).size).toBe(3);
+  });
+
+  it('drops status.tenantQuota from every row when the Tenant loses its budget', () => {
+    const { view, quotas, tenants } = world();
+    const oil = tenants.items.get('oil')!;
+    tenants.set('oil', { ...oil, spec: { ...oil.spec, quota: { hard: { pods: '20' } } } });
+    quotas.set('oil-a/paddock-tenant-quota', shareAt('5', '0'));
+    expect(view.get('oil-b')!.status!.tenantQuota).toEqual({ share: {}, used: {} });
+    tenants.set('oil', oil);
+    expect(view.get('oil-a')!.status!.tenantQuota).toBeUndefined();
+    expect(view.get('oil-a')!.status!.quota).toEqual({ hard: { pods: '5' }, used: { pods: '0' } });
+  });
+});
+
 describe('list and get', () => {
   it('filters by label and field selectors and hides what the caller may not see', () => {
     const { view } = world();
