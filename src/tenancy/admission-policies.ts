@@ -25,7 +25,7 @@ import { managedObjects } from './fences/managed-objects';
 import { hostnamesFence } from './fences/hostnames';
 import { preventDeletion } from './fences/prevent-deletion';
 import { RESTRICTION_OBJECT_NAME } from './guardrails/tenant-restriction';
-import { shareGuardObjects } from './quota/share-guard';
+import { shareGuard } from './quota/share-guard';
 import type { ResourceRule } from './restrictions/cel';
 import {
   ADMISSION_API_VERSION,
@@ -69,8 +69,11 @@ function binding(kind: string, name: string, policy: AdmissionObject, notFound: 
   };
 }
 
-/** The rules about a tenant as a whole (fences/), each a policy with one binding and no parameter. */
-const FENCES = [cordon, preventDeletion, managedObjects, hostnamesFence];
+/**
+ * The rules about a tenant as a whole (fences/), each a policy with one binding and at most one
+ * parameter object; the share guard of the tenant-wide quota last.
+ */
+const FENCES = [cordon, preventDeletion, managedObjects, hostnamesFence, shareGuard];
 
 /**
  * The policies, then their bindings, then each fence's policy and binding: the objects Paddock keeps
@@ -87,7 +90,6 @@ export function admissionObjects(): AdmissionObject[] {
     binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_UPDATES_BINDING_NAME, restrictions, 'Allow', rulesFor(restrictions, 'UPDATE')),
     binding('MutatingAdmissionPolicyBinding', DEFAULTS_BINDING_NAME, defaults, 'Allow'),
     ...FENCES.flatMap(fenceObjects),
-    ...shareGuardObjects(),
   ];
 }
 

@@ -130,7 +130,7 @@ describe('kubectl get tns, per caller', () => {
 });
 
 describe('kubectl output options behave as for namespaces', () => {
-  it('-o wide shows OWNERS, CPU, MEMORY, PODS (used/hard, from the quota controller), GUARDRAILS, POD-SECURITY, NODE-SELECTOR', async () => {
+  it('-o wide shows OWNERS, CPU, MEMORY, PODS (used/hard, from the quota controller), SHARE, GUARDRAILS, POD-SECURITY, NODE-SELECTOR', async () => {
     const ns = OIL_NS[0];
     // The namespace's default ServiceAccount (made by kube-controller-manager) must exist before a pod.
     await waitFor('a pod in the tenant namespace', async () =>
@@ -140,8 +140,9 @@ describe('kubectl output options behave as for namespaces', () => {
       row = parseTable((await kubectl('alice', ['get', 'tns', ns, '-o', 'wide'])).stdout)[0];
       return row?.PODS === '1/10';
     }, 60_000, 500);
-    expect(Object.keys(row!)).toEqual(['NAME', 'TENANT', 'STATUS', 'AGE', 'OWNERS', 'CPU', 'MEMORY', 'PODS', 'GUARDRAILS', 'POD-SECURITY', 'NODE-SELECTOR']);
-    expect(row).toMatchObject({ OWNERS: 'User:alice', CPU: '100m/8', MEMORY: '64Mi/16Gi', PODS: '1/10', 'POD-SECURITY': 'baseline', 'NODE-SELECTOR': 'kubernetes.io/os=linux' });
+    expect(Object.keys(row!)).toEqual(['NAME', 'TENANT', 'STATUS', 'AGE', 'OWNERS', 'CPU', 'MEMORY', 'PODS', 'SHARE', 'GUARDRAILS', 'POD-SECURITY', 'NODE-SELECTOR']);
+    // SHARE is the tenant-wide quota's (tenant-quota-view.test.ts): this Tenant has none.
+    expect(row).toMatchObject({ OWNERS: 'User:alice', CPU: '100m/8', MEMORY: '64Mi/16Gi', PODS: '1/10', SHARE: '<none>', 'POD-SECURITY': 'baseline', 'NODE-SELECTOR': 'kubernetes.io/os=linux' });
   });
 
   it('-o yaml and -o json carry the TenantNamespace', async () => {

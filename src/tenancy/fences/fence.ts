@@ -1,17 +1,27 @@
 /**
  * A fence: a ValidatingAdmissionPolicy of Paddock's, and its one binding of the same name — a rule about
- * a tenant as a whole (cordoned, not to be deleted) or across tenants (hostnames held by others) rather
- * than about what one tenant's workloads may use (restrictions/). Its parameter, if any, is one object
- * for every request, never one per tenant. The objects are written with every server default set, so that a
- * converged cluster needs no writes. Pure.
+ * a tenant as a whole (cordoned, not to be deleted, its quota's share in place) or across tenants
+ * (hostnames held by others) rather than about what one tenant's workloads may use (restrictions/). Its
+ * parameter, if any, is one object for every request or one in the request's own namespace, never one
+ * per tenant: what a request costs does not grow with the number of tenants. The objects are written
+ * with every server default set, so that a converged cluster needs no writes. Pure.
  */
 import { PADDOCK } from '../../kube/types';
 import type { ResourceRule, Validation, Variable } from '../restrictions/cel';
 import { ADMISSION_API_VERSION, managedLabels, matchResources, type AdmissionObject } from '../restrictions/policies';
 
+/** A validation whose refusal says the same every time: a `message`, not a `messageExpression`. */
+export interface ConstantValidation {
+  expression: string;
+  message: string;
+  reason: 'Forbidden';
+}
+
 export interface Fence {
   readonly name: string;
   readonly rules: readonly ResourceRule[];
+  /** Requests of `rules` the policy does not match (its `excludeResourceRules`); absent: none. */
+  readonly excludedRules?: readonly ResourceRule[];
   /** Which namespaces the binding selects (a label selector); absent: all, and cluster-scoped objects. */
   readonly namespaces?: Record<string, unknown>;
   /**
@@ -23,12 +33,13 @@ export interface Fence {
   readonly appliesWhen?: string;
   /** Variables its validations read (declared in order). */
   readonly variables?: readonly Variable[];
-  readonly validations: readonly Validation[];
+  readonly validations: readonly (Validation | ConstantValidation)[];
   /**
-   * The one object it reads as `params`, by kind and by name and namespace; absent: none. Missing, it
-   * is `notFound`: Allow (as if empty) or Deny.
+   * The one object it reads as `params`, by kind and by name and namespace — without a namespace, the
+   * object of that name in the request's own namespace; absent: none. Missing, it is `notFound`: Allow
+   * (as if empty) or Deny.
    */
-  readonly param?: { apiVersion: string; kind: string; name: string; namespace: string; notFound: 'Allow' | 'Deny' };
+  readonly param?: { apiVersion: string; kind: string; name: string; namespace?: string; notFound: 'Allow' | 'Deny' };
 }
 
 /** The policy and its binding. */
@@ -43,7 +54,10 @@ export function fenceObjects(fence: Fence): AdmissionObject[] {
       spec: {
         failurePolicy: 'Fail',
         ...(param ? { paramKind: { apiVersion: param.apiVersion, kind: param.kind } } : {}),
-        matchConstraints: matchResources([...fence.rules]),
+        matchConstraints: {
+          ...matchResources([...fence.rules]),
+          ...(fence.excludedRules ? { excludeResourceRules: [...fence.excludedRules] } : {}),
+        },
         ...(fence.appliesWhen ? { matchConditions: [{ name: 'applies', expression: fence.appliesWhen }] } : {}),
         ...(fence.variables ? { variables: [...fence.variables] } : {}),
         validations: [...fence.validations],
@@ -55,7 +69,7 @@ export function fenceObjects(fence: Fence): AdmissionObject[] {
       metadata: metadata(),
       spec: {
         policyName: fence.name,
-        ...(param ? { paramRef: { name: param.name, namespace: param.namespace, parameterNotFoundAction: param.notFound } } : {}),
+        ...(param ? { paramRef: { name: param.name, ...(param.namespace ? { namespace: param.namespace } : {}), parameterNotFoundAction: param.notFound } } : {}),
         matchResources: matchResources(undefined, fence.namespaces ?? {}, fence.objects ?? {}),
         validationActions: ['Deny'],
       },

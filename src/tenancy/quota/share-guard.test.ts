@@ -1,7 +1,8 @@
-import { shareGuardObjects } from './share-guard';
+import { fenceObjects } from '../fences/fence';
+import { shareGuard } from './share-guard';
 import { QUOTA_LABEL, SHARE_NAME } from './share';
 
-const [policy, binding] = shareGuardObjects();
+const [policy, binding] = fenceObjects(shareGuard);
 type Rule = { apiGroups: string[]; resources: string[]; operations: string[] };
 
 describe('the share guard', () => {

@@ -10,70 +10,42 @@
  * Left out: what only Paddock creates in tenant namespaces before the share (the TenantRestriction,
  * ResourceQuotas and LimitRanges; guardrails/registry.ts writes the share before network policies and
  * role bindings), and Events. Subresources are not matched (a pod's binding, a ServiceAccount token).
- * Pure.
+ * It is a fence (fences/fence.ts) whose parameter is found in the request's namespace. Pure.
  */
 import { PADDOCK } from '../../kube/types';
+import type { Fence } from '../fences/fence';
+import type { ResourceRule } from '../restrictions/cel';
 import { RESTRICTION_KIND } from '../schema/restriction-crd';
-import { ADMISSION_API_VERSION, managedLabels, type AdmissionObject } from '../restrictions/policies';
 import { QUOTA_LABEL, SHARE_NAME } from './share';
 
 export const SHARE_GUARD_NAME = 'paddock-tenant-quota';
 
-const rule = (apiGroups: string[], resources: string[]) => ({ apiGroups, apiVersions: ['*'], operations: ['CREATE'], resources, scope: 'Namespaced' });
+const creates = (apiGroups: string[], resources: string[]): ResourceRule => ({ apiGroups, apiVersions: ['*'], operations: ['CREATE'], resources, scope: 'Namespaced' });
 
-/** The policy (parameter: the share) and its binding (no share: Deny), written with their server defaults. */
-export function shareGuardObjects(): AdmissionObject[] {
-  const metadata = () => ({ name: SHARE_GUARD_NAME, labels: managedLabels() });
-  return [
+/** The policy (parameter: the share in the request's namespace) and its binding (no share: Deny). */
+export const shareGuard: Fence = {
+  name: SHARE_GUARD_NAME,
+  rules: [creates(['*'], ['*'])],
+  excludedRules: [
+    creates([''], ['resourcequotas', 'limitranges', 'events']),
+    creates(['events.k8s.io'], ['events']),
+    creates([RESTRICTION_KIND.group], [RESTRICTION_KIND.plural]),
+  ],
+  namespaces: {
+    matchExpressions: [
+      { key: PADDOCK.tenantLabel, operator: 'Exists' },
+      { key: QUOTA_LABEL, operator: 'In', values: ['true'] },
+    ],
+  },
+  param: { apiVersion: 'v1', kind: 'ResourceQuota', name: SHARE_NAME, notFound: 'Deny' },
+  // The share must exist and be in force: quota admission enforces `status.hard`, which
+  // kube-controller-manager fills in from `spec.hard` after the share is created — until then the
+  // namespace would be unlimited in every resource of the budget.
+  validations: [
     {
-      apiVersion: ADMISSION_API_VERSION,
-      kind: 'ValidatingAdmissionPolicy',
-      metadata: metadata(),
-      spec: {
-        failurePolicy: 'Fail',
-        paramKind: { apiVersion: 'v1', kind: 'ResourceQuota' },
-        matchConstraints: {
-          resourceRules: [rule(['*'], ['*'])],
-          excludeResourceRules: [
-            rule([''], ['resourcequotas', 'limitranges', 'events']),
-            rule(['events.k8s.io'], ['events']),
-            rule([RESTRICTION_KIND.group], [RESTRICTION_KIND.plural]),
-          ],
-          matchPolicy: 'Equivalent',
-          namespaceSelector: {},
-          objectSelector: {},
-        },
-        // The share must exist and be in force: quota admission enforces `status.hard`, which
-        // kube-controller-manager fills in from `spec.hard` after the share is created — until then the
-        // namespace would be unlimited in every resource of the budget.
-        validations: [
-          {
-            expression: "params.spec.?hard.orValue({}).all(r, r in params.?status.?hard.orValue({}))",
-            message: `the tenant-wide quota's share of this namespace (ResourceQuota ${SHARE_NAME}) is not in force yet; try again in a moment`,
-            reason: 'Forbidden',
-          },
-        ],
-      },
+      expression: "params.spec.?hard.orValue({}).all(r, r in params.?status.?hard.orValue({}))",
+      message: `the tenant-wide quota's share of this namespace (ResourceQuota ${SHARE_NAME}) is not in force yet; try again in a moment`,
+      reason: 'Forbidden',
     },
-    {
-      apiVersion: ADMISSION_API_VERSION,
-      kind: 'ValidatingAdmissionPolicyBinding',
-      metadata: metadata(),
-      spec: {
-        policyName: SHARE_GUARD_NAME,
-        paramRef: { name: SHARE_NAME, parameterNotFoundAction: 'Deny' },
-        matchResources: {
-          matchPolicy: 'Equivalent',
-          namespaceSelector: {
-            matchExpressions: [
-              { key: PADDOCK.tenantLabel, operator: 'Exists' },
-              { key: QUOTA_LABEL, operator: 'In', values: ['true'] },
-            ],
-          },
-          objectSelector: {},
-        },
-        validationActions: ['Deny'],
-      },
-    },
-  ];
-}
+  ],
+};
