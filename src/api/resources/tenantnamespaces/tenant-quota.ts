@@ -25,7 +25,8 @@ export function tenantQuotaOf(tenant: Tenant | undefined, quotas: readonly Resou
   const pending: Record<string, string> = {};
   for (const [resource, amount] of Object.entries(quota?.spec?.hard ?? {})) {
     const current = inForce[resource];
-    if (current === undefined || !quantityEqual(current, amount)) pending[resource] = String(amount);
+    // kube-controller-manager copies the amount as written: equal text is the common case, parsed only when not.
+    if (current === undefined || (current !== String(amount) && !quantityEqual(current, amount))) pending[resource] = String(amount);
   }
   const summary: TenantNamespaceShare = { share: sorted(inForce), used: sorted(quota?.status?.used ?? {}) };
   if (Object.keys(pending).length > 0) summary.pending = sorted(pending);
