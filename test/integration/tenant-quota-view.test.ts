@@ -1,6 +1,7 @@
-import { applyObject, kubectl, kubectlJson, parseTable, uniqueName, waitFor } from './env';
+import { applyObject, controlPlane, kubectl, kubectlJson, parseTable, uniqueName, waitFor } from './env';
+import { replicas } from './paddock-env';
 import { createPod, isQuotaRefusal } from './tenant-quota-helpers';
-import { KubectlWatch } from './watch-client';
+import { DirectWatch, KubectlWatch } from './watch-client';
 import { tenant } from '../../src/testing/tenants';
 
 jest.setTimeout(300_000);
@@ -75,6 +76,8 @@ describe('the share of each namespace, as its owner sees it', () => {
 describe('a share that moves', () => {
   it('reaches a watch of b as MODIFIED when creates in a use up its share and Paddock moves headroom from b', async () => {
     const watch = new KubectlWatch('alice', [B, '-o', 'wide']);
+    // The same watch as JSON, straight to a replica, as alice: each state of b's share, in order.
+    const json = await DirectWatch.open(replicas()[0]!.port, `fieldSelector=metadata.name=${B}`, controlPlane().pki.users.alice!);
     try {
       await waitFor('the watch started with b at 0/4', async () => watch.lines.some((l) => /^ADDED\s/.test(l) && l.includes('pods: 0/4')), 30_000, 100);
       // a uses up its 4: it is short, and the headroom (8 − 4) is split again on top of each use: a 6, b 2.
@@ -90,8 +93,23 @@ describe('a share that moves', () => {
       const events = watch.lines.filter((l) => !l.startsWith('EVENT'));
       expect(events[0]).toMatch(/^ADDED\s/);
       expect(events.findIndex((l) => l.includes('pods: 0/2'))).toBeGreaterThan(0);
+      // Paddock lowers the share's spec.hard first; the row shows the new amount pending while the old one
+      // is in force, then in force once kube-controller-manager has copied it — two MODIFIED, each at a
+      // resourceVersion of its own.
+      await json.waitFor('b in force at 2 over the JSON watch', (es) => es.some((e) => e.type === 'MODIFIED' && e.object.status?.tenantQuota?.share?.pods === '2'));
+      const states = json.events.filter((e) => e.type !== 'BOOKMARK').map((e) => [e.type, e.object.status?.tenantQuota]);
+      expect(states[0]).toEqual(['ADDED', { share: { pods: '4' }, used: { pods: '0' } }]);
+      const pending = states.findIndex(([, q]) => q?.pending?.pods === '2');
+      const inForce = states.findIndex(([, q]) => q?.share?.pods === '2');
+      expect(states[pending]).toEqual(['MODIFIED', { share: { pods: '4' }, used: { pods: '0' }, pending: { pods: '2' } }]);
+      expect(states[inForce]).toEqual(['MODIFIED', { share: { pods: '2' }, used: { pods: '0' } }]);
+      expect(pending).toBeGreaterThan(0);
+      expect(inForce).toBeGreaterThan(pending);
+      const versions = json.events.filter((e) => e.type !== 'BOOKMARK').map((e) => e.object.metadata.resourceVersion);
+      expect(new Set(versions).size).toBe(versions.length);
     } finally {
       watch.stop();
+      json.close();
     }
     // What moved is in force: a takes a fifth pod, and both rows show the new split.
     await waitFor('a fifth pod in a', async () => (await createPod('alice', A, `fifth-${Date.now()}`, label)).status === 201, 30_000, 200);
