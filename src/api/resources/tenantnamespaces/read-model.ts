@@ -88,7 +88,8 @@ export function tenantNamespaceBody(sources: TenantNamespaceSources): Pick<Tenan
     phase: namespace.status?.phase ?? (meta.deletionTimestamp ? 'Terminating' : 'Active'),
     owners: sharedPart(ownersOf(tenant)),
     quota: quota ? sharedPart(quota) : undefined,
-    tenantQuota: tenantQuota ? sharedPart(tenantQuota) : undefined,
+    // Not a part of its own: a namespace's share and use are seldom another row's, and the status holding it is.
+    tenantQuota,
     nodeSelector: nodeSelector && Object.keys(nodeSelector).length ? frozenOrCopy(nodeSelector) : undefined,
     conditions: sharedPart([guardrailsCondition(tenantName, tenant, guardrails)]),
   };

@@ -54,6 +54,8 @@ describe('the derived resourceVersion of a row with a share', () => {
     expect(before.metadata.resourceVersion).toBe('200');
     expect(after.metadata.resourceVersion).toBe('210');
     expect(after.status?.tenantQuota?.share).toEqual({ pods: '2' });
+    // Served rows are immutable: the share is frozen with the status that holds it.
+    expect(Object.isFrozen(after.status!.tenantQuota!.share)).toBe(true);
     expect(deriveResourceVersion([namespace, share({}, undefined, '300')])).toBe('300');
   });
 });
