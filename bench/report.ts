@@ -86,13 +86,13 @@ function listTable(results: ListResult[]): string {
 
 function watchTable(w: WatchResult): string {
   return table(
-    ['target', 'watchers', 'changes', 'delivered / expected', 'wrong owner', 'p50 ms', 'p99 ms', 'max ms', 'PATCH p50 ms', 'Paddock RSS peak MiB', 'kube-apiserver RSS peak MiB', 'Paddock writes', 'vs baseline: p50 / p99'],
+    ['target', 'watchers', 'changes', 'delivered / expected', 'wrong owner', 'p50 ms', 'p99 ms', 'max ms', 'hop beyond kube-apiserver\'s watch p50 / p99 ms', 'PATCH p50 ms', 'Paddock RSS peak MiB', 'kube-apiserver RSS peak MiB', 'Paddock writes', 'vs baseline: p50 / p99'],
     w.phases.map((p) => {
       // Each Paddock phase beside the baseline phase with as many watchers.
       const base = w.phases.find((b) => b.role === 'baseline' && b.watchers === p.watchers);
       return [
         p.target, p.watchers, p.changes, `${p.delivered} / ${p.expected}`, p.unexpected, f(p.delivery.p50), f(p.delivery.p99), f(p.delivery.max),
-        f(p.write.p50), f(p.rssPeakMiB.paddock), f(p.rssPeakMiB.kubeApiserver), p.paddockWrites,
+        p.hop ? `${f(p.hop.p50)} / ${f(p.hop.p99)}` : '–', f(p.write.p50), f(p.rssPeakMiB.paddock), f(p.rssPeakMiB.kubeApiserver), p.paddockWrites,
         p.role === 'baseline' || !base ? 'baseline' : `${f(ratio(base.delivery.p50, p.delivery.p50))}× / ${f(ratio(base.delivery.p99, p.delivery.p99))}×`,
       ];
     }),
@@ -242,10 +242,12 @@ function tailsMarkdown(t: TailsResult): string {
   const out = ['## Tails', '',
     `Every sequential list request and every watch delivery of the run is a sample; one slower than ${t.factor}× the median of its target is a tail. ` +
     'Its cause is named when Paddock (for a sample it served) or the benchmark client stalled for at least half of the time the sample took beyond the median while it was under way: ' +
-    'a GC pause or the event loop blocked, as each process records it (`probe/stall-probe.cjs`). ' +
+    'a GC pause or the event loop blocked, as each process records it (`probe/stall-probe.cjs`); a watch delivery is also explained when kube-apiserver\'s own watch ' +
+    '(a direct watch open in every phase) delivered the same change late by at least as much. ' +
     `${t.count} tails of ${t.samples} samples, ${t.explained} explained.`, ''];
   if (t.count) {
     out.push(table(['cause', 'tails'], Object.entries(t.byCause).sort((a, b) => b[1] - a[1]).map(([c, n]) => [c, n])), '');
+    out.push(table(['scenario', 'target', 'median ms', 'samples', 'tails', 'explained'], (t.byTarget ?? []).map((x) => [x.scenario, x.target, f(x.median), x.samples, x.count, x.explained])), '');
     out.push(table(['scenario', 'target', 'ms', 'median ms', 'cause'], t.tails.slice(0, 10).map((x) => [x.scenario, x.target, f(x.ms), f(x.median), x.cause ?? 'unexplained'])));
   }
   return out.join('\n');
@@ -274,7 +276,8 @@ export function toMarkdown(r: BenchResults): string {
     out.push('## 3. Watch fan-out', '',
       `${w.owners} owners × ${fanoutsOf(w)} watches each, open at once, at ${k(w.size)} namespaces; an admin patches a label on a random tenant namespace ${w.changesPerSecond} times/s for ${w.seconds} s ` +
       `(the same sequence in both phases of each fan-out, run one after the other). Delivery latency: from just before the PATCH is sent to the event's arrival at each watcher that must see it. ` +
-      'Paddock learns of the change from its own watch of kube-apiserver, so its latency holds one hop more than kube-apiserver\'s own watch (as capsule-proxy\'s does, scenario 7). ' +
+      'Paddock learns of the change from its own watch of kube-apiserver, so its latency holds one hop more than kube-apiserver\'s own watch (as capsule-proxy\'s does, scenario 7); ' +
+      'the hop column is that hop alone: from the change\'s arrival at a direct watch of kube-apiserver, open in every phase, to its arrival at the watcher. ' +
       'Paddock: watches of tenantnamespaces with the owner\'s client certificate, directly. Baseline: watches of namespaces on kube-apiserver with `labelSelector=paddock.dev/tenant in (<the owner\'s tenants>)`. ' +
       'RSS sampled every 0.5 s during the changes.', '', watchTable(w), '');
   }

@@ -22,6 +22,8 @@ interface Sample extends SampleOf {
   /** Wall-clock ms when the request was sent (or the change written). */
   start: number;
   ms: number;
+  /** A watch delivery's: when kube-apiserver's own watch delivered the change, ms after the write was sent. */
+  upstreamMs?: number;
 }
 
 /** One stall of a process (stall-monitor.cjs): wall-clock start and length in ms. */
@@ -49,6 +51,8 @@ export interface TailsResult {
   explained: number;
   /** Tails by cause ("unexplained" for the rest). */
   byCause: Record<string, number>;
+  /** The targets with tails: how many, and how many explained. */
+  byTarget: { scenario: string; target: string; median: number; samples: number; count: number; explained: number }[];
   /** Every tail, slowest first (at most 50). */
   tails: Tail[];
 }
@@ -89,6 +93,15 @@ function causeIn(name: string, stalls: readonly Stall[], sample: Sample, median:
   return `${name}: event loop blocked (not GC)`;
 }
 
+/**
+ * A watch delivery that was late because kube-apiserver's own watch delivered the change late: it reached
+ * the direct watch at least half of the delivery's time beyond its target's median after the write.
+ */
+function upstreamCause(sample: Sample, median: number): string | undefined {
+  if (sample.upstreamMs === undefined || sample.upstreamMs - median < 0.5 * (sample.ms - median)) return undefined;
+  return 'kube-apiserver: its own watch delivered the change late too';
+}
+
 /** The samples of one run and the client's stalls; `tails` is the run's one recorder. */
 export class TailRecorder {
   readonly #samples: Sample[] = [];
@@ -105,9 +118,12 @@ export class TailRecorder {
     this.#stop = undefined;
   }
 
-  /** One sample: sent at `sentAt` (performance.now() of this process), taking `ms`. */
-  record(of: SampleOf, sentAt: number, ms: number): void {
-    this.#samples.push({ ...of, start: performance.timeOrigin + sentAt, ms });
+  /**
+   * One sample: sent at `sentAt` (performance.now() of this process), taking `ms`; for a watch delivery,
+   * `upstreamMs` after the write it reached a direct watch of kube-apiserver.
+   */
+  record(of: SampleOf, sentAt: number, ms: number, upstreamMs?: number): void {
+    this.#samples.push({ ...of, start: performance.timeOrigin + sentAt, ms, ...(upstreamMs === undefined ? {} : { upstreamMs }) });
   }
 
   /** The tails of every sample so far, with Paddock's stalls read from `paddockStallsFile`. */
@@ -134,17 +150,21 @@ export function summarizeTails(samples: readonly Sample[], paddockStalls: readon
     group.push(s);
   }
   const found: Tail[] = [];
+  const targets: TailsResult['byTarget'] = [];
   for (const group of byTarget.values()) {
     const sorted = group.map((s) => s.ms).sort((a, b) => a - b);
     const median = sorted[Math.ceil(sorted.length / 2) - 1];
+    const before = found.length;
     for (const s of group) {
       if (s.ms <= TAIL_FACTOR * median) continue;
-      const cause = (s.role === 'paddock' ? causeIn('Paddock', paddockStalls, s, median) : undefined) ?? causeIn('benchmark client', clientStalls, s, median);
+      const cause = upstreamCause(s, median) ?? (s.role === 'paddock' ? causeIn('Paddock', paddockStalls, s, median) : undefined) ?? causeIn('benchmark client', clientStalls, s, median);
       found.push({ scenario: s.scenario, target: s.target, ms: round(s.ms), median: round(median), ...(cause ? { cause } : {}) });
     }
+    const mine = found.slice(before);
+    if (mine.length) targets.push({ scenario: group[0].scenario, target: group[0].target, median: round(median), samples: group.length, count: mine.length, explained: mine.filter((t) => t.cause).length });
   }
   found.sort((a, b) => b.ms - a.ms);
   const byCause: Record<string, number> = {};
   for (const t of found) byCause[t.cause ?? 'unexplained'] = (byCause[t.cause ?? 'unexplained'] ?? 0) + 1;
-  return { factor: TAIL_FACTOR, samples: samples.length, count: found.length, explained: found.filter((t) => t.cause).length, byCause, tails: found.slice(0, 50) };
+  return { factor: TAIL_FACTOR, samples: samples.length, count: found.length, explained: found.filter((t) => t.cause).length, byCause, byTarget: targets, tails: found.slice(0, 50) };
 }

@@ -35,6 +35,12 @@ export interface WatchPhaseResult {
   paddockWritesByResource?: Record<string, number>;
   /** From just before the PATCH is sent to the event's arrival at a watcher that should see it. */
   delivery: LatencySummary;
+  /**
+   * From the change's arrival at a direct watch of kube-apiserver (the reference, open in every phase) to
+   * its arrival at a watcher: the target's own hop (Paddock's informer and fan-out, capsule-proxy's
+   * proxying; about 0 for kube-apiserver's label-selected watch). Negative when the watcher was first.
+   */
+  hop?: LatencySummary;
   /** Latency of the PATCH requests themselves. */
   write: LatencySummary;
   rssPeakMiB: { paddock: number; kubeApiserver: number };
@@ -210,15 +216,20 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     const latencies: number[] = [];
     let unexpected = 0;
     const sampleOf = { scenario: opts.scenario ?? 'watch', target: `${phase.target}, ${owners.length * perOwner} watchers`, role: phase.role };
+    const deliveries: { seq: number; at: number }[] = [];
     const deliveryTo = (owner: string) => (seq: number, at: number) => {
       if (changes[seq].owner !== owner) unexpected++;
       else {
         latencies.push(at - sentAt[seq]);
-        tails.record(sampleOf, sentAt[seq], at - sentAt[seq]);
+        deliveries.push({ seq, at });
       }
     };
-    let rv = '';
-    if (phase.role === 'baseline') rv = (await cluster.admin.getJson<{ metadata: { resourceVersion: string } }>('/api/v1/namespaces?limit=1')).metadata.resourceVersion;
+    const kubeRv = (await cluster.admin.getJson<{ metadata: { resourceVersion: string } }>('/api/v1/namespaces?limit=1')).metadata.resourceVersion;
+    const rv = phase.role === 'baseline' ? kubeRv : '';
+    // The reference: one watch of every namespace straight on kube-apiserver, open in every phase alike.
+    // When a change reaches it is when kube-apiserver's own watch delivered it; the rest is the phase's hop.
+    const referenceAt = new Array<number>(total);
+    const reference = await openWatchRetrying(baselineAgent, `${cluster.state.server}/api/v1/namespaces?watch=1&resourceVersion=${kubeRv}`, tag, (seq, at) => (referenceAt[seq] = at));
     const opening = performance.now();
     const slots = owners.flatMap((o) => Array.from({ length: perOwner }, () => o));
     const open: OpenWatch[] = [];
@@ -254,7 +265,13 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     while (latencies.length < expected && performance.now() < deadline) await sleep(100);
     const rss = sampler.stop();
     cluster.toggleProfile();
-    for (const o of open) o.req.destroy();
+    for (const o of [...open, reference]) o.req.destroy();
+    const hops: number[] = [];
+    for (const { seq, at } of deliveries) {
+      const upstream = referenceAt[seq] === undefined ? undefined : referenceAt[seq] - sentAt[seq];
+      if (upstream !== undefined) hops.push(at - referenceAt[seq]);
+      tails.record(sampleOf, sentAt[seq], at - sentAt[seq], upstream);
+    }
     const paddockWrites = cluster.paddockWrites(audit);
     if (paddockWrites.total > 0) {
       cluster.log(`  ${phase.target}: ${paddockWrites.total} Paddock writes during the phase: ${JSON.stringify(paddockWrites.byResource)}`);
@@ -264,7 +281,7 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
       target: phase.target, role: phase.role, watchers: slots.length, openMs: round(openMs), changes: total, expected,
       delivered: latencies.length, unexpected, paddockWrites: paddockWrites.total,
       ...(paddockWrites.total > 0 ? { paddockWritesByResource: paddockWrites.byResource } : {}),
-      delivery: summarize(latencies), write: summarize(writes),
+      delivery: summarize(latencies), hop: summarize(hops), write: summarize(writes),
       rssPeakMiB: { paddock: round(rss.paddock.peakMiB), kubeApiserver: round(rss.kubeApiserver.peakMiB) },
       rssMeanMiB: { paddock: round(rss.paddock.meanMiB), kubeApiserver: round(rss.kubeApiserver.meanMiB) },
     });
