@@ -39,7 +39,7 @@ export async function capsuleOwnerList(cluster: BenchCluster, cp: CapsuleProxy, 
     { name: 'kube-apiserver /version (floor of any request through it)', role: 'baseline', client: viaApiserver, path: '/version', accept: ACCEPT_JSON, expectRows: (n) => n === 0 },
   ];
   const o = config.ownerList;
-  const result: ListResult = { scenario: 'owner-list', size, ...o, targets: await measure(targets, o) };
+  const result: ListResult = { scenario: 'owner-list', size, ...o, targets: await measure(targets, { ...o, scenario: `capsule owner list at ${size}` }) };
   for (const c of [viaProxy, direct, viaApiserver]) c.close();
   return result;
 }
@@ -70,17 +70,19 @@ export async function capsuleAdminList(cluster: BenchCluster, cp: CapsuleProxy, 
     { name: 'capsule-proxy namespaces, JSON', role: 'baseline', client: viaProxy, path: '/api/v1/namespaces', accept: ACCEPT_JSON, expectRows: allAndSystem },
   ];
   const o = config.adminList;
-  const result: ListResult = { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2 }) };
+  const result: ListResult = { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2, scenario: `capsule admin list at ${size}` }) };
   viaProxy.close();
   return result;
 }
 
-/** The watch fan-out, capsule-proxy as the baseline: each owner's watchers watch namespaces through it. */
-export async function capsuleWatch(cluster: BenchCluster, cp: CapsuleProxy, config: BenchConfig, size: number, world: WatchWorld): Promise<WatchResult> {
+/** The watch fan-out at each of `fanouts` (watchers per owner), capsule-proxy as the baseline: each owner's watchers watch namespaces through it. */
+export async function capsuleWatch(cluster: BenchCluster, cp: CapsuleProxy, config: BenchConfig, size: number, world: WatchWorld, fanouts: number[]): Promise<WatchResult> {
   const owners = Array.from({ length: config.owners }, (_, i) => ownerName(i));
-  const agents = new Map<string, Client>(owners.map((o) => [o, cluster.client(cp.url, cluster.userCert(o), config.watch.watchersPerOwner + 2)]));
+  const agents = new Map<string, Client>(owners.map((o) => [o, cluster.client(cp.url, cluster.userCert(o), Math.max(...fanouts) + 2)]));
   try {
     return await watchFanout(cluster, config, size, world, {
+      fanouts,
+      scenario: 'capsule watch',
       baseline: {
         target: 'capsule-proxy namespaces', role: 'baseline',
         watchesOf: (owner) => ({ agent: agents.get(owner)!.agent, url: `${cp.url}/api/v1/namespaces?watch=1` }),
@@ -206,7 +208,7 @@ export function capsuleProxyMarkdown(r: CapsuleProxyResult, listTable: (results:
   }
   if (r.adminList) out.push('### Admin list', '', 'An admin (system:masters; not a Capsule user, so capsule-proxy passes the request on impersonating it) lists everything.', '', listTable([r.adminList]), '');
   if (r.watch) {
-    out.push('### Watch fan-out', '', `${r.watch.owners} owners × ${r.watch.watchersPerOwner} watches, the same changes as scenario 3; the baseline phase watches namespaces through capsule-proxy with the owner's certificate ` +
+    out.push('### Watch fan-out', '', `${r.watch.owners} owners, at each fan-out of scenario 3 (${[...new Set(r.watch.phases.map((p) => p.watchers))].join(' and ')} watchers), the same changes; the baseline phase watches namespaces through capsule-proxy with the owner's certificate ` +
       '(capsule-proxy adds `labelSelector=kubernetes.io/metadata.name in (<the owner\'s namespaces>)` once, when the watch opens). RSS columns are Paddock\'s and kube-apiserver\'s.', '', watchTable(r.watch), '');
   }
   if (r.ownershipChange) {

@@ -41,5 +41,5 @@ export async function allowedClassesList(cluster: BenchCluster, config: BenchCon
     { name: 'kube-apiserver storageclasses, label selector', role: 'baseline', client: cluster.admin, path: `${STORAGE_CLASSES}?labelSelector=${encodeURIComponent('tier=gold')}`, accept: ACCEPT_TABLE, expectRows: exactly },
   ];
   const o = config.ownerList;
-  return { scenario: 'owner-list', size, ...o, targets: await measure(targets, o) };
+  return { scenario: 'owner-list', size, ...o, targets: await measure(targets, { ...o, scenario: `allowed classes at ${size}` }) };
 }

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { installCrds } from '../test/controlplane/crds';
 import { startControlPlane, stopControlPlane, type ControlPlaneState, type StartOptions } from '../test/controlplane/controlplane';
@@ -11,6 +11,7 @@ import { heapOf, metricSum, type HeapSample } from './proc';
 const REPO = resolve(__dirname, '..');
 const PROBE = join(REPO, 'bench', 'probe', 'heap-probe.cjs');
 const CPU_PROBE = join(REPO, 'bench', 'probe', 'cpu-probe.cjs');
+const STALL_PROBE = join(REPO, 'bench', 'probe', 'stall-probe.cjs');
 
 /** The user kube-apiserver knows Paddock as (its ServiceAccount). */
 export const PADDOCK_USER = 'system:serviceaccount:paddock-system:paddock';
@@ -42,10 +43,14 @@ export class BenchCluster {
   readonly #userCerts = new Map<string, CertFiles>();
   readonly #clients: Client[] = [];
   readonly heapFile: string;
+  /** Every GC pause and event-loop stall of each Paddock this cluster started (probe/stall-probe.cjs; tails.ts reads it). */
+  readonly stallsFile: string;
 
   private constructor(readonly state: ControlPlaneState, readonly paddockKubeconfig: string, readonly log: Log) {
     this.admin = this.client(state.server, state.pki.users.admin, 32);
     this.heapFile = join(state.dir, 'paddock-heap.json');
+    this.stallsFile = join(state.dir, 'paddock-stalls.jsonl');
+    rmSync(this.stallsFile, { force: true });
   }
 
   static async up(dir: string, log: Log, opts: Pick<StartOptions, 'controllers' | 'controllerManagerArgs' | 'apiserverArgs'> = {}): Promise<BenchCluster> {
@@ -94,7 +99,7 @@ export class BenchCluster {
       name,
       extraArgs: ['--leader-elect=false', '--log-level=info', `--qps=${flags.qps}`, `--burst=${flags.burst}`,
         `--workers=${flags.workers}`, `--resync-period=${flags.resyncPeriod}`],
-      env: { NODE_OPTIONS: `--expose-gc --require=${PROBE} --require=${CPU_PROBE}`, PADDOCK_BENCH_HEAP_FILE: this.heapFile },
+      env: { NODE_OPTIONS: `--expose-gc --require=${PROBE} --require=${CPU_PROBE} --require=${STALL_PROBE}`, PADDOCK_BENCH_HEAP_FILE: this.heapFile, PADDOCK_BENCH_STALLS_FILE: this.stallsFile },
       // Listing a 10k-namespace cluster takes seconds alone, minutes on a machine others load too.
       readyTimeoutMs: readyTimeoutMs ?? 10 * 60_000,
     });

@@ -7,6 +7,7 @@ import { TENANT_LABEL, TNS } from './cluster';
 import { ACCEPT_JSON, ACCEPT_TABLE, pool, type Client } from './http';
 import { ALICE_TENANT, type BenchConfig } from './scenarios';
 import { round, summarize, type LatencySummary } from './stats';
+import { tails } from './tails';
 
 const FLOOR_SERVER = resolve(__dirname, 'floor-server.mjs');
 
@@ -71,7 +72,7 @@ async function once(t: Target): Promise<{ ms: number; bytes: number; rows: numbe
  * by 0.05–0.4 ms on this kind of machine than one right after another. In a fixed order that cost always
  * fell on the same target — Paddock's Table, listed first, looked 0.4 ms slower than its JSON.
  */
-export async function measure(targets: Target[], opts: { sequential: number; burst: number; concurrency: number; warmup?: number }): Promise<TargetResult[]> {
+export async function measure(targets: Target[], opts: { sequential: number; burst: number; concurrency: number; warmup?: number; scenario?: string }): Promise<TargetResult[]> {
   const first = new Map<string, { bytes: number; rows: number }>();
   for (const t of targets) {
     const r = await once(t);
@@ -81,7 +82,13 @@ export async function measure(targets: Target[], opts: { sequential: number; bur
   for (let i = 0; i < (opts.warmup ?? 5); i++) for (const t of targets) await once(t);
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   for (let i = 0; i < opts.sequential; i++) {
-    for (const t of shuffled(targets)) samples.get(t.name)!.push((await once(t)).ms);
+    for (const t of shuffled(targets)) {
+      const sentAt = performance.now();
+      const { ms } = await once(t);
+      samples.get(t.name)!.push(ms);
+      // The sequential samples are the run's tail samples too (the burst's measure throughput, not latency).
+      tails.record({ scenario: opts.scenario ?? 'list', target: t.name, role: t.role }, sentAt, ms);
+    }
   }
   const results: TargetResult[] = [];
   for (const t of targets) {
@@ -111,7 +118,7 @@ export async function ownerList(cluster: BenchCluster, config: BenchConfig, size
     },
   ];
   const o = config.ownerList;
-  return { scenario: 'owner-list', size, ...o, targets: await measure(targets, o) };
+  return { scenario: 'owner-list', size, ...o, targets: await measure(targets, { ...o, scenario: `owner list at ${size}` }) };
 }
 
 /**
@@ -136,7 +143,7 @@ export async function adminList(cluster: BenchCluster, config: BenchConfig, size
     const bytes = (await direct.get(TNS, ACCEPT_TABLE)).body.length;
     targets.push({ name: 'transfer floor: the Table\'s bytes from a static server', role: 'baseline', client: floor.client, path: `/?bytes=${bytes}`, accept: ACCEPT_JSON, expectRows: () => true });
     const o = config.adminList;
-    return { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2 }) };
+    return { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2, scenario: `admin list at ${size}` }) };
   } finally {
     await floor.stop();
   }

@@ -29,7 +29,8 @@ export function write(results: BenchResults, only: ReadonlySet<Scenario>): Bench
   if (only.size && existsSync(previous)) {
     const merged = JSON.parse(readFileSync(previous, 'utf8')) as BenchResults & Record<string, unknown>;
     const fields: Record<Scenario, (keyof BenchResults)[]> = {
-      'owner-list': ['ownerList'], 'admin-list': ['adminList', 'encodings'], memory: ['memory'], classes: ['allowedClasses'], watch: ['watch'], reconcile: ['reconcile'], capsule: ['capsuleProxy'], ha: ['ha'],
+      // `tails` holds the samples of the run that replaces it (list and watch scenarios).
+      'owner-list': ['ownerList', 'tails'], 'admin-list': ['adminList', 'encodings', 'tails'], memory: ['memory'], classes: ['allowedClasses', 'tails'], watch: ['watch', 'tails'], reconcile: ['reconcile'], capsule: ['capsuleProxy', 'tails'], ha: ['ha'],
     };
     for (const s of only) for (const f of fields[s]) (merged as Record<string, unknown>)[f] = results[f];
     const { goals: _goals, ...rest } = merged;

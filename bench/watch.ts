@@ -6,7 +6,8 @@ import { TENANT_LABEL, TNS, type BenchCluster } from './cluster';
 import { pool, type Client } from './http';
 import { RssSampler } from './proc';
 import { ownerName, type BenchConfig } from './scenarios';
-import { round, summarize, type LatencySummary } from './stats';
+import { ratio, round, summarize, type LatencySummary } from './stats';
+import { tails } from './tails';
 
 /** The label the benchmark patches onto a namespace; its value names the phase and the change. */
 const SEQ_LABEL = 'bench.paddock.dev/seq';
@@ -34,6 +35,12 @@ export interface WatchPhaseResult {
   paddockWritesByResource?: Record<string, number>;
   /** From just before the PATCH is sent to the event's arrival at a watcher that should see it. */
   delivery: LatencySummary;
+  /**
+   * From the change's arrival at a direct watch of kube-apiserver (the reference, open in every phase) to
+   * its arrival at a watcher: the target's own hop (Paddock's informer and fan-out, capsule-proxy's
+   * proxying; about 0 for kube-apiserver's label-selected watch). Negative when the watcher was first.
+   */
+  hop?: LatencySummary;
   /** Latency of the PATCH requests themselves. */
   write: LatencySummary;
   rssPeakMiB: { paddock: number; kubeApiserver: number };
@@ -44,10 +51,30 @@ export interface WatchResult {
   scenario: 'watch-fanout';
   size: number;
   owners: number;
+  /** The largest fan-out's watchers per owner (the phases hold every fan-out measured, each with its `watchers`). */
   watchersPerOwner: number;
   changesPerSecond: number;
   seconds: number;
   phases: WatchPhaseResult[];
+  /** kube-apiserver's label-selected watch ÷ Paddock's delivery latency at each fan-out (higher is better for Paddock; goal ≥ 1). */
+  vsLabelSelected?: WatchRatio[];
+  /** capsule-proxy's ÷ Paddock's delivery latency at each fan-out, from scenario 7 (higher is better for Paddock; goal ≥ 1). */
+  vsCapsuleProxy?: WatchRatio[];
+}
+
+/** A baseline's delivery latency ÷ Paddock's, at one fan-out, measured in the same run one after the other. */
+export interface WatchRatio {
+  watchers: number;
+  ratioP50: number;
+  ratioP99: number;
+}
+
+/** The baseline ÷ Paddock ratios of a fan-out result, one per number of watchers (each baseline phase beside the Paddock phase with as many watchers). */
+export function watchRatios(w: WatchResult): WatchRatio[] {
+  return w.phases.filter((b) => b.role === 'baseline').flatMap((b) => {
+    const p = w.phases.find((x) => x.role === 'paddock' && x.watchers === b.watchers);
+    return p ? [{ watchers: b.watchers, ratioP50: ratio(b.delivery.p50, p.delivery.p50), ratioP99: ratio(b.delivery.p99, p.delivery.p99) }] : [];
+  });
 }
 
 /** A deterministic pseudo-random sequence (mulberry32), so both phases make the same changes. */
@@ -146,20 +173,25 @@ export interface Phase {
 }
 
 /**
- * Scenario 3: `watchersPerOwner` watches for each owner, open at once, while an admin patches a label on
+ * Scenario 3: some watches for each owner, open at once, while an admin patches a label on
  * tenant namespaces at a steady rate; every change must reach exactly the watchers of the namespace's
  * owner. Paddock's watchers watch tenantnamespaces directly with their owner's client certificate; the
  * baseline watchers watch kube-apiserver's namespaces with a set-based selector on the owner's tenants
  * (`paddock.dev/tenant in (...)`, what a label-injecting proxy would send). The two phases run one after
- * the other with the same sequence of changes. `opts.baseline` replaces the label-selected baseline phase
- * (another implementation watched by the same owners).
+ * the other with the same sequence of changes, at each fan-out of `opts.fanouts` (watchers per owner;
+ * default the config's). `opts.baseline` replaces the label-selected baseline phase (another
+ * implementation watched by the same owners). Every delivery is also a sample of the run's tails
+ * (tails.ts), under `opts.scenario`.
  */
-export async function watchFanout(cluster: BenchCluster, config: BenchConfig, size: number, world: WatchWorld, opts: { baseline?: Phase } = {}): Promise<WatchResult> {
+export async function watchFanout(cluster: BenchCluster, config: BenchConfig, size: number, world: WatchWorld, opts: { baseline?: Phase; fanouts?: number[]; scenario?: string } = {}): Promise<WatchResult> {
   const w = config.watch;
+  // Watchers per owner of each fan-out, in order: both phases run at each.
+  const fanouts = opts.fanouts ?? [w.watchersPerOwner];
+  const most = Math.max(...fanouts);
   const owners = Array.from({ length: config.owners }, (_, i) => ownerName(i));
   const paddockRv = (await cluster.paddockAdmin!.getJson<{ metadata: { resourceVersion: string } }>(`${TNS}?limit=1`)).metadata.resourceVersion;
-  const baselineAgent = cluster.client(cluster.state.server, cluster.state.pki.users.admin, owners.length * w.watchersPerOwner + 8).agent;
-  const paddockAgents = new Map<string, Client>(owners.map((o) => [o, cluster.client(cluster.paddockUrl, cluster.userCert(o), w.watchersPerOwner + 2)]));
+  const baselineAgent = cluster.client(cluster.state.server, cluster.state.pki.users.admin, owners.length * most + 8).agent;
+  const paddockAgents = new Map<string, Client>(owners.map((o) => [o, cluster.client(cluster.paddockUrl, cluster.userCert(o), most + 2)]));
   const phases: Phase[] = [
     {
       target: 'Paddock direct (tenantnamespaces)', role: 'paddock',
@@ -178,19 +210,28 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
   const changes = Array.from({ length: total }, () => world.namespaces[Math.floor(random() * world.namespaces.length)]);
   const writer = cluster.client(cluster.state.server, cluster.state.pki.users.admin, 16);
   const results: WatchPhaseResult[] = [];
-  for (const [p, phase] of phases.entries()) {
-    const tag = `p${p}`;
+  for (const [p, phase, perOwner] of fanouts.flatMap((n) => phases.map((ph, i) => [i, ph, n] as const))) {
+    const tag = `w${perOwner}p${p}`;
     const sentAt = new Array<number>(total);
     const latencies: number[] = [];
     let unexpected = 0;
+    const sampleOf = { scenario: opts.scenario ?? 'watch', target: `${phase.target}, ${owners.length * perOwner} watchers`, role: phase.role };
+    const deliveries: { seq: number; at: number }[] = [];
     const deliveryTo = (owner: string) => (seq: number, at: number) => {
       if (changes[seq].owner !== owner) unexpected++;
-      else latencies.push(at - sentAt[seq]);
+      else {
+        latencies.push(at - sentAt[seq]);
+        deliveries.push({ seq, at });
+      }
     };
-    let rv = '';
-    if (phase.role === 'baseline') rv = (await cluster.admin.getJson<{ metadata: { resourceVersion: string } }>('/api/v1/namespaces?limit=1')).metadata.resourceVersion;
+    const kubeRv = (await cluster.admin.getJson<{ metadata: { resourceVersion: string } }>('/api/v1/namespaces?limit=1')).metadata.resourceVersion;
+    const rv = phase.role === 'baseline' ? kubeRv : '';
+    // The reference: one watch of every namespace straight on kube-apiserver, open in every phase alike.
+    // When a change reaches it is when kube-apiserver's own watch delivered it; the rest is the phase's hop.
+    const referenceAt = new Array<number>(total);
+    const reference = await openWatchRetrying(baselineAgent, `${cluster.state.server}/api/v1/namespaces?watch=1&resourceVersion=${kubeRv}`, tag, (seq, at) => (referenceAt[seq] = at));
     const opening = performance.now();
-    const slots = owners.flatMap((o) => Array.from({ length: w.watchersPerOwner }, () => o));
+    const slots = owners.flatMap((o) => Array.from({ length: perOwner }, () => o));
     const open: OpenWatch[] = [];
     await pool(slots, 32, async (owner) => {
       const { agent, url } = phase.watchesOf(owner);
@@ -219,12 +260,18 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
       }));
     }
     await Promise.all(pending);
-    const expected = total * w.watchersPerOwner;
+    const expected = total * perOwner;
     const deadline = performance.now() + 10_000;
     while (latencies.length < expected && performance.now() < deadline) await sleep(100);
     const rss = sampler.stop();
     cluster.toggleProfile();
-    for (const o of open) o.req.destroy();
+    for (const o of [...open, reference]) o.req.destroy();
+    const hops: number[] = [];
+    for (const { seq, at } of deliveries) {
+      const upstream = referenceAt[seq] === undefined ? undefined : referenceAt[seq] - sentAt[seq];
+      if (upstream !== undefined) hops.push(at - referenceAt[seq]);
+      tails.record(sampleOf, sentAt[seq], at - sentAt[seq], upstream);
+    }
     const paddockWrites = cluster.paddockWrites(audit);
     if (paddockWrites.total > 0) {
       cluster.log(`  ${phase.target}: ${paddockWrites.total} Paddock writes during the phase: ${JSON.stringify(paddockWrites.byResource)}`);
@@ -234,7 +281,7 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
       target: phase.target, role: phase.role, watchers: slots.length, openMs: round(openMs), changes: total, expected,
       delivered: latencies.length, unexpected, paddockWrites: paddockWrites.total,
       ...(paddockWrites.total > 0 ? { paddockWritesByResource: paddockWrites.byResource } : {}),
-      delivery: summarize(latencies), write: summarize(writes),
+      delivery: summarize(latencies), hop: summarize(hops), write: summarize(writes),
       rssPeakMiB: { paddock: round(rss.paddock.peakMiB), kubeApiserver: round(rss.kubeApiserver.peakMiB) },
       rssMeanMiB: { paddock: round(rss.paddock.meanMiB), kubeApiserver: round(rss.kubeApiserver.meanMiB) },
     });

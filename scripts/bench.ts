@@ -21,7 +21,8 @@ import { capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios, owne
 import type { ListResult } from '../bench/list';
 import { FULL, QUICK, ownerName, ownerOfTenant, tenantName, type BenchConfig } from '../bench/scenarios';
 import { round } from '../bench/stats';
-import { watchFanout, type WatchWorld } from '../bench/watch';
+import { watchFanout, watchRatios, type WatchRatio, type WatchResult, type WatchWorld } from '../bench/watch';
+import { tails, type TailsResult } from '../bench/tails';
 import { encodingMemory } from '../bench/encodings';
 import { highAvailability } from '../bench/ha';
 import { SCALE_CONTROLLER_ARGS, SCALE_CONTROLLERS, SCALE_DEFAULTS, scaleScenario, type ScaleResult } from '../bench/scale';
@@ -82,6 +83,7 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
   log(`benchmark (${config.name}): sizes ${config.sizes.join(', ')} namespaces${only.size ? `; only ${[...only].join(', ')}` : ''}`);
   log('building Paddock (tsc → dist/)');
   buildPaddock();
+  tails.start();
   let capsule: CapsuleProxyResult | undefined;
   let capsuleBuild: ReturnType<typeof buildCapsuleProxy> | undefined;
   if (runs('capsule')) {
@@ -164,16 +166,23 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     world.tenantsOf.set(o, [...(world.tenantsOf.get(o) ?? []), t]);
     for (let n = 0; n < config.namespacesPerTenant; n++) world.namespaces.push({ name: `${t}-n${n}`, tenant: t, owner: o });
   }
-  let watch;
+  const fanouts = [...config.watch.smallerWatchersPerOwner, config.watch.watchersPerOwner];
+  const watchers = fanouts.map((n) => n * config.owners).join(', ');
+  let watch: WatchResult | undefined;
   if (runs('watch')) {
-    log(`scenario 3 (watch fan-out) at ${size}: ${config.owners * config.watch.watchersPerOwner} watchers`);
-    watch = await watchFanout(c, config, size, world);
+    log(`scenario 3 (watch fan-out) at ${size}: ${watchers} watchers`);
+    watch = await watchFanout(c, config, size, world, { fanouts });
+    watch.vsLabelSelected = watchRatios(watch);
+    log(`  kube-apiserver's label-selected watch ÷ Paddock: ${ratiosLine(watch.vsLabelSelected)}`);
   }
   if (capsuleProxy) {
     log(`scenario 7 (capsule-proxy admin list) at ${size}`);
     const adminCapsule = await capsuleAdminList(c, capsuleProxy, config, size);
-    log(`scenario 7 (capsule-proxy watch fan-out) at ${size}: ${config.owners * config.watch.watchersPerOwner} watchers`);
-    const watchCapsule = await capsuleWatch(c, capsuleProxy, config, size, world);
+    log(`scenario 7 (capsule-proxy watch fan-out) at ${size}: ${watchers} watchers`);
+    const watchCapsule = await capsuleWatch(c, capsuleProxy, config, size, world, fanouts);
+    const vsCapsuleProxy = watchRatios(watchCapsule);
+    log(`  capsule-proxy ÷ Paddock: ${ratiosLine(vsCapsuleProxy)}`);
+    if (watch) watch.vsCapsuleProxy = vsCapsuleProxy;
     log('scenario 7 (ownership change on open watches)');
     const ownership = await ownershipChange(c, capsuleProxy, config);
     log(`  ${ownership.summary}`);
@@ -218,8 +227,22 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     encodings,
     memory: runs('memory') ? memoryResult(memory) : undefined,
     capsuleProxy: capsule,
+    tails: tailsOf(c),
   };
   return { ...partial, goals: evaluateGoals(partial) };
+}
+
+/** The watch ratios for the log: `100 watchers p50 1.1× p99 0.9×; …`. */
+function ratiosLine(ratios: WatchRatio[]): string {
+  return ratios.map((r) => `${r.watchers} watchers p50 ${r.ratioP50}× p99 ${r.ratioP99}×`).join('; ');
+}
+
+/** The run's tails (every list and watch sample so far), logged in one line. */
+function tailsOf(c: BenchCluster): TailsResult {
+  tails.stop();
+  const t = tails.summarize(c.stallsFile);
+  log(`tails: ${t.count} of ${t.samples} samples over ${t.factor}× their target's median, ${t.explained} with a named cause: ${JSON.stringify(t.byCause)}`);
+  return t;
 }
 
 /** The scale scenario on a control plane of its own (the previous one, if any, is stopped first). */

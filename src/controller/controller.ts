@@ -5,6 +5,7 @@ import type { Logger } from '../log/logger';
 import { clusterRoleBindings, clusterRoles, mergeObject, needsUpdate } from '../tenancy';
 import { CLASS_FIELDS } from '../tenancy/allowed';
 import { jsonEqual } from '../tenancy/json';
+import { namespaceUpdateMatters } from '../tenancy/namespace';
 import type { TenantReconciler } from './reconciler';
 import { WorkQueue } from './workqueue';
 import { runWorkers } from './workqueue-workers';
@@ -130,7 +131,15 @@ export class TenantController {
           this.#reconcileAdmission();
         },
       }),
-      handlersFor(this.cache.namespaces as unknown as SharedInformer<KubeObject>, byNamespace),
+      // A namespace update that changed only labels others own changes nothing a reconcile reads or writes
+      // (namespaceUpdateMatters): such updates, common on a busy cluster, queue nothing.
+      this.cache.namespaces.addEventHandler({
+        add: byNamespace,
+        update: (a, b) => {
+          if (namespaceUpdateMatters(a, b)) (byNamespace(a), byNamespace(b));
+        },
+        delete: byNamespace,
+      }),
       // A guardrail of any kind (its TenantRestrictions too) changed by someone else is repaired.
       ...this.cache.guardrails.map((i) => handlersFor(i, byTenantLabel)),
       // What a tenant may use: a class that appears, goes or is relabelled changes status.allowed of

@@ -144,3 +144,39 @@ describe('releaseNamespace', () => {
     expect(out.metadata.annotations).toEqual({ note: 'x' });
   });
 });
+
+describe('namespaceUpdateMatters', () => {
+  const want = desiredNamespace(tenant({ namespaceMetadata: { labels: { team: 'a' } } }), 'oil-p');
+  const before = live(want, { 'other.io/x': 'y' });
+  /** `before` changed by `edit`; judged on the objects and on the summaries the cache keeps of them. */
+  function matters(edit: (ns: Namespace) => void): boolean {
+    const after = structuredClone(before);
+    edit(after);
+    after.metadata.resourceVersion = '6';
+    const whole = namespace.namespaceUpdateMatters(before, after);
+    const summary = (ns: Namespace) => namespaceSummary(deepFreeze(structuredClone(ns)), new Interner(), PADDOCK_ANNOTATIONS);
+    expect(namespace.namespaceUpdateMatters(summary(before), summary(after))).toBe(whole);
+    return whole;
+  }
+
+  it('is false when only labels others own changed', () => {
+    expect(matters((ns) => (ns.metadata.labels!['other.io/x'] = 'z'))).toBe(false);
+    expect(matters((ns) => delete ns.metadata.labels!['other.io/x'])).toBe(false);
+    expect(matters((ns) => (ns.metadata.labels!['bench.paddock.dev/seq'] = 'p0-1'))).toBe(false);
+    expect(matters(() => {})).toBe(false);
+  });
+
+  it('is true when a label Paddock owns changed: one it recorded, or any under paddock.dev/', () => {
+    expect(matters((ns) => (ns.metadata.labels!.team = 'b'))).toBe(true);
+    expect(matters((ns) => delete ns.metadata.labels!['pod-security.kubernetes.io/enforce'])).toBe(true);
+    expect(matters((ns) => (ns.metadata.labels!['paddock.dev/tenant'] = 'gas'))).toBe(true);
+    expect(matters((ns) => (ns.metadata.labels!['paddock.dev/cordoned'] = 'true'))).toBe(true);
+  });
+
+  it('is true when anything but the labels changed', () => {
+    expect(matters((ns) => (ns.metadata.annotations!['paddock.dev/managed-metadata'] = '{}'))).toBe(true);
+    expect(matters((ns) => (ns.metadata.deletionTimestamp = '2026-01-01T00:00:00Z'))).toBe(true);
+    expect(matters((ns) => (ns.status = { phase: 'Terminating' }))).toBe(true);
+    expect(matters((ns) => (ns.metadata.uid = 'other-uid'))).toBe(true);
+  });
+});

@@ -8,8 +8,8 @@
 import { CORDON_LABEL } from './fences/cordon';
 import { PADDOCK, type Labels, type Namespace, type Tenant } from '../kube/types';
 import { CLAIM_TOKEN_ANNOTATION } from './claims';
-import { keyPath, type FieldDiff } from './json';
-import { MANAGED_METADATA_ANNOTATION, POD_SECURITY_ENFORCE_LABEL, POD_SECURITY_VERSION_LABEL } from './names';
+import { jsonEqual, keyPath, type FieldDiff } from './json';
+import { MANAGED_METADATA_ANNOTATION, PADDOCK_KEY_PREFIX, POD_SECURITY_ENFORCE_LABEL, POD_SECURITY_VERSION_LABEL } from './names';
 import { tenantLabels } from './ownership';
 import { hasTenantQuota, QUOTA_LABEL } from './quota/share';
 
@@ -66,6 +66,29 @@ export function decodeManagedKeys(value: string | undefined): ManagedKeys {
   } catch {
     return { labels: [], annotations: [] };
   }
+}
+
+/**
+ * Whether an update of a namespace can change what reconciling its tenant reads or writes: anything but
+ * its labels changed (uid, deletion, phase, Paddock's annotations), or a label Paddock owns did — one
+ * under `paddock.dev/`, or one the bookkeeping annotation of either state records as Paddock's.
+ *
+ * Invariant: when false, the two states differ only in labels nobody but others set (`team=x` added by
+ * the tenant's owner); the reconciler compares and writes Paddock's keys only (diffNamespace) and reads
+ * no other label, so its pass would find what the last one found. Such updates are the common ones on
+ * a large cluster, and each would otherwise cost a full reconcile of the tenant.
+ */
+export function namespaceUpdateMatters(old: Namespace, next: Namespace): boolean {
+  const [a, b] = [old.metadata, next.metadata];
+  if (a.uid !== b.uid || a.deletionTimestamp !== b.deletionTimestamp || old.status?.phase !== next.status?.phase) return true;
+  if (!jsonEqual(a.annotations ?? {}, b.annotations ?? {})) return true;
+  const [la, lb] = [a.labels ?? {}, b.labels ?? {}];
+  const recorded = new Set(decodeManagedKeys(a.annotations?.[MANAGED_METADATA_ANNOTATION]).labels);
+  for (const key of new Set([...Object.keys(la), ...Object.keys(lb)])) {
+    if (la[key] === lb[key]) continue;
+    if (key.startsWith(PADDOCK_KEY_PREFIX) || recorded.has(key)) return true;
+  }
+  return false;
 }
 
 /**

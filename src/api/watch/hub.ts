@@ -174,7 +174,7 @@ export class WatchHub<T extends KubeObject = KubeObject> {
         // states it records (who could see the row then, its labels and fields then), never by today's
         // ownership: a row the caller lost meanwhile ends with DELETED carrying the state it last could see,
         // one it gained arrives as ADDED, and the client ends with exactly the rows it may see now.
-        for (const c of replay) watcher.deliver(c);
+        watcher.replay(replay);
       } else if (opts.sendInitialEvents !== false) {
         const snapshotRv = storage.resourceVersion;
         // Each initial ADDED gets a change of its own only to key its encodings; nobody judges its audience.

@@ -29,6 +29,7 @@ class RecordingSink implements WatchSink {
   }
   end(): void {}
   destroy(): void {}
+  flush(): void {}
 }
 
 const USERS = ['u0', 'u1', 'u2', 'u3'];
@@ -150,7 +151,7 @@ describe('AudienceRoutes: watches closing while a change is handed out', () => {
           for (const other of watchers) if (other !== w) other.close('client');
           return true;
         },
-        bufferedBytes: 0, end() {}, destroy() {},
+        bufferedBytes: 0, end() {}, destroy() {}, flush() {},
       }, {
         sight: { admits: (a) => admits(alice, a), matches: () => true },
         encode: (_c, type, o) => Buffer.from(`${type} ${o.v}`),

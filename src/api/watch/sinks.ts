@@ -9,6 +9,11 @@ export function httpSink(res: ServerResponse): WatchSink {
     get bufferedBytes() {
       return res.writableLength;
     },
+    // Each res.write corks the socket and leaves the uncork to the next tick: after every microtask of this
+    // turn, such as the reconciles the same change started. Uncorking here writes the event now.
+    flush: () => {
+      if (res.socket?.writableCorked) res.socket.uncork();
+    },
     end: () => res.end(),
     destroy: () => res.destroy(),
   };
@@ -24,6 +29,8 @@ export function webSocketSink(ws: WebSocket): WatchSink {
     get bufferedBytes() {
       return ws.bufferedAmount;
     },
+    // ws writes each message to the socket as it is sent.
+    flush: () => {},
     end: () => ws.close(1000),
     destroy: () => ws.terminate(),
   };

@@ -16,6 +16,9 @@ class MemorySink implements WatchSink {
   }
   end(): void { this.ended = true; }
   destroy(): void { this.destroyed = true; }
+  /** What was written before each flush: the lines on the wire. */
+  flushedAt: number[] = [];
+  flush(): void { this.flushedAt.push(this.lines.length); }
 }
 
 /** A row state whose audience is the given user names. */
@@ -55,6 +58,19 @@ describe('Watcher', () => {
     log.append(s3, s4);
     log.append(s4, undefined);
     expect(sink.lines).toEqual(['ADDED gas-a v2', 'MODIFIED gas-a v3', 'DELETED gas-a v3']);
+  });
+
+  it('puts each live event on the wire as it is written, and a replay once, at its end', () => {
+    const { log, sink, watcher } = setup();
+    log.append(undefined, state('oil-a', 1, 'alice'));
+    log.append(undefined, state('gas-a', 1, 'bob'));
+    log.append(undefined, state('oil-b', 1, 'alice'));
+    expect(sink.flushedAt).toEqual([1, 2]);
+    const r1 = new Change('9', undefined, state('oil-c', 1, 'alice'));
+    const r2 = new Change('10', undefined, state('oil-d', 1, 'alice'));
+    watcher.replay([r1, r2]);
+    expect(sink.lines.slice(2)).toEqual(['ADDED oil-c v1', 'ADDED oil-d v1']);
+    expect(sink.flushedAt).toEqual([1, 2, 4]);
   });
 
   it('sends the initial state as ADDED and then only changes', () => {

@@ -7,6 +7,12 @@ export interface WatchSink {
   write(bytes: Buffer): boolean;
   /** Bytes queued and not yet taken by the peer. */
   readonly bufferedBytes: number;
+  /**
+   * Hands what was written so far to the connection now (TLS record and socket write in this call), not
+   * when the event loop next turns: until then a live event would wait for whatever else runs in this
+   * turn (the reconciles its own change started, the next watcher's writes).
+   */
+  flush(): void;
   end(): void;
   destroy(): void;
 }
@@ -56,11 +62,16 @@ export class Watcher<T> {
     }
   }
 
-  /** Sends the event, if any, that `change` makes for this watch. */
+  /** Sends the event, if any, that `change` makes for this watch, and puts it on the wire at once. */
   deliver(change: Change<T>): void {
-    if (this.#closed) return;
-    const event = eventFor(this.options.sight, change);
-    if (event) this.#write(this.options.encode(change, event.type, event.object));
+    if (this.#send(change)) this.#flush();
+  }
+
+  /** Sends the events of `changes` (a resume's replay), in order, then puts them on the wire together. */
+  replay(changes: Iterable<Change<T>>): void {
+    let sent = false;
+    for (const change of changes) sent = this.#send(change) || sent;
+    if (sent) this.#flush();
   }
 
   /** Writes bytes that are not a change (bookmarks, the final ERROR event). */
@@ -75,6 +86,20 @@ export class Watcher<T> {
     if (reason === 'slow') this.sink.destroy();
     else if (reason === 'done') this.sink.end();
     this.options.onClose(reason);
+  }
+
+  /** Writes the event `change` makes for this watch, if any; true when it wrote one. */
+  #send(change: Change<T>): boolean {
+    if (this.#closed) return false;
+    const event = eventFor(this.options.sight, change);
+    if (!event) return false;
+    this.#write(this.options.encode(change, event.type, event.object));
+    return true;
+  }
+
+  #flush(): void {
+    // A write past the slow bound may have closed (destroyed) the sink.
+    if (!this.#closed) this.sink.flush();
   }
 
   #write(bytes: Buffer): void {

@@ -18,6 +18,7 @@ export class EventSink<T extends KubeObject = KubeObject> implements WatchSink {
     this.ended = true;
   }
   destroy(): void {}
+  flush(): void {}
   /** `TYPE name` of each event. */
   get kinds(): string[] {
     return this.events.map((e) => `${e.type} ${e.object.metadata.name}`);
