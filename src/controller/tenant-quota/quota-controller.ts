@@ -31,6 +31,12 @@ export class TenantQuotaController {
     readonly log: Logger,
   ) {
     this.rebalancer = new QuotaRebalancer(cache, writer, events, this.activity);
+    // For the life of the process, not of a leadership term: a replica that takes over already knows
+    // which shares counted an admission in the last second (the cache runs on every replica).
+    cache.resourceQuotas.addEventHandler({
+      update: (before, after) => isShare(after) && this.activity.observe(before, after),
+      delete: (q) => isShare(q) && this.activity.forget(q.metadata.namespace!),
+    });
   }
 
   /** Rebalances until `signal` aborts; no write of the term is sent after it. */
@@ -68,20 +74,7 @@ export class TenantQuotaController {
     return [
       this.cache.tenants.addEventHandler({ add: (t) => enqueue(t.metadata.name), update: (_a, t) => enqueue(t.metadata.name), delete: () => undefined }),
       handlers(this.cache.namespaces as unknown as SharedInformer<KubeObject>, byLabel),
-      this.cache.resourceQuotas.addEventHandler({
-        add: (q) => isShare(q) && byLabel(q),
-        update: (before, after) => {
-          if (!isShare(after)) return;
-          this.activity.observe(before, after);
-          byLabel(before);
-          byLabel(after);
-        },
-        delete: (q) => {
-          if (!isShare(q)) return;
-          this.activity.forget(q.metadata.namespace!);
-          byLabel(q);
-        },
-      }),
+      handlers(this.cache.resourceQuotas as unknown as SharedInformer<KubeObject>, (o) => isShare(o) && byLabel(o)),
     ];
   }
 }
