@@ -259,7 +259,7 @@ export async function tenantQuotaScenario(c: BenchCluster, config: Config, log: 
   log(`  built in ${round(built.seconds)} s (${round(built.requests / built.seconds)} requests/s); starting Paddock: its first pass splits every budget`);
   const setupOffset = c.auditOffset();
   const setupStart = performance.now();
-  await c.startPaddock(flags, 'paddock-tenant-quota');
+  await c.startPaddock(flags, 'paddock-tenant-quota', undefined, false); // no APIService: nothing here reads Paddock's views
   await waitAllAtRest(c, config, log, 30 * 60_000);
   const setupSeconds = (performance.now() - setupStart) / 1000;
   await waitPasses(c, 0, 0, 60_000);
@@ -274,7 +274,7 @@ export async function tenantQuotaScenario(c: BenchCluster, config: Config, log: 
   log(`  at rest, a periodic resync (${afterPeriodic.reconciles - before.reconciles} reconciles, ${afterPeriodic.quotaPasses - before.quotaPasses} quota passes): ${writesText(writesCount(periodicWrites))} writes`);
   await c.stopPaddock();
   const restartOffset = c.auditOffset();
-  await c.startPaddock(flags, 'paddock-tenant-quota-restart');
+  await c.startPaddock(flags, 'paddock-tenant-quota-restart', undefined, false);
   const afterRestart = await waitPasses(c, config.tenants, config.tenants, 10 * 60_000);
   const restartWrites = c.paddockWrites(restartOffset);
   log(`  at rest, a restart (${afterRestart.reconciles} reconciles, ${afterRestart.quotaPasses} quota passes): ${writesText(writesCount(restartWrites))} writes`);
