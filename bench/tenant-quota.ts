@@ -338,7 +338,8 @@ export async function tenantQuotaScenario(c: BenchCluster, config: Config, log: 
     config,
     how: `${config.tenants} Tenants, each with spec.quota.hard pods=${config.podsPerTenant} over ${config.namespacesPerTenant} namespaces, built directly through kube-apiserver as Paddock's reconciler makes them (shares at 0), ` +
       `then Paddock started (--qps=${flags.qps} --burst=${flags.burst} --workers=${flags.workers}), its first pass splitting every budget, on a control plane of its own (kube-controller-manager's quota controller at its defaults); pods count against the shares without a node. ` +
-      `Each round takes another Tenant whose whole budget is used in ${A} and whose create in ${B} is refused by kube's quota admission, deletes ${freed} pods in ${A} and sends creates to ${B} back to back (real creates, as the owner) until one is admitted. ` +
+      `Each round takes another Tenant whose whole budget is used in ${A} (A) and whose create in ${B} (B) is refused by kube's quota admission, deletes ${freed} pods in A and sends creates to B back to back (real creates, as the owner) until one is admitted. ` +
+      `The deletes wait until A's last create is ${QUIET_MS / 1000} s old: the rebalancer leaves alone a share that counted a create more recently, which would add up to that. ` +
       `Beside it, in the same round just before: one pod deleted in the full ${A} until a create in ${A} is admitted again — kube-controller-manager's recount alone, the floor every rebalance starts from. ` +
       'Writes: Paddock\'s, from kube-apiserver\'s audit log, from the deletes until B\'s create was admitted and until the tenant was at rest again.',
     flags,
