@@ -212,9 +212,12 @@ async function deleteObjects(client: Client, objects: readonly AdmissionObject[]
   await pool(objects.filter((o) => !isPolicy(o)), 32, del);
 }
 
-async function ensureServiceAccount(c: BenchCluster, namespace: string): Promise<void> {
-  // The ServiceAccount admission plugin refuses a pod whose ServiceAccount does not exist; this control
-  // plane runs no ServiceAccount controller (as the scale cluster).
+/**
+ * Creates the `default` ServiceAccount of `namespace`: the ServiceAccount admission plugin refuses a pod
+ * whose ServiceAccount does not exist, and the clusters of their own run no ServiceAccount controller
+ * (as the scale cluster).
+ */
+export async function ensureServiceAccount(c: BenchCluster, namespace: string): Promise<void> {
   const res = await c.admin.postJson<{ message?: string }>(`/api/v1/namespaces/${namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
   if (res.status !== 201 && res.status !== 409) throw new Error(`creating the default ServiceAccount of ${namespace}: ${res.status} ${res.body.message ?? ''}`);
 }

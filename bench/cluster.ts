@@ -209,8 +209,11 @@ export class BenchCluster {
     return statSync(this.state.auditLog).size;
   }
 
-  /** Paddock's writes (create/update/patch/delete) in the audit log after `offset`. */
-  paddockWrites(offset: number): AuditWrites {
+  /**
+   * Paddock's writes (create/update/patch/delete) in the audit log after `offset`; with `beforeMs` (epoch
+   * ms), only those kube-apiserver received before it.
+   */
+  paddockWrites(offset: number, beforeMs = Infinity): AuditWrites {
     const size = statSync(this.state.auditLog).size;
     if (size < offset) throw new Error('the audit log was rotated; writes cannot be counted');
     const buf = Buffer.alloc(size - offset);
@@ -223,32 +226,37 @@ export class BenchCluster {
     const byResource: Record<string, number> = {};
     const objects: string[] = [];
     let total = 0;
+    let rejected = 0;
     let first = Infinity;
     let last = -Infinity;
     for (const line of buf.toString('utf8').split('\n')) {
       if (!line.includes(PADDOCK_USER)) continue;
       const e = JSON.parse(line) as AuditEvent;
       if (e.stage !== 'ResponseComplete' || e.user.username !== PADDOCK_USER) continue;
+      const at = Date.parse(e.requestReceivedTimestamp);
+      if (at >= beforeMs) continue;
       const resource = e.objectRef?.resource ?? '';
       // Not writes of cluster state: reviews are "create" by verb only; the Lease is leader election.
       if (['subjectaccessreviews', 'tokenreviews', 'selfsubjectaccessreviews', 'leases'].includes(resource)) continue;
       const key = `${e.verb} ${resource}${e.objectRef?.subresource ? '/' + e.objectRef.subresource : ''}`;
       byResource[key] = (byResource[key] ?? 0) + 1;
       total++;
+      if ((e.responseStatus?.code ?? 0) >= 400) rejected++;
       if (objects.length < 20) {
         const ref = e.objectRef;
         objects.push(`${e.requestReceivedTimestamp} ${key} ${ref?.namespace ? ref.namespace + '/' : ''}${ref?.name ?? ''} → ${e.responseStatus?.code ?? '?'}`);
       }
-      const at = Date.parse(e.requestReceivedTimestamp);
       first = Math.min(first, at);
       last = Math.max(last, at);
     }
-    return { total, byResource, objects, firstMs: first, lastMs: last };
+    return { total, rejected, byResource, objects, firstMs: first, lastMs: last };
   }
 }
 
 export interface AuditWrites {
   total: number;
+  /** Of `total`, those kube-apiserver refused (a response code of 400 or more): no state changed. */
+  rejected: number;
   byResource: Record<string, number>;
   /** The first 20 writes: time, verb, resource, namespace/name and response code. */
   objects: string[];

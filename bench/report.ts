@@ -6,6 +6,7 @@ import type { EncodingMemory } from './encodings';
 import type { MemoryPoint, MemoryResult } from './memory';
 import type { ReconcileResult } from './reconcile';
 import { scaleMarkdown, type ScaleResult } from './scale';
+import { tenantQuotaGoal, tenantQuotaMarkdown, type TenantQuotaResult } from './tenant-quota';
 import { GOALS, type BenchConfig } from './scenarios';
 import { ratio, round } from './stats';
 import { watchRatios, type WatchRatio, type WatchResult } from './watch';
@@ -43,6 +44,8 @@ export interface BenchResults {
   scale?: ScaleResult;
   /** Pod-create admission cost by number of restricted Tenants, on a control plane of its own (`--only=admission`). */
   admission?: AdmissionResult;
+  /** Rebalance latency and writes of the tenant-wide quota, on a control plane of its own (`--only=tenant-quota`). */
+  tenantQuota?: TenantQuotaResult;
   /** Scenario 7: capsule-proxy beside Paddock (or why it was skipped). */
   capsuleProxy?: CapsuleProxyResult;
   /** The run's list requests and watch deliveries slower than 10× their target's median, and their causes. */
@@ -229,6 +232,7 @@ export function evaluateGoals(r: Omit<BenchResults, 'goals'>): Goal[] {
       });
     }
   }
+  if (r.tenantQuota) goals.push(tenantQuotaGoal(r.tenantQuota));
   return goals;
 }
 
@@ -309,6 +313,7 @@ export function toMarkdown(r: BenchResults): string {
   }
   if (r.scale) out.push(scaleMarkdown(r.scale, listTable), '');
   if (r.admission) out.push(admissionMarkdown(r.admission), '');
+  if (r.tenantQuota) out.push(tenantQuotaMarkdown(r.tenantQuota), '');
   out.push('## Data setup', '', 'Tenants created through kube-apiserver while Paddock runs with ' +
     `--qps=${r.config.setup.qps} --burst=${r.config.setup.burst} --workers=${r.config.setup.workers}; Paddock's reconciler creates every namespace and guardrail.`, '', setupTable(r.setup), '');
   return out.join('\n');

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { evaluateGoals, latencyChart, toMarkdown, type BenchResults } from './report';
 import type { AdmissionResult } from './admission';
 import type { ScaleResult } from './scale';
+import type { TenantQuotaResult } from './tenant-quota';
 
 const RESULTS = resolve(__dirname, 'results');
 
@@ -36,7 +37,7 @@ export function write(results: BenchResults, only: ReadonlySet<Scenario>): Bench
     const { goals: _goals, ...rest } = merged;
     latest = { ...rest, goals: evaluateGoals(rest) } as BenchResults;
   }
-  // The scale and admission scenarios run on clusters of their own: a run without them keeps their last results.
+  // The scale, admission and tenant-wide quota scenarios run on clusters of their own: a run without them keeps their last results.
   for (const field of OWN_CLUSTER) {
     if (latest[field] || !existsSync(previous)) continue;
     const kept = (JSON.parse(readFileSync(previous, 'utf8')) as BenchResults)[field];
@@ -53,7 +54,7 @@ export function write(results: BenchResults, only: ReadonlySet<Scenario>): Bench
 }
 
 /** The scenarios that run on a control plane of their own, each merged into latest.json under its field. */
-const OWN_CLUSTER = ['scale', 'admission'] as const;
+const OWN_CLUSTER = ['scale', 'admission', 'tenantQuota'] as const;
 type OwnCluster = (typeof OWN_CLUSTER)[number];
 
 /**
@@ -85,4 +86,9 @@ export function writeScale(scale: ScaleResult, base: BenchResults | undefined): 
 /** Writes an admission result; a full run's is merged into latest.json (every other field kept) and latest.md. */
 export function writeAdmission(admission: AdmissionResult, base: BenchResults | undefined, quick: boolean): BenchResults | undefined {
   return writeOwn('admission', admission, base, quick);
+}
+
+/** Writes a tenant-wide quota result; a full run's is merged into latest.json (under `tenantQuota`, every other field kept) and latest.md. */
+export function writeTenantQuota(tenantQuota: TenantQuotaResult, base: BenchResults | undefined, quick: boolean): BenchResults | undefined {
+  return writeOwn('tenantQuota', tenantQuota, base, quick);
 }

@@ -29,6 +29,12 @@ export interface BenchConfig {
    * then `propagation` changes of one Tenant's registries with Paddock running, timed until enforced.
    */
   admission: { sizes: number[]; rounds: number; requestsPerRound: number; propagation: number; buildConcurrency: number; buildBudgetMinutes: number };
+  /**
+   * The tenant-wide quota scenario, on a control plane of its own: `tenants` Tenants with `spec.quota`
+   * (`podsPerTenant` pods over `namespacesPerTenant` namespaces, `owners` owners in turn), reconciled by
+   * Paddock with its resync every `resyncPeriodSeconds`; `rounds` rebalances, each on another Tenant.
+   */
+  tenantQuota: { tenants: number; namespacesPerTenant: number; podsPerTenant: number; owners: number; rounds: number; resyncPeriodSeconds: number };
 }
 
 export const FULL: BenchConfig = {
@@ -43,6 +49,7 @@ export const FULL: BenchConfig = {
   reconcile: { tenants: 1000, namespacesPerTenant: 3, qps: 200, burst: 400, workers: 16, resyncPeriodSeconds: 20 },
   ha: { owners: 4, seconds: 120, restartEverySeconds: 15 },
   admission: { sizes: [0, 2000, 20000], rounds: 3, requestsPerRound: 120, propagation: 15, buildConcurrency: 24, buildBudgetMinutes: 30 },
+  tenantQuota: { tenants: 1000, namespacesPerTenant: 3, podsPerTenant: 12, owners: 100, rounds: 100, resyncPeriodSeconds: 30 },
 };
 
 export const QUICK: BenchConfig = {
@@ -57,6 +64,7 @@ export const QUICK: BenchConfig = {
   reconcile: { tenants: 100, namespacesPerTenant: 3, qps: 200, burst: 400, workers: 16, resyncPeriodSeconds: 15 },
   ha: { owners: 2, seconds: 40, restartEverySeconds: 10 },
   admission: { sizes: [0, 200, 2000], rounds: 2, requestsPerRound: 75, propagation: 6, buildConcurrency: 24, buildBudgetMinutes: 10 },
+  tenantQuota: { tenants: 100, namespacesPerTenant: 3, podsPerTenant: 12, owners: 20, rounds: 20, resyncPeriodSeconds: 20 },
 };
 
 /** The tenant of the owner-list scenario: owned by alice alone. */
@@ -86,4 +94,6 @@ export const GOALS = {
   /** Pod create (dry run) through kube-apiserver at the largest admission size: p50 with Paddock's admission objects − p50 without. */
   admissionPlainOverheadMs: 0.2,
   admissionRestrictedOverheadMs: 1,
+  /** Headroom freed in one namespace of a tenant → a create refused in another admitted, p99 (tenant-wide quota). */
+  tenantQuotaRebalanceP99Ms: 3000,
 };

@@ -13,7 +13,7 @@ import { adminList, ownerList } from '../bench/list';
 import { memoryPoint, memoryResult, type MemoryPoint } from '../bench/memory';
 import { coldReconcile } from '../bench/reconcile';
 import { evaluateGoals, toMarkdown, type BenchResults, type SetupStep } from '../bench/report';
-import { SCENARIOS, write, writeAdmission, writeScale, type Scenario } from '../bench/results';
+import { SCENARIOS, write, writeAdmission, writeScale, writeTenantQuota, type Scenario } from '../bench/results';
 import { admissionScenario, type AdmissionResult } from '../bench/admission';
 import { allowedClassesList } from '../bench/classes';
 import { buildCapsuleProxy, CapsuleProxy, type CapsuleProxyResult } from '../bench/capsule-proxy';
@@ -26,6 +26,7 @@ import { tails, type TailsResult } from '../bench/tails';
 import { encodingMemory } from '../bench/encodings';
 import { highAvailability } from '../bench/ha';
 import { SCALE_CONTROLLER_ARGS, SCALE_CONTROLLERS, SCALE_DEFAULTS, scaleScenario, type ScaleResult } from '../bench/scale';
+import { tenantQuotaScenario, type TenantQuotaResult } from '../bench/tenant-quota';
 import { stopControlPlane } from '../test/controlplane/controlplane';
 import { buildPaddock } from '../test/controlplane/paddock';
 
@@ -265,8 +266,23 @@ async function runAdmission(config: BenchConfig): Promise<AdmissionResult> {
   return admissionScenario(cluster, config.admission, log);
 }
 
+/**
+ * The tenant-wide quota scenario on a control plane of its own (the previous one, if any, is stopped
+ * first): its 1,000 quota Tenants are reconciled by Paddock there, without growing the main cluster
+ * through every size first, and its rounds' writes are the only ones in the audit log.
+ */
+async function runTenantQuota(config: BenchConfig): Promise<TenantQuotaResult> {
+  if (cluster) await cluster.down();
+  tearingDown = undefined;
+  log(`tenant-wide quota scenario: ${config.tenantQuota.tenants} Tenants with spec.quota on a control plane of its own`);
+  buildPaddock();
+  cluster = await BenchCluster.up(DIR, log, { controllers: SCALE_CONTROLLERS, controllerManagerArgs: SCALE_CONTROLLER_ARGS });
+  return tenantQuotaScenario(cluster, config.tenantQuota, log);
+}
+
 /** `--only` may also name the scenarios that run on a control plane of their own. */
 const ADMISSION = 'admission';
+const TENANT_QUOTA = 'tenant-quota';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -277,7 +293,7 @@ async function main(): Promise<void> {
   const sizesArg = args.find((a) => a.startsWith('--sizes='));
   const breakdownArg = args.find((a) => a === '--heap-breakdown');
   const unknown = args.filter((a) => a !== '--quick' && a !== tenantsArg && a !== onlyArg && a !== scaleArg && a !== budgetArg && a !== sizesArg && a !== breakdownArg);
-  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick, --sizes=N,... with --quick, --heap-breakdown, --reconcile-tenants=N, --only=<scenario>,... (admission among them) or --only=scale, --scale[=N], --scale-build-minutes=M)`);
+  if (unknown.length) throw new Error(`unknown arguments: ${unknown.join(' ')} (only --quick, --sizes=N,... with --quick, --heap-breakdown, --reconcile-tenants=N, --only=<scenario>,... (admission and tenant-quota among them) or --only=scale, --scale[=N], --scale-build-minutes=M)`);
   const buildMinutes = budgetArg ? Number(budgetArg.split('=')[1]) : SCALE_DEFAULTS.buildBudgetMs / 60_000;
   if (!(buildMinutes > 0)) throw new Error(`${budgetArg}: not a positive number of minutes`);
   const scaleNamespaces = scaleArg?.includes('=') ? Number(scaleArg.split('=')[1]) : 100_000;
@@ -286,12 +302,17 @@ async function main(): Promise<void> {
   const scaleOnly = onlyArg === '--only=scale';
   const only = new Set<Scenario>();
   let admission = !onlyArg;
+  let tenantQuota = !onlyArg;
   for (const s of onlyArg && !scaleOnly ? onlyArg.slice('--only='.length).split(',') : []) {
     if (s === ADMISSION) {
       admission = true;
       continue;
     }
-    if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`--only: unknown scenario ${JSON.stringify(s)} (one of ${SCENARIOS.join(', ')}, ${ADMISSION}, or scale alone)`);
+    if (s === TENANT_QUOTA) {
+      tenantQuota = true;
+      continue;
+    }
+    if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`--only: unknown scenario ${JSON.stringify(s)} (one of ${SCENARIOS.join(', ')}, ${ADMISSION}, ${TENANT_QUOTA}, or scale alone)`);
     only.add(s as Scenario);
   }
   // Only scenarios of clusters of their own: the main cluster is not built.
@@ -338,6 +359,10 @@ async function main(): Promise<void> {
     if (admission) {
       latest = writeAdmission(await runAdmission(config), quick ? undefined : latest, quick) ?? latest;
       log(`admission results written to bench/results/ (a timestamped -admission.json${quick ? '' : ', merged into latest.json and latest.md'})`);
+    }
+    if (tenantQuota) {
+      latest = writeTenantQuota(await runTenantQuota(config), quick ? undefined : latest, quick) ?? latest;
+      log(`tenant-wide quota results written to bench/results/ (a timestamped -tenantQuota.json${quick ? '' : ', merged into latest.json and latest.md'})`);
     }
     if (scaleArg) writeScale(await runScale(FULL, scaleNamespaces, buildMinutes, runOptions), quick ? undefined : latest);
   } finally {

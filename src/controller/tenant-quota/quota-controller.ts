@@ -9,15 +9,18 @@ import type { PaddockCache } from '../../cache/paddock-cache';
 import type { SharedInformer } from '../../cache/informer';
 import { PADDOCK, type KubeObject } from '../../kube/types';
 import type { Logger } from '../../log/logger';
-import { SHARE_NAME } from '../../tenancy/quota/share';
+import { isShare } from '../../tenancy/quota/share';
 import type { EventRecorder } from '../events';
 import { WorkQueue } from '../workqueue';
 import { runWorkers } from '../workqueue-workers';
 import type { Writer } from '../writer';
+import { AdmissionActivity } from './admission-activity';
 import { QuotaRebalancer } from './rebalance';
 
 export class TenantQuotaController {
   readonly rebalancer: QuotaRebalancer;
+  /** When each share last counted an admission (fed by the share events below; read by the rebalancer). */
+  readonly activity = new AdmissionActivity();
   queue = new WorkQueue<string>({ name: 'tenant-quota' });
 
   constructor(
@@ -27,7 +30,13 @@ export class TenantQuotaController {
     readonly workers: number,
     readonly log: Logger,
   ) {
-    this.rebalancer = new QuotaRebalancer(cache, writer, events);
+    this.rebalancer = new QuotaRebalancer(cache, writer, events, this.activity);
+    // For the life of the process, not of a leadership term: a replica that takes over already knows
+    // which shares counted an admission in the last second (the cache runs on every replica).
+    cache.resourceQuotas.addEventHandler({
+      update: (before, after) => isShare(after) && this.activity.observe(before, after),
+      delete: (q) => isShare(q) && this.activity.forget(q.metadata.namespace!),
+    });
   }
 
   /** Rebalances until `signal` aborts; no write of the term is sent after it. */
@@ -46,6 +55,7 @@ export class TenantQuotaController {
       await runWorkers(this.queue, this.workers, async (key) => {
         const result = await this.rebalancer.reconcile(key);
         if (result.retry) throw new Error(`tenant ${key}: a share or ledger write lost a race; retrying`);
+        return result.deferMs > 0 ? { requeueAfter: result.deferMs } : undefined;
       }, { name: 'tenant-quota', logger: this.log });
     } finally {
       for (const r of registrations) r.remove();
@@ -64,7 +74,7 @@ export class TenantQuotaController {
     return [
       this.cache.tenants.addEventHandler({ add: (t) => enqueue(t.metadata.name), update: (_a, t) => enqueue(t.metadata.name), delete: () => undefined }),
       handlers(this.cache.namespaces as unknown as SharedInformer<KubeObject>, byLabel),
-      handlers(this.cache.resourceQuotas as unknown as SharedInformer<KubeObject>, (o) => o.metadata.name === SHARE_NAME && byLabel(o)),
+      handlers(this.cache.resourceQuotas as unknown as SharedInformer<KubeObject>, (o) => isShare(o) && byLabel(o)),
     ];
   }
 }

@@ -4,6 +4,7 @@ import type { KubeObject, ResourceQuota, Tenant } from '../../kube/types';
 import { tenant as tenantNamed } from '../../testing/tenants';
 import type { EventRecorder } from '../events';
 import type { Writer } from '../writer';
+import { AdmissionActivity, QUIET_MS } from './admission-activity';
 import { QuotaRebalancer } from './rebalance';
 
 /**
@@ -123,7 +124,7 @@ function setup(kube: FakeKube): Tenant {
   return t;
 }
 
-function rebalancer(kube: FakeKube, lag: number): QuotaRebalancer {
+function rebalancer(kube: FakeKube, lag: number, activity?: AdmissionActivity): QuotaRebalancer {
   const cache = {
     tenants: { store: { get: (name: string) => kube.lagging(`tenant/${name}`, lag) } },
     namespaces: { store: { get: (name: string) => (NAMESPACES.includes(name) ? { metadata: { name, uid: `uid-${name}` }, status: { phase: 'Active' } } : undefined) } },
@@ -134,7 +135,7 @@ function rebalancer(kube: FakeKube, lag: number): QuotaRebalancer {
     update: (o: KubeObject) => kube.update(o),
     updateStatus: (o: KubeObject) => kube.update(o, 'status'),
   } as unknown as Writer;
-  return new QuotaRebalancer(cache, writer, { record: () => undefined } as unknown as EventRecorder);
+  return new QuotaRebalancer(cache, writer, { record: () => undefined } as unknown as EventRecorder, activity);
 }
 
 describe('QuotaRebalancer under two leaders and lagging caches', () => {
@@ -210,5 +211,32 @@ describe('QuotaRebalancer against the limits kube-apiserver enforces (status.har
     expect(kube.maxUsed).toBeLessThanOrEqual(BUDGET);
     // Not vacuous: the enforced limits reached the whole budget, where a wrong raise shows.
     expect(kube.maxEnforced).toBe(BUDGET);
+  });
+});
+
+/**
+ * A share that just counted an admission keeps its spec.hard (a rewrite would have kube-controller-manager
+ * recount it while creates are in flight, admission-activity.ts); the others move, and the tenant is
+ * asked back once that share is quiet.
+ */
+describe('QuotaRebalancer and busy shares', () => {
+  it('holds a busy share\'s change, moves the rest, and asks to come back once it is quiet', async () => {
+    seed = 7;
+    const kube = new FakeKube();
+    setup(kube); // every share at 0: each is short and should be raised to 5
+    let now = 1_000_000;
+    const activity = new AdmissionActivity(() => now);
+    const share = (ns: string) => kube.objects.get(`${ns}/paddock-tenant-quota`) as ResourceQuota;
+    activity.observe(share('t-a'), { ...share('t-a'), status: { ...share('t-a').status, used: { pods: '1' } } });
+    const leader = rebalancer(kube, 0, activity);
+
+    const held = await leader.reconcile('t');
+    expect(held.deferMs).toBe(QUIET_MS);
+    expect(NAMESPACES.map((ns) => share(ns).spec?.hard?.pods)).toEqual(['0', '5', '5', '5']);
+
+    now += QUIET_MS;
+    const after = await leader.reconcile('t');
+    expect(after.deferMs).toBe(0);
+    expect(NAMESPACES.map((ns) => share(ns).spec?.hard?.pods)).toEqual(['5', '5', '5', '5']);
   });
 });

@@ -38,6 +38,7 @@ import { QUOTA_CONDITION, quotaCondition, quotaSummary, withCondition } from '..
 import { validateTenantQuota } from '../../tenancy/quota/validate';
 import type { EventRecorder } from '../events';
 import type { Writer } from '../writer';
+import { AdmissionActivity } from './admission-activity';
 
 /** What one pass did, for metrics and tests. */
 export interface RebalanceResult {
@@ -45,6 +46,8 @@ export interface RebalanceResult {
   raised: number;
   /** A share write or a ledger write lost a race: the tenant is tried again. */
   retry: boolean;
+  /** A share whose `spec.hard` should change was busy (admission-activity.ts): come back after this long; 0 when none was. */
+  deferMs: number;
 }
 
 /** How long a lowering waits for kube-controller-manager to put the lowered share in force. */
@@ -58,10 +61,11 @@ export class QuotaRebalancer {
     readonly cache: PaddockCache,
     readonly writer: Writer,
     readonly events: EventRecorder,
+    readonly activity = new AdmissionActivity(),
   ) {}
 
   async reconcile(name: string): Promise<RebalanceResult> {
-    const result: RebalanceResult = { lowered: 0, raised: 0, retry: false };
+    const result: RebalanceResult = { lowered: 0, raised: 0, retry: false, deferMs: 0 };
     const tenant = this.cache.tenants.store.get(name);
     if (!tenant || tenant.metadata.deletionTimestamp) return result;
     if (!hasTenantQuota(tenant)) {
@@ -75,6 +79,10 @@ export class QuotaRebalancer {
     const namespaces = this.#namespaces(tenant);
     const plan = planShares(budget, namespaces);
     const { lowers, raises } = changesOf(budget, namespaces, plan);
+    // A busy share keeps its spec.hard for now: rewriting it would have kube-controller-manager recount
+    // it while creates are in flight (admission-activity.ts). Held back, a lowering or raise only leaves
+    // the budget's headroom where it is; the others go ahead.
+    result.deferMs = holdBusy(this.activity, lowers, raises);
     const allocations = allocationsOf(tenant);
     const gone = [...allocations.keys()].filter((ns) => !namespaces.some((n) => n.name === ns));
     // Before raising, allocations left above their shares (a write that lost a race) are given back.
@@ -256,6 +264,20 @@ function withHard(share: ResourceQuota, hard: Amounts, ledgerVersion: string | u
 
 function sameAmounts(a: Amounts, b: Amounts): boolean {
   return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
+}
+
+/** Removes from `plans` the namespaces whose share is busy; returns how long until the last is quiet (0: none held). */
+function holdBusy(activity: AdmissionActivity, ...plans: SharePlan[]): number {
+  let wait = 0;
+  for (const plan of plans) {
+    for (const namespace of [...plan.keys()]) {
+      const busy = activity.busyFor(namespace);
+      if (busy === 0) continue;
+      plan.delete(namespace);
+      wait = Math.max(wait, busy);
+    }
+  }
+  return wait;
 }
 
 /** Splits a plan into the shares to lower (or to give a resource they lack) and those to raise. */
