@@ -36,6 +36,16 @@ export const createPod = (user: string, namespace: string, name: string, label: 
 /** kube-apiserver's quota refusal of a create past a namespace's share. */
 export const isQuotaRefusal = (a: CreateAnswer) => a.status === 403 && a.message.includes('exceeded quota: paddock-tenant-quota');
 
+/**
+ * kube-apiserver's quota admission gave up recording the create's use: its update of the share met a
+ * newer version three times in a row (it re-reads the share from its own cache, which can lag a rewrite
+ * of the share). Nothing is created; clients retry a 409.
+ */
+const isQuotaConflict = (a: CreateAnswer) => a.status === 409 && a.message.includes('resourcequotas "paddock-tenant-quota"');
+
+/** What a create may get from kube-apiserver while the shares move: created, or not admitted by quota admission. */
+export const createdOrRefusedByQuota = (a: CreateAnswer) => a.status === 201 || isQuotaRefusal(a) || isQuotaConflict(a);
+
 /** Millicores a pod requests (after LimitRange defaults, as the watch shows it). */
 function cpuOf(pod: any): number {
   let m = 0;

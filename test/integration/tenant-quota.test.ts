@@ -1,6 +1,6 @@
-import { applyObject, auditWrites, kubectl, kubectlJson, PADDOCK_USER, uniqueName, waitFor } from './env';
+import { applyObject, auditWrites, controlPlane, kubectl, kubectlJson, PADDOCK_USER, uniqueName, waitFor } from './env';
 import { leaseHolder, replicas, resyncRounds, startReplica, stopReplica } from './paddock-env';
-import { createAs, createPod, HeldWatch, isQuotaRefusal, type CreateAnswer } from './tenant-quota-helpers';
+import { createAs, createdOrRefusedByQuota, createPod, HeldWatch, isQuotaRefusal, type CreateAnswer } from './tenant-quota-helpers';
 import { tenant } from '../../src/testing/tenants';
 import type { TenantSpec } from '../../src/kube/types';
 
@@ -43,7 +43,7 @@ const shareOf = async (namespace: string) => (await kubectlJson('admin', ['get',
 /** One round: `n` concurrent pod creates spread over the namespaces; every answer is a success or the quota's refusal. */
 async function round(tenantName: string, label: string, r: number, n: number): Promise<CreateAnswer[]> {
   const answers = await Promise.all(Array.from({ length: n }, (_, i) => createPod('alice', `${tenantName}-${NAMESPACES[i % NAMESPACES.length]}`, `p${r}-${i}`, label)));
-  const unexpected = answers.filter((a) => a.status !== 201 && !isQuotaRefusal(a));
+  const unexpected = answers.filter((a) => !createdOrRefusedByQuota(a));
   expect(unexpected).toEqual([]);
   return answers;
 }
@@ -124,7 +124,7 @@ describe('a tenant with pods: 20 over four namespaces', () => {
     let n = 0;
     while (watch.held.size < 20) {
       const a = await createPod('alice', `${name}-a`, `fill-${n++}`, label);
-      expect(a.status === 201 || isQuotaRefusal(a)).toBe(true);
+      expect(createdOrRefusedByQuota(a) ? 'created or refused by the quota' : a).toBe('created or refused by the quota');
       if (Date.now() - fillStart > 60_000) throw new Error(`only ${watch.held.size} pods in ${name}-a after 60 s`);
     }
     const fillMs = Date.now() - fillStart;
@@ -152,7 +152,7 @@ describe('a tenant with pods: 20 over four namespaces', () => {
       // At the budget, all of the headroom used in a.
       for (let n = 0; watch.held.size < 20; n++) {
         const a = await createPod('alice', `${name}-a`, `t${trial}-${n}`, label);
-        expect(a.status === 201 || isQuotaRefusal(a)).toBe(true);
+        expect(createdOrRefusedByQuota(a) ? 'created or refused by the quota' : a).toBe('created or refused by the quota');
       }
       expect(isQuotaRefusal(await createPod('alice', `${name}-b`, `t${trial}-refused`, label))).toBe(true);
       // Four pods freed in a: an equal part of the headroom is one pod for each namespace.
@@ -301,17 +301,55 @@ describe('no unguarded window', () => {
   });
 
   it('refuses creates while a deleted share is missing, naming the policy', async () => {
-    // Refused by the guard, at the instant the share is gone: a server-side dry run right after the delete
-    // either meets the guard or the share Paddock made again — never a namespace without either.
-    const answers: CreateAnswer[] = [];
-    for (let i = 0; i < 5; i++) {
-      await kubectl('admin', ['delete', 'resourcequota', 'paddock-tenant-quota', '-n', `${name}-a`, '--wait=false']);
-      answers.push(await createAs('alice', `/api/v1/namespaces/${name}-a/pods?dryRun=All`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: `dry-${i}` }, spec: { containers: [{ name: 'c', image: 'x' }] } }));
-      await furnished(name, ['a']);
+    // With every replica stopped nothing re-creates the share, so the probe meets the namespace without
+    // it: the guard alone must refuse. Started again, Paddock restores the share and the same create passes.
+    const probe = (i: number) => createAs('alice', `/api/v1/namespaces/${name}-a/pods?dryRun=All`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: `dry-${i}` }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+    const stopped = replicas().map((r) => r.identity);
+    try {
+      for (const r of stopped) await stopReplica(r);
+      await kubectl('admin', ['delete', 'resourcequota', 'paddock-tenant-quota', '-n', `${name}-a`]);
+      // kube-apiserver answers a binding whose parameter is missing (`Deny`) with 422 Invalid.
+      const refused = await probe(0);
+      expect(refused).toEqual({ status: 422, message: expect.stringContaining("ValidatingAdmissionPolicy 'paddock-tenant-quota'"), resourceVersion: undefined });
+    } finally {
+      for (const r of stopped) await startReplica(r);
     }
-    for (const a of answers) expect(a.status === 201 || a.message.includes('paddock-tenant-quota')).toBe(true);
-    // The admin's delete answers before Paddock's informer hears of it: the first probe at least meets the guard.
-    expect(answers.some((a) => a.status === 403 && a.message.includes('paddock-tenant-quota'))).toBe(true);
+    await furnished(name, ['a']);
+    expect((await probe(1)).status).toBe(201);
+  });
+
+  it("never refuses Paddock's own guardrails while a new namespace's share is not yet in force", async () => {
+    // The guard holds the owners' creates until kube-controller-manager has put the share in force; the
+    // guardrails Paddock writes right after the share (network policies, role bindings) are not the
+    // owners' and must not wait for it, or every new namespace of a budgeted tenant costs a failed pass.
+    // kube-controller-manager is paused meanwhile, so no share can come into force before they are made.
+    const fresh = `${name}f`;
+    const since = new Date();
+    const kcm = controlPlane().pids.controllerManager;
+    process.kill(kcm, 'SIGSTOP');
+    try {
+      await applyObject(tenant(fresh, { namespaces: ['a', 'b'], deletionPolicy: 'Delete', quota: { hard: { pods: '6' } } }));
+      for (const ns of ['a', 'b']) {
+        await waitFor(`${fresh}-${ns}'s owner RoleBinding and isolation policy`, async () =>
+          (await kubectl('admin', ['get', 'networkpolicy/paddock-isolation', '-n', `${fresh}-${ns}`])).code === 0 &&
+          (await kubectl('admin', ['get', 'rolebindings', '-n', `${fresh}-${ns}`, '-l', 'app.kubernetes.io/managed-by=paddock', '-o', 'name'])).stdout.includes('rolebinding'), 60_000, 200);
+      }
+      // The owners are still held: alice's create (a ConfigMap: a pod would wait for its ServiceAccount,
+      // which kube-controller-manager makes) meets the guard.
+      const early = await createAs('alice', `/api/v1/namespaces/${fresh}-a/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'early' } });
+      expect(early).toEqual({ status: 403, message: expect.stringContaining('is not in force yet'), resourceVersion: undefined });
+    } finally {
+      process.kill(kcm, 'SIGCONT');
+    }
+    try {
+      await furnished(fresh, ['a', 'b']);
+      const refusals = auditWrites(since)
+        .filter((e) => e.user.username === PADDOCK_USER && (e.objectRef?.namespace ?? '').startsWith(`${fresh}-`) && (e.responseStatus?.code ?? 0) >= 400 && e.responseStatus?.code !== 409)
+        .map((e) => `${e.verb} ${e.objectRef?.resource} ${e.objectRef?.namespace}/${e.objectRef?.name} → ${e.responseStatus?.code}`);
+      expect(refusals).toEqual([]);
+    } finally {
+      await kubectl('admin', ['delete', 'tenant', fresh, '--wait=false']);
+    }
   });
 });
 

@@ -9,10 +9,15 @@
  *
  * Left out: what only Paddock creates in tenant namespaces before the share (the TenantRestriction,
  * ResourceQuotas and LimitRanges; guardrails/registry.ts writes the share before network policies and
- * role bindings), and Events. Subresources are not matched (a pod's binding, a ServiceAccount token).
+ * role bindings), and Events. Paddock's own creates pass once the share exists, in force or not: its
+ * guardrails are not the owners' use, and holding them until kube-controller-manager has copied the
+ * share's limits into its status would fail the first pass of every new namespace. (kube-apiserver looks
+ * the parameter up before it evaluates match conditions, so while the share is missing Paddock's creates
+ * are refused too: the share is written first.) Subresources are not matched (a pod's binding, a ServiceAccount token).
  * It is a fence (fences/fence.ts) whose parameter is found in the request's namespace. Pure.
  */
 import { PADDOCK } from '../../kube/types';
+import { PADDOCK_USER } from '../ownership';
 import type { Fence } from '../fences/fence';
 import type { ResourceRule } from '../restrictions/cel';
 import { RESTRICTION_KIND } from '../schema/restriction-crd';
@@ -37,6 +42,7 @@ export const shareGuard: Fence = {
       { key: QUOTA_LABEL, operator: 'In', values: ['true'] },
     ],
   },
+  appliesWhen: `request.userInfo.username != '${PADDOCK_USER}'`,
   param: { apiVersion: 'v1', kind: 'ResourceQuota', name: SHARE_NAME, notFound: 'Deny' },
   // The share must exist and be in force: quota admission enforces `status.hard`, which
   // kube-controller-manager fills in from `spec.hard` after the share is created — until then the
