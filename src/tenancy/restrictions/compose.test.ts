@@ -47,6 +47,10 @@ describe('inlineVariables', () => {
     expect(r).toEqual({ variables: [], validation: composed('size((object.spec.xs.map(x, x.name))) == 0', "((object.spec.xs.map(x, x.name)).join(', '))") });
   });
 
+  it('writes out a variable of two field reads, keeps one of three', () => {
+    expect(names(inlineVariables([v('a', 'params.spec.a + object.spec.a'), v('b', 'params.spec.a + object.spec.a + request.name')], composed('variables.a == variables.b && variables.b != variables.a')))).toEqual(['b']);
+  });
+
   it('keeps a costly variable read twice, or read once inside a comprehension (evaluated per element)', () => {
     const costly = v('xs', 'object.spec.xs.map(x, x.name)');
     expect(names(inlineVariables([costly], composed('size(variables.xs) > 0 && variables.xs[0] == "a"')))).toEqual(['xs']);
@@ -55,10 +59,10 @@ describe('inlineVariables', () => {
     expect(names(inlineVariables([costly, v('first', 'variables.xs[0]')], composed('variables.first == "a" && size(variables.xs) > 1')))).toEqual(['xs']);
   });
 
-  it('writes out a cheap variable (reading only variables and constants) wherever it is read, in comprehensions too', () => {
-    const kind = v('kind', 'request.resource.resource');
+  it('writes out a cheap variable (at most two field reads, no walk) wherever it is read, in comprehensions too', () => {
+    const kind = v('kind', 'request.resource.group + request.resource.resource + request.operation');
     const r = inlineVariables([kind, v('isPod', "variables.kind == 'pods'"), v('tenant', "variables.kind.orValue('')")], composed('variables.isPod && object.spec.xs.all(x, x != variables.tenant) && variables.isPod'));
-    // `kind` reads the request: evaluated once, kept.
+    // `kind` reads three fields: evaluated once, kept.
     expect(r.variables).toEqual([kind]);
     expect(r.validation.expression).toBe("(variables.kind == 'pods') && object.spec.xs.all(x, x != (variables.kind.orValue(''))) && (variables.kind == 'pods')");
   });

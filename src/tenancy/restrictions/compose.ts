@@ -105,12 +105,15 @@ function readsOf(text: string, name: string): number {
 const CHEAP_CALLS = new Set(['orValue', 'hasValue', 'value']);
 const STRING_LITERALS = /'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g;
 /**
- * Whether reading `expression` in place is cheaper than evaluating it on its own: it reads only other
- * variables (each evaluated once, then kept) and constants, and calls nothing that walks a list or a string.
+ * Whether reading `expression` in place is cheaper than evaluating it on its own (measured: an evaluation
+ * of its own costs more than a few field reads): it calls nothing that walks a list or a string, and
+ * reads at most two fields of the request, the objects or the parameter (other variables are evaluated
+ * once, then kept).
  */
 function isCheap(expression: string): boolean {
   const code = expression.replace(STRING_LITERALS, "''");
-  return !/\b(object|oldObject|params|request|namespace|authorizer)\b/.test(code) && [...code.matchAll(/\.(\w+)\(/g)].every((m) => CHEAP_CALLS.has(m[1]!));
+  const fieldReads = code.match(/\b(object|oldObject|params|request|namespace|authorizer)\b/g)?.length ?? 0;
+  return fieldReads <= 2 && [...code.matchAll(/\.(\w+)\(/g)].every((m) => CHEAP_CALLS.has(m[1]!));
 }
 
 /**
