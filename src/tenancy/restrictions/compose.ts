@@ -104,25 +104,32 @@ function readsOf(text: string, name: string): number {
 /** Method calls a variable may make and still be cheap. */
 const CHEAP_CALLS = new Set(['orValue', 'hasValue', 'value']);
 const STRING_LITERALS = /'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g;
+/** Whether `expression` does a constant amount of work: it calls nothing that walks a list or a string. */
+function walksNothing(expression: string): boolean {
+  return [...expression.replace(STRING_LITERALS, "''").matchAll(/\.(\w+)\(/g)].every((m) => CHEAP_CALLS.has(m[1]!));
+}
+
 /**
  * Whether reading `expression` in place is cheaper than evaluating it on its own (measured: an evaluation
- * of its own costs more than a few field reads): it calls nothing that walks a list or a string, and
- * reads at most two fields of the request, the objects or the parameter (other variables are evaluated
- * once, then kept).
+ * of its own costs more than a few field reads): it walks nothing, and reads at most two fields of the
+ * request, the objects or the parameter (other variables are evaluated once, then kept).
  */
 function isCheap(expression: string): boolean {
-  const code = expression.replace(STRING_LITERALS, "''");
-  const fieldReads = code.match(/\b(object|oldObject|params|request|namespace|authorizer)\b/g)?.length ?? 0;
-  return fieldReads <= 2 && [...code.matchAll(/\.(\w+)\(/g)].every((m) => CHEAP_CALLS.has(m[1]!));
+  const fieldReads = expression.replace(STRING_LITERALS, "''").match(/\b(object|oldObject|params|request|namespace|authorizer)\b/g)?.length ?? 0;
+  return fieldReads <= 2 && walksNothing(expression);
 }
 
 /**
  * The variables the composed validation still needs, with every other variable written out where it is
  * read. A variable is written out (its expression, parenthesised, in place of each read) when that
- * costs nothing: its expression is cheap, or a request reads it at most once per pass — counted in the
- * validation expression and the other variables; the refusal messages, evaluated only for a refused
- * request, do not count. Writing out a variable never changes a result: CEL is pure and evaluates
- * `&&`, `||` and `?:` lazily, as it evaluates variables.
+ * costs nothing: it walks nothing, and it is cheap or a request reads it at most once per pass —
+ * counted in the validation expression and the other variables; the refusal messages, evaluated only
+ * for a refused request, do not count. Writing out a variable never changes a result: CEL is pure and
+ * evaluates `&&`, `||` and `?:` lazily, as it evaluates variables.
+ *
+ * A variable that walks a list or a string is never written out: kube-apiserver limits the cost of each
+ * evaluation on its own (`PerCallLimit`), so a variable kept keeps its own limit, as when each check was
+ * a validation of its own — an object that passed then (a pod of a thousand images) passes now.
  *
  * `validation.expression` reaches everything the message's checks reach (they are the same checks), so
  * counting there counts for both passes.
@@ -135,10 +142,10 @@ export function inlineVariables(variables: readonly Variable[], validation: Comp
     v = { ...v, expression: substitute(v.expression, variable), messageExpression: substitute(v.messageExpression, variable) };
   };
   // The cheap ones first (in reverse order of declaration, so that each is written out with its own
-  // reads already written out); then, until none is left, any read at most once.
+  // reads already written out); then, until none is left, any walking nothing that is read at most once.
   for (const variable of [...kept].reverse()) if (isCheap(variable.expression)) writeOut(kept.find((k) => k.name === variable.name)!);
   for (;;) {
-    const once = [...kept].reverse().find((k) => readsOf(v.expression, k.name) + kept.reduce((n, o) => n + readsOf(o.expression, k.name), 0) <= 1);
+    const once = [...kept].reverse().find((k) => walksNothing(k.expression) && readsOf(v.expression, k.name) + kept.reduce((n, o) => n + readsOf(o.expression, k.name), 0) <= 1);
     if (!once) break;
     writeOut(once);
   }
