@@ -33,6 +33,22 @@ describe('the admission objects', () => {
     expect(ADMISSION_OBJECTS.map((o) => `${o.resource.kind}/${o.name}`)).toEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`));
   });
 
+  // kube-apiserver compiles a policy's variables in order, each seeing only those before it, and refuses the
+  // whole policy for a read of anything else (as for a fence that reads a request variable without the
+  // variables it is written with).
+  it('each read only the variables they declare, each declared before what reads it', () => {
+    const reads = (text: string) => [...text.matchAll(/variables\.(\w+)/g)].map((m) => m[1]!);
+    for (const o of objects.filter((x) => x.kind === 'ValidatingAdmissionPolicy' || x.kind === 'MutatingAdmissionPolicy')) {
+      const declared = new Set<string>();
+      for (const v of (o.spec.variables ?? []) as { name: string; expression: string }[]) {
+        expect({ policy: o.metadata.name, undeclared: reads(v.expression).filter((n) => !declared.has(n)) }).toEqual({ policy: o.metadata.name, undeclared: [] });
+        declared.add(v.name);
+      }
+      const { variables: _variables, ...rest } = o.spec;
+      expect({ policy: o.metadata.name, undeclared: reads(JSON.stringify(rest)).filter((n) => !declared.has(n)) }).toEqual({ policy: o.metadata.name, undeclared: [] });
+    }
+  });
+
   it("are cluster-scoped, named paddock-*, labelled as Paddock's and no tenant's (nothing cascades from a Tenant)", () => {
     for (const o of objects) {
       expect(o.apiVersion).toBe('admissionregistration.k8s.io/v1');

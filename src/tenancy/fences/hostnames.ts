@@ -6,7 +6,7 @@ import { RESTRICTION_KIND } from '../schema/restriction-crd';
 import { TENANT_NAMESPACES, type Fence } from './fence';
 
 /** The request variables the hosts are read with (restrictions/cel.ts), declared as that policy does. */
-const KIND_VARIABLES = REQUEST_VARIABLES.filter((v) => ['isIngress', 'isGateway', 'isListenerSet', 'isRoute'].includes(v.name));
+const KIND_VARIABLES = REQUEST_VARIABLES.filter((v) => ['requestKind', 'isIngress', 'isGateway', 'isListenerSet', 'isRoute'].includes(v.name));
 
 /**
  * Hostnames allocated to one tenant are no other tenant's to serve (SPEC §10): in every tenant

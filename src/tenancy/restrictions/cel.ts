@@ -65,22 +65,28 @@ export interface Mutation {
 
 export const isCreate = "request.operation == 'CREATE'";
 
-/** The variables every module of the validating policy may read: what kind of request this is. */
+/**
+ * A request kind as the variable `requestKind` spells it: `group/resource/subresource`, as kube-apiserver
+ * matched the request (`/pods/` for a pod, `/pods/ephemeralcontainers` for its ephemeral containers).
+ */
+export const requestKind = (group: string, resource: string, subresource = '') => `'${group}/${resource}/${subresource}'`;
+
+const kindIs = (...kinds: string[]) => (kinds.length === 1 ? `variables.requestKind == ${kinds[0]}` : `variables.requestKind in [${kinds.join(', ')}]`);
+
+/**
+ * The variables every module of the validating policy may read: what kind of request this is. The
+ * request is read once, into `requestKind`; every other test of its kind is a comparison with it.
+ */
 export const REQUEST_VARIABLES: readonly Variable[] = [
-  { name: 'isPVC', expression: "request.resource.resource == 'persistentvolumeclaims' && request.?subResource.orValue('') == ''" },
-  { name: 'isIngress', expression: "request.resource.resource == 'ingresses' && request.?subResource.orValue('') == ''" },
-  {
-    name: 'isPod',
-    expression: "request.resource.resource == 'pods' && (request.?subResource.orValue('') == '' || request.?subResource.orValue('') == 'ephemeralcontainers')",
-  },
+  { name: 'requestKind', expression: "request.resource.group + '/' + request.resource.resource + '/' + request.?subResource.orValue('')" },
+  { name: 'isPVC', expression: kindIs(requestKind('', 'persistentvolumeclaims')) },
+  { name: 'isIngress', expression: kindIs(requestKind('networking.k8s.io', 'ingresses')) },
+  { name: 'isPod', expression: kindIs(requestKind('', 'pods'), requestKind('', 'pods', 'ephemeralcontainers')) },
   { name: 'podCreate', expression: `variables.isPod && ${isCreate}` },
-  { name: 'isService', expression: "request.resource.resource == 'services' && request.?subResource.orValue('') == ''" },
-  { name: 'isGateway', expression: `request.resource.group == '${GATEWAY_GROUP}' && request.resource.resource == 'gateways' && request.?subResource.orValue('') == ''` },
-  { name: 'isListenerSet', expression: `request.resource.group == '${GATEWAY_GROUP}' && request.resource.resource == 'listenersets' && request.?subResource.orValue('') == ''` },
-  {
-    name: 'isRoute',
-    expression: `request.resource.group == '${GATEWAY_GROUP}' && request.resource.resource in ['httproutes', 'grpcroutes', 'tlsroutes'] && request.?subResource.orValue('') == ''`,
-  },
+  { name: 'isService', expression: kindIs(requestKind('', 'services')) },
+  { name: 'isGateway', expression: kindIs(requestKind(GATEWAY_GROUP, 'gateways')) },
+  { name: 'isListenerSet', expression: kindIs(requestKind(GATEWAY_GROUP, 'listenersets')) },
+  { name: 'isRoute', expression: kindIs(...['httproutes', 'grpcroutes', 'tlsroutes'].map((r) => requestKind(GATEWAY_GROUP, r))) },
 ];
 
 /** ` (tenant <name>)`, for refusals. */

@@ -1,4 +1,5 @@
 import { MUTATE, REQUEST_VARIABLES, VALIDATE } from './cel';
+import { composeValidations, inlineVariables } from './compose';
 import { defaultsPolicy, restrictionsPolicy } from './policies';
 import { RESTRICTIONS } from './registry';
 
@@ -41,8 +42,12 @@ describe('the policies composed from them', () => {
   });
 
   it('hold exactly what the modules contribute', () => {
-    const validations = RESTRICTIONS.flatMap((r) => r.validating?.validations ?? []);
-    expect(restrictionsPolicy().spec.validations).toEqual(validations);
+    // Every module's checks, composed into one validation (compose.ts) whose variables are written out
+    // where that costs nothing.
+    const parts = RESTRICTIONS.flatMap((r) => (r.validating ? [r.validating] : []));
+    const composed = inlineVariables([...REQUEST_VARIABLES, ...parts.flatMap((p) => p.variables)], composeValidations(parts));
+    expect(restrictionsPolicy().spec.validations).toEqual([composed.validation]);
+    expect(restrictionsPolicy().spec.variables).toEqual(composed.variables);
     // One JSON Patch mutation: every module's list of patch maps, each in parentheses, joined, made JSONPatch objects.
     const [mutation, ...more] = defaultsPolicy().spec.mutations as { patchType: string; jsonPatch: { expression: string } }[];
     expect(more).toEqual([]);

@@ -12,6 +12,7 @@
 import { PADDOCK, type KubeObject } from '../../kube/types';
 import { RESTRICTION_KIND } from '../schema/restriction-crd';
 import { MUTATE, REQUEST_VARIABLES, toJsonPatches, VALIDATE, type ResourceRule } from './cel';
+import { composeValidations, inlineVariables } from './compose';
 import { RESTRICTIONS } from './registry';
 import type { Restriction } from './restriction';
 
@@ -42,9 +43,14 @@ function rulesOf(all: Record<string, ResourceRule>, needed: readonly ResourceRul
   return Object.values(all).filter((r) => needed.includes(r));
 }
 
-/** The ValidatingAdmissionPolicy: what a tenant's requests may not use. */
+/**
+ * The ValidatingAdmissionPolicy: what a tenant's requests may not use. The modules' checks are composed
+ * into one validation and the few variables it needs (compose.ts: what a request costs is the number
+ * of expressions kube-apiserver evaluates for it).
+ */
 export function restrictionsPolicy(restrictions: readonly Restriction[] = RESTRICTIONS): AdmissionObject {
   const parts = restrictions.flatMap((r) => (r.validating ? [r.validating] : []));
+  const { variables, validation } = inlineVariables([...REQUEST_VARIABLES, ...parts.flatMap((p) => p.variables)], composeValidations(parts));
   return {
     apiVersion: ADMISSION_API_VERSION,
     kind: 'ValidatingAdmissionPolicy',
@@ -53,8 +59,8 @@ export function restrictionsPolicy(restrictions: readonly Restriction[] = RESTRI
       failurePolicy: 'Fail',
       paramKind: PARAM_KIND,
       matchConstraints: matchResources(rulesOf(VALIDATE, parts.flatMap((p) => p.rules))),
-      variables: [...REQUEST_VARIABLES, ...parts.flatMap((p) => p.variables)],
-      validations: parts.flatMap((p) => p.validations),
+      variables,
+      validations: [validation],
     },
   };
 }

@@ -22,7 +22,11 @@ export interface Restriction {
   readonly resolvesNames?: boolean;
   /** Problems of the field's value that the CRD schema cannot express, reported at `path` and below. */
   validate?(path: string, value: unknown, add: AddProblem): void;
-  /** What the validating policy checks: the requests it needs matched, its variables, its validations. */
+  /**
+   * What the validating policy checks: the requests it needs matched, its variables, its validations.
+   * The validations are composed with every other module's into one (compose.ts) and reached only for
+   * requests of these rules: a module's checks judge its own request kinds alone.
+   */
   readonly validating?: { rules: readonly ResourceRule[]; variables: readonly Variable[]; validations: readonly Validation[] };
   /**
    * What the mutating policy fills in, for the requests it needs matched: `patches` is a CEL list of
