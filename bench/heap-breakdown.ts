@@ -50,7 +50,7 @@ interface Snapshot {
 }
 
 /** A parsed snapshot with named accessors over V8's flat arrays. */
-class Graph {
+export class Graph {
   readonly nodeFields: number;
   readonly edgeFields: number;
   readonly count: number;

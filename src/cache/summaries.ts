@@ -149,25 +149,32 @@ const OWN_FIELDS: ReadonlySet<string> = new Set(['owners', 'namespaces', 'namesp
  * same offer, and in its status each namespace's name and uid as the instances the cached Namespace
  * holds, equal times (of claims and conditions) once, and claim origins, condition types, statuses and
  * reasons, and the messages of conditions that hold from the pool of strings (the same few on most
- * tenants: "Ready", "5 namespaces in sync"). `namespace` finds a cached Namespace by name; a claim whose
- * namespace is not cached (yet) keeps its own strings.
+ * tenants: "Ready", "5 namespaces in sync"), declared namespace names as the cached Namespaces' and
+ * finalizers from the pool of strings. `namespace` finds a cached Namespace by name; a claim whose
+ * namespace is not cached (yet) keeps its own strings until the Tenant's next version.
  */
 export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace: (name: string) => Namespace | undefined = () => undefined): Tenant {
   const out: Tenant = { ...tenant };
-  if (tenant.spec && typeof tenant.spec === 'object') {
-    const spec: Record<string, unknown> = { ...tenant.spec };
-    for (const [field, value] of Object.entries(spec)) if (value !== undefined && value !== null && typeof value === 'object' && !OWN_FIELDS.has(field)) spec[field] = pool.value(value);
-    out.spec = spec as unknown as TenantSpec;
-  }
-  const status = tenant.status;
-  if (!status) return out;
+  // Returned frozen whole: the informer then shares nothing of it with the version it replaces (see
+  // transform.ts), so the instances chosen here win over a previous version's copies — that version's
+  // claims may have been written before their namespaces were cached.
+  const result = (): Tenant => deepFreeze(out);
   const cachedMeta = (name: string): NamespaceMeta | undefined => {
     const ns = namespace(name);
     return ns && namespaceMeta(ns);
   };
-  const nameOf = (name: string): string => cachedMeta(name)?.name ?? name;
-  const times = new Map<string, string>();
-  const time = <T extends string | undefined>(t: T): T => (t === undefined ? t : ((times.get(t) ?? (times.set(t, t), t)) as T));
+  const nameOf = (name: string): string => (typeof name === 'string' ? (cachedMeta(name)?.name ?? name) : name);
+  const finalizers = tenant.metadata?.finalizers;
+  if (Array.isArray(finalizers)) out.metadata = { ...tenant.metadata, finalizers: finalizers.map((f) => pool.string(f)) };
+  if (tenant.spec && typeof tenant.spec === 'object') {
+    const spec: Record<string, unknown> = { ...tenant.spec };
+    for (const [field, value] of Object.entries(spec)) if (value !== undefined && value !== null && typeof value === 'object' && !OWN_FIELDS.has(field)) spec[field] = pool.value(value);
+    if (Array.isArray(spec.namespaces)) spec.namespaces = spec.namespaces.map(nameOf);
+    out.spec = spec as unknown as TenantSpec;
+  }
+  const status = tenant.status;
+  if (!status) return result();
+  const time = <T extends string | undefined>(t: T): T => (t === undefined ? t : (recentTime(t) as T));
   // Fields are replaced in place (the copy keeps the source's key order) and never added.
   const claim = (c: NamespaceClaim): NamespaceClaim => {
     const cached = cachedMeta(c.name);
@@ -189,7 +196,19 @@ export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace
   if (status.namespaces) out.status.namespaces = status.namespaces.map(nameOf);
   if (status.claims) out.status.claims = status.claims.map(claim);
   if (Array.isArray(status.conditions)) out.status.conditions = status.conditions.map(condition);
-  return out;
+  return result();
+}
+
+/** Recent times (claims, conditions), one instance each: tenants provisioned in the same second share it. */
+const recentTimes = new Map<string, string>();
+const RECENT_TIMES = 1024;
+
+function recentTime(t: string): string {
+  const hit = recentTimes.get(t);
+  if (hit !== undefined) return hit;
+  if (recentTimes.size >= RECENT_TIMES) recentTimes.clear();
+  recentTimes.set(t, t);
+  return t;
 }
 
 /**
