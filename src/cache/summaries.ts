@@ -10,7 +10,7 @@
  */
 import { hash } from 'node:crypto';
 import type { Condition, KubeObject, Labels, Namespace, NamespaceClaim, Tenant, TenantSpec } from '../kube/types';
-import { BINDING_CONTENT, NAMESPACE_NAME_LABEL, namespaceMeta, NamespaceRecord, OWN_NAME, recordOf, SPEC_CONTENT, storedVersion, type NamespaceMeta } from './records';
+import { BINDING_CONTENT, NAMESPACE_NAME_LABEL, namespaceMeta, NamespaceRecord, OWN_NAME, recordOf, SPEC_CONTENT, storedVersion, type GuardrailMarks, type NamespaceMeta, type NamespaceShape } from './records';
 import { deepFreeze } from './transform';
 
 /** Messages of conditions that hold, up to this long, are taken from the pool of strings. */
@@ -124,10 +124,8 @@ type Content = KubeObject & { spec?: unknown; status?: { hard?: unknown; used?: 
 export function guardrailSummary<T extends KubeObject>(obj: T, pool: Interner = shared, names: NamespaceNames = ownName): T {
   const o = obj as Content;
   const m = o.metadata;
-  const identity = [
-    pool.string(m.name), m.namespace === undefined ? undefined : names(m.namespace), storedVersion(m.resourceVersion),
-    pool.value(m.labels), pool.value(m.ownerReferences), m.deletionTimestamp,
-  ] as const;
+  const marks: GuardrailMarks = pool.value(withoutUndefined({ labels: m.labels, ownerReferences: m.ownerReferences, deletionTimestamp: m.deletionTimestamp }));
+  const identity = [pool.string(m.name), m.namespace === undefined ? undefined : names(m.namespace), storedVersion(m.resourceVersion), marks] as const;
   if (o.roleRef !== undefined || o.subjects !== undefined) {
     return recordOf<T>(o.apiVersion, o.kind, BINDING_CONTENT, ...identity, pool.value(o.roleRef), pool.value(o.subjects));
   }
@@ -199,7 +197,20 @@ export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace
   return result();
 }
 
-/** Recent times (claims, conditions), one instance each: tenants provisioned in the same second share it. */
+/**
+ * `fields` without the keys whose value is undefined: pooled by their JSON text, objects that differ only
+ * in such keys are one (and a shape with all of them absent is the one empty object).
+ */
+function withoutUndefined<T extends object>(fields: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
+  return out as T;
+}
+
+/**
+ * Recent times (namespaces' creation, claims, conditions), one instance each: objects made in the same
+ * second share it. Bounded: cleared when full.
+ */
 const recentTimes = new Map<string, string>();
 const RECENT_TIMES = 1024;
 
@@ -248,12 +259,13 @@ function keptAnnotations(annotations: Labels | undefined, kept: KeptAnnotations,
  */
 export function namespaceSummary(ns: Namespace, pool: Interner = shared, kept: KeptAnnotations = NO_ANNOTATIONS): Namespace {
   const m = ns.metadata;
-  return new NamespaceRecord(
-    m.name, m.uid, storedVersion(m.resourceVersion), m.creationTimestamp, m.deletionTimestamp,
-    m.labels === undefined ? undefined : labelsOfAlike(m.labels, m.name, pool),
-    keptAnnotations(m.annotations, kept, pool),
-    ns.status?.phase === undefined ? undefined : pool.value({ phase: ns.status.phase }),
-  ) as unknown as Namespace;
+  const shape: NamespaceShape = pool.value(withoutUndefined({
+    labels: m.labels === undefined ? undefined : labelsOfAlike(m.labels, m.name, pool),
+    annotations: keptAnnotations(m.annotations, kept, pool),
+    status: ns.status?.phase === undefined ? undefined : pool.value({ phase: ns.status.phase }),
+    deletionTimestamp: m.deletionTimestamp,
+  }));
+  return new NamespaceRecord(m.name, m.uid, storedVersion(m.resourceVersion), m.creationTimestamp === undefined ? undefined : recentTime(m.creationTimestamp), shape) as unknown as Namespace;
 }
 
 /**
