@@ -395,13 +395,21 @@ const DEFAULT_MAX_BYTES = 64 * 2 ** 20;
  */
 export const DEFAULT_WATCH_WINDOW: Required<Pick<WatchWindow, 'maxAgeMs' | 'minKept'>> = { maxAgeMs: 120_000, minKept: 100 };
 
+/** The window of the histories made from now on (see useWatchWindowAge). */
+let watchWindow: WatchWindow = DEFAULT_WATCH_WINDOW;
+
+/** Sets the age of the watch window (`--watch-window-age`) of every history made from now on: call before any view is made. */
+export function useWatchWindowAge(maxAgeMs: number): void {
+  watchWindow = { ...DEFAULT_WATCH_WINDOW, maxAgeMs };
+}
+
 const histories = new WeakMap<object, SourceHistory<KubeObject>>();
 
 /**
  * The one history of `source`, made on first use. Views ask for it before they register their own
  * handlers, so it records each event before any view reacts to it.
  */
-export function historyOf<T extends KubeObject>(source: HistorySource<T>, capacity: number, maxBytes = DEFAULT_MAX_BYTES, window: WatchWindow = DEFAULT_WATCH_WINDOW): SourceHistory<T> {
+export function historyOf<T extends KubeObject>(source: HistorySource<T>, capacity: number, maxBytes = DEFAULT_MAX_BYTES, window: WatchWindow = watchWindow): SourceHistory<T> {
   let history = histories.get(source) as SourceHistory<T> | undefined;
   if (!history) {
     const made = new SourceHistory(source, capacity, maxBytes, window);
