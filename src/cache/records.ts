@@ -5,8 +5,7 @@
  * resourceVersion as a number: about 64 B less per object (V8 without pointer compression: 24 B per
  * object header, 8 B per field, 24 B for a short string). What alike objects have in common beyond
  * their content — a guardrail's labels, owner references and deletion time, a namespace's labels,
- * annotations and phase — is one pooled object they share, so a guardrail record has six fields and a
- * namespace record five (72 and 64 B).
+ * phase and deletion time — is one pooled object they share, so a record has six fields (72 B), not eight.
  *
  * A record reads like the object it summarizes: `metadata` is made from its fields on each read (a
  * fresh object; nothing may rely on its identity or write to it), `apiVersion` and `kind` come from its
@@ -141,12 +140,13 @@ export class NamespaceRecord {
     readonly uid: string | undefined,
     readonly version: StoredVersion,
     readonly creationTimestamp: string | undefined,
-    /** Labels (of alike namespaces), kept annotations, phase and deletion time: one object alike namespaces share. */
+    /** Kept apart from the shape: a namespace's own annotations (a claim token) would make its shape its own too. */
+    readonly annotations: Labels | undefined,
+    /** Labels (of alike namespaces), phase and deletion time: one object alike namespaces share. */
     readonly shape: NamespaceShape,
   ) {}
 
   get labelsOfAlike(): Labels | undefined { return this.shape.labels; }
-  get annotations(): Labels | undefined { return this.shape.annotations; }
   get status(): { phase?: string } | undefined { return this.shape.status; }
   get deletionTimestamp(): string | undefined { return this.shape.deletionTimestamp; }
 
@@ -178,12 +178,11 @@ export class NamespaceRecord {
 
 /**
  * What alike namespaces (those of a tenant) have in common: their labels with {@link OWN_NAME} for the
- * name label's value, the annotations the cache keeps, the phase — and the rare deletion time. One pooled
- * object, so a record holds five fields instead of eight.
+ * name label's value and the phase — and the rare deletion time. One pooled object, so a record holds
+ * six fields instead of eight.
  */
 export interface NamespaceShape {
   readonly labels?: Labels;
-  readonly annotations?: Labels;
   readonly status?: { phase?: string };
   readonly deletionTimestamp?: string;
 }
