@@ -1,7 +1,9 @@
 /**
  * Where Paddock's heap goes: a heap snapshot of the running process (written by the heap probe), its
- * objects attributed to the structures that keep them — each informer's store and indexes, the source
- * histories, the view rows, the row encodings cache, list snapshots, the interning pool, the rest.
+ * objects attributed to the structures that keep them — each informer's store and indexes, the
+ * informers' handlers and reflectors, the TenantNamespace rows, the projected views, the source
+ * histories, the row encodings cache, list snapshots, the interning pool, the reconciler (its workqueue
+ * and each of its parts), the rest.
  *
  * Attribution is a partition: the structures are visited in a fixed order (see COMPONENTS), each
  * claiming what it reaches that no earlier one claimed, so an object shared by a store and a view row
@@ -50,7 +52,7 @@ interface Snapshot {
 }
 
 /** A parsed snapshot with named accessors over V8's flat arrays. */
-export class Graph {
+class Graph {
   readonly nodeFields: number;
   readonly edgeFields: number;
   readonly count: number;
