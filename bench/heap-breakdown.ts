@@ -1,7 +1,9 @@
 /**
  * Where Paddock's heap goes: a heap snapshot of the running process (written by the heap probe), its
- * objects attributed to the structures that keep them — each informer's store and indexes, the source
- * histories, the view rows, the row encodings cache, list snapshots, the interning pool, the rest.
+ * objects attributed to the structures that keep them — each informer's store and indexes, the
+ * informers' handlers and reflectors, the TenantNamespace rows, the projected views, the source
+ * histories, the row encodings cache, list snapshots, the interning pool, the reconciler (its workqueue
+ * and each of its parts), the rest.
  *
  * Attribution is a partition: the structures are visited in a fixed order (see COMPONENTS), each
  * claiming what it reaches that no earlier one claimed, so an object shared by a store and a view row
@@ -155,9 +157,14 @@ function componentRoots(g: Graph): { name: string; roots: number[] }[] {
   informers.sort((a, b) => a.name.localeCompare(b.name));
   for (const i of informers) if (i.store !== undefined) add(`store ${i.name}: objects`, [g.edge(i.store, '#clusterScoped'), g.edge(i.store, '#namespaced')]);
   for (const i of informers) if (i.store !== undefined) add(`store ${i.name}: indexes`, [g.edge(i.store, '#indices')]);
+  // The rest of each informer (handlers, reflector, its last list's resourceVersion), so that what reaches
+  // an informer (a history's source, the reconciler's cache) does not claim it.
+  add('informers (handlers, reflectors)', informers.map((i) => i.n));
   for (const v of g.nodesNamed('object', 'TenantNamespaceView')) {
-    add('tenantnamespaces view: rows', [g.edge(v, '#rows')]);
-    add('tenantnamespaces view: names, by tenant', [g.edge(v, '#names'), g.edge(v, '#byTenant')]);
+    const store = g.edge(v, 'store');
+    if (store === undefined) continue;
+    add('tenantnamespaces view: rows', [g.edge(store, '#rows')]);
+    add('tenantnamespaces view: names, by tenant, all', [g.edge(store, '#names'), g.edge(store, '#groups'), g.edge(store, '#all')]);
   }
   add('projected views (classes, nodes, tenants)', g.nodesNamed('object', 'ProjectedView'));
   for (const h of g.nodesNamed('object', 'SourceHistory')) {
@@ -166,6 +173,13 @@ function componentRoots(g: Graph): { name: string; roots: number[] }[] {
   }
   add('list snapshots', g.nodesNamed('object', 'ListSnapshots'));
   add('interning pool', g.nodesNamed('object', 'Interner'));
+  // What the reconciler keeps: its workqueue (dirty, processing, delays, rate limiters' failures), then
+  // its per-tenant state (status writes in flight, event batches, hostname ledger, quota shares, recent
+  // Events), the write fence and the leader elector. Last, so that they claim only what no cache or view holds.
+  add('reconciler: workqueue', g.nodesNamed('object', 'WorkQueue'));
+  for (const name of ['TenantReconciler', 'EventRecorder', 'HostnameHoldings', 'TenantQuotaController', 'QuotaRebalancer', 'TenantController', 'WriteFence', 'Writer', 'LeaderElector']) {
+    add(`reconciler: ${name}`, g.nodesNamed('object', name));
+  }
   return out;
 }
 

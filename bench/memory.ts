@@ -6,6 +6,7 @@ import { ACCEPT_JSON, ACCEPT_TABLE } from './http';
 import { memoryOf, metricSum } from './proc';
 import { round } from './stats';
 import { RETENTION_MS } from '../src/api/encoding/encodings';
+import { DEFAULT_WATCH_WINDOW } from '../src/cache/history';
 import { sleep } from '../test/controlplane/processes';
 
 /** When this scenario last listed every row (its encodings are then kept for up to 2 × RETENTION_MS). */
@@ -24,6 +25,14 @@ export interface MemoryPoint {
   heapUsedBytes: number;
   /** Row states whose encodings Paddock kept when the heap at rest was measured (paddock_row_encodings). */
   rowEncodings?: number;
+  /** Changes the source histories retained when the heap at rest was measured (paddock_cache_history_changes). */
+  historyChanges?: number;
+  /**
+   * Just settled, before the wait for rest: the histories still hold the last watch window of the build's
+   * changes (`settledHistoryChanges` of them), and other clients' lists their rows' encodings.
+   */
+  settledHeapUsedBytes?: number;
+  settledHistoryChanges?: number;
   heapUsedMiB: number;
   rssMiB: number;
   /**
@@ -46,6 +55,8 @@ export interface MemoryResult {
   marginalBytesPerNamespace: number;
   /** (heap while serving at the largest size − heap at 0) / namespaces. */
   servingHeapBytesPerNamespace?: number;
+  /** (heap just settled at the largest size, the watch window full of the build's changes − heap at 0) / namespaces. */
+  settledHeapBytesPerNamespace?: number;
 }
 
 export interface MemoryOptions {
@@ -68,16 +79,28 @@ export async function memoryPoint(cluster: BenchCluster, namespaces: number, opt
   // Other clients' lists (kube-controller-manager's metadata informers list every served resource at their
   // start) leave encodings too: wait for them to be dropped, at most as long as they may be kept.
   const held = async () => metricSum(await cluster.paddockMetrics(), 'paddock_row_encodings');
-  const until = Date.now() + 2 * RETENTION_MS + 5000;
+  // The histories keep the changes of the watch window's age, and at least the last few of each source:
+  // at rest, once the window has passed since the last change, each holds no more than those few.
+  const histories = async () => historyCounts(await cluster.paddockMetrics());
+  const settledHistoryChanges = (await histories()).reduce((a, b) => a + b, 0);
+  const settledHeapUsedBytes = namespaces > 0 ? (await cluster.heap()).heapUsed : undefined;
+  const windowPassed = async () => (await histories()).every((n) => n <= DEFAULT_WATCH_WINDOW.minKept);
+  const until = Date.now() + Math.max(2 * RETENTION_MS, DEFAULT_WATCH_WINDOW.maxAgeMs) + 5000;
   let rowEncodings = await held();
   if (rowEncodings > 0) options.log?.(`  waiting for the encodings of ${rowEncodings} row states (other clients' lists) to be dropped`);
-  while (rowEncodings > 0 && Date.now() < until) {
+  if (!(await windowPassed())) options.log?.(`  waiting for the watch window to pass (${settledHistoryChanges} changes retained)`);
+  while ((rowEncodings > 0 || !(await windowPassed())) && Date.now() < until) {
     await sleep(2000);
     rowEncodings = await held();
   }
   const heap = await cluster.heap();
-  const cachedObjects = metricSum(await cluster.paddockMetrics(), 'paddock_cache_objects');
-  const point: MemoryPoint = { namespaces, cachedObjects, heapUsedBytes: heap.heapUsed, heapUsedMiB: round(heap.heapUsed / 2 ** 20), rssMiB: round(memoryOf(cluster.paddock!.pid).rssMiB), rowEncodings };
+  const metrics = await cluster.paddockMetrics();
+  const cachedObjects = metricSum(metrics, 'paddock_cache_objects');
+  const historyChanges = historyCounts(metrics).reduce((a, b) => a + b, 0);
+  const point: MemoryPoint = {
+    namespaces, cachedObjects, heapUsedBytes: heap.heapUsed, heapUsedMiB: round(heap.heapUsed / 2 ** 20), rssMiB: round(memoryOf(cluster.paddock!.pid).rssMiB), rowEncodings, historyChanges,
+    settledHeapUsedBytes, settledHistoryChanges,
+  };
   if (options.breakdownDir) {
     const path = join(options.breakdownDir, `paddock-${namespaces}.heapsnapshot`);
     await takeHeapSnapshot(cluster.paddock!.pid, cluster.heapFile, path);
@@ -95,6 +118,11 @@ export async function memoryPoint(cluster: BenchCluster, namespaces: number, opt
   return point;
 }
 
+/** The changes each source history retains (paddock_cache_history_changes), one number per cache. */
+function historyCounts(metrics: string): number[] {
+  return metrics.split('\n').filter((l) => l.startsWith('paddock_cache_history_changes{')).map((l) => Number(l.split(/\s+/).pop()));
+}
+
 /** Scenario 5: heap per cached namespace (with its quota and guardrails), from the points measured. */
 export function memoryResult(points: MemoryPoint[]): MemoryResult {
   const zero = points[0];
@@ -109,5 +137,6 @@ export function memoryResult(points: MemoryPoint[]): MemoryResult {
     marginalBytesPerNamespace: round((bytes(last) - bytes(prev)) / Math.max(1, last.namespaces - prev.namespaces)),
   };
   if (last.servingHeapUsedBytes !== undefined) result.servingHeapBytesPerNamespace = round((last.servingHeapUsedBytes - bytes(zero)) / last.namespaces);
+  if (last.settledHeapUsedBytes !== undefined) result.settledHeapBytesPerNamespace = round((last.settledHeapUsedBytes - bytes(zero)) / last.namespaces);
   return result;
 }

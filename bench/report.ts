@@ -140,9 +140,10 @@ function reconcileTable(r: ReconcileResult): string {
 function memoryTable(m: MemoryResult): string {
   const zero = m.points[0];
   const perNamespace = (heap: number | undefined, p: MemoryPoint) => (p.namespaces && heap !== undefined ? bytes(Math.round((heap - zero.heapUsedBytes) / p.namespaces)) : '–');
-  return table(['namespaces', 'cached objects', 'heap used MiB (after GC)', 'RSS MiB', 'heap per namespace since 0', 'while serving: heap MiB', 'per namespace'],
+  return table(['namespaces', 'cached objects', 'heap used MiB (after GC)', 'RSS MiB', 'heap per namespace since 0', 'while serving: heap MiB', 'per namespace', 'just settled: per namespace (changes in the watch window)'],
     m.points.map((p) => [k(p.namespaces), p.cachedObjects, f(p.heapUsedMiB), f(p.rssMiB), perNamespace(p.heapUsedBytes, p),
-      p.servingHeapUsedBytes === undefined ? '–' : f(p.servingHeapUsedBytes / 2 ** 20), perNamespace(p.servingHeapUsedBytes, p)]));
+      p.servingHeapUsedBytes === undefined ? '–' : f(p.servingHeapUsedBytes / 2 ** 20), perNamespace(p.servingHeapUsedBytes, p),
+      p.settledHeapUsedBytes === undefined ? '–' : `${perNamespace(p.settledHeapUsedBytes, p)} (${p.settledHistoryChanges ?? '?'})`]));
 }
 
 /** The row encodings cache: bytes per row, and against the heap budget per namespace. */
@@ -306,7 +307,7 @@ export function toMarkdown(r: BenchResults): string {
   if (r.memory) {
     out.push('## 5. Memory', '',
       'Paddock\'s heap after a full GC (least of 3 samples; a preloaded probe runs `gc()` on SIGUSR2), with all caches synced and the cluster settled, ' +
-      'at rest (no row\'s encodings kept: none made by this run\'s lists or by other clients\', such as kube-controller-manager\'s metadata informers listing every row at their start; see `paddock_row_encodings`), then while serving: just after an admin list as a Table and as JSON, every row\'s encodings alive. ' +
+      'at rest (no row\'s encodings kept: none made by this run\'s lists or by other clients\', such as kube-controller-manager\'s metadata informers listing every row at their start; see `paddock_row_encodings`; and the watch window passed, each source history holding its last 100 changes), then while serving: just after an admin list as a Table and as JSON, every row\'s encodings alive; and, before the wait for rest, just settled: the histories still holding the watch window (2 minutes) of the build\'s changes. ' +
       `Each namespace comes with a ResourceQuota, a LimitRange, a NetworkPolicy and a RoleBinding (5 cached objects, plus 1 Tenant per ${r.config.namespacesPerTenant} namespaces), and a TenantNamespace row. ` +
       `Heap per namespace at the largest size: ${bytes(r.memory.heapBytesPerNamespace)} (${bytes(r.memory.heapBytesPerObject)} per cached object); marginal, between the two largest sizes: ${bytes(r.memory.marginalBytesPerNamespace)}.`, '',
       memoryTable(r.memory), '');

@@ -11,6 +11,7 @@ import { TenantNamespaceView } from './api/resources/tenantnamespaces/view';
 import { viewResources } from './api/resources';
 import { WatchHub } from './api/watch/hub';
 import { SharedInformerFactory } from './cache/factory';
+import { useWatchWindowAge } from './cache/history';
 import { ServingCertManager } from './certs/serving-cert';
 import { ResourceVersionSeal } from './api/storage/version-seal';
 import { RESOURCE_VERSION_WAIT_MS } from './api/storage/change-log';
@@ -74,6 +75,7 @@ async function run(options: Options): Promise<void> {
     }
     // resourceVersions are signed with a key derived from the serving key, which every replica shares.
     const seal = new ResourceVersionSeal(() => serving().key);
+    useWatchWindowAge(options.watchWindowAgeMs);
     const view = new TenantNamespaceView(cache, options.watchWindow, seal);
     // Every resource of tenancy.paddock.dev/v1alpha1: one registration each, one watch hub each.
     const resources: AnyServedResource[] = [tenantNamespacesResource(view.store, new SelfService(view, apiClient)), ...viewResources(cache, options.watchWindow, seal)];

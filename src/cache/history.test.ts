@@ -85,6 +85,48 @@ describe('SourceHistory', () => {
     expect(tight.locate(tight.fingerprint)).toBe(tight.head);
   });
 
+  it('keeps every change younger than the window, and of older ones only the latest minKept', () => {
+    const inf = new FakeInformer<KubeObject>();
+    let now = 1_000_000;
+    const h = new SourceHistory(inf, 10_000, Infinity, { maxAgeMs: 60_000, minKept: 2, now: () => now });
+    inf.set('x', obj('x', 1));
+    const start = h.position;
+    for (let rv = 2; rv <= 5; rv++) inf.set('x', obj('x', rv));
+    // All younger than the window: the first state still resumes, with every change after it.
+    expect(h.entriesAfter(h.locate(start.fingerprint, start.rev)!).map((e) => e.after?.metadata.resourceVersion)).toEqual(['2', '3', '4', '5']);
+    now += 60_001;
+    inf.set('y', obj('y', 6));
+    // The changes before it are older than the window: only the two latest changes are retained.
+    expect(h.retained).toBe(2);
+    expect(h.locate(start.fingerprint, start.rev)).toBeUndefined();
+    const kept = h.entriesAfter(h.head - 2).map((e) => `${e.key}:${e.after?.metadata.resourceVersion}`);
+    expect(kept).toEqual(['x:5', 'y:6']);
+  });
+
+  it('forgets old changes on a timer when nothing else changes', async () => {
+    jest.useFakeTimers({ now: 5_000_000 });
+    try {
+      const inf = new FakeInformer<KubeObject>();
+      const h = new SourceHistory(inf, 10_000, Infinity, { maxAgeMs: 1000, minKept: 1 });
+      // More than one block of changes (256), each replacing an object the history holds as `before`.
+      for (let rv = 1; rv <= 600; rv++) inf.set('x', obj('x', rv, `v${rv}`));
+      const first = h.head - 599;
+      expect(h.retained).toBe(600);
+      expect(h.retains(first)).toBe(true);
+      await jest.advanceTimersByTimeAsync(999);
+      expect(h.retained).toBe(600);
+      await jest.advanceTimersByTimeAsync(1500);
+      expect(h.retained).toBe(1);
+      expect(h.retains(first)).toBe(false);
+      // The current position is always retained, with the change that made it.
+      expect(h.locate(h.fingerprint)).toBe(h.head);
+      expect(h.entriesAfter(h.head - 1).map((e) => e.before?.metadata.resourceVersion)).toEqual(['599']);
+      expect(() => h.entriesAfter(first)).toThrow(RangeError);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('reaches a revision by events, bookmarks and lists, and never goes back', () => {
     const inf = new FakeInformer<KubeObject>();
     const h = new SourceHistory(inf, 10);

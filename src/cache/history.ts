@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { KubeObject } from '../kube/types';
+import { countHistory } from '../metrics/cache';
 import type { EventHandler, HandlerRegistration } from './informer';
 import { objectKey } from './keys';
 import type { ObjectCache } from './store';
@@ -51,15 +52,17 @@ export interface SourcePosition {
  * - `rev` never decreases: it is the highest revision this replica knows the collection is current at
  *   (events, bookmarks and lists), so a client position with a higher `rev` and an unknown fingerprint
  *   is ahead of this replica, not lost;
- * - at most `capacity` entries and about `maxBytes` of replaced objects are kept; older positions are
- *   forgotten (a client there gets 410 Expired and relists).
+ * - at most `capacity` entries and about `maxBytes` of replaced objects are kept, and of the changes
+ *   older than the window's age (see {@link WatchWindow}) at most its `minKept`; older positions are
+ *   forgotten (a client there gets 410 Expired and relists). The current position is always retained.
  *
- * Storage: the retained changes are kept as columns (see {@link Ring}), one slot per change and no object
- * per change; a change's key is its object's, its sequence number its slot's. {@link HistoryEntry}
- * objects are made only when asked for (a replay).
+ * Storage: the retained changes are kept as columns (see {@link Columns}), one slot per change and no
+ * object per change, in blocks dropped as soon as every change they hold is forgotten, so a quiet
+ * collection keeps only its last `minKept` changes; a change's key is its object's, its sequence number
+ * its slot's. {@link HistoryEntry} objects are made only when asked for (a replay).
  */
 export class SourceHistory<T extends KubeObject> {
-  readonly #ring: Ring<T>;
+  readonly #columns: Columns<T>;
   /**
    * The retained positions by the high half of their state's fingerprint (a small integer), oldest
    * first: one position as a number (most fingerprints name one position), several as an array. Two
@@ -76,10 +79,14 @@ export class SourceHistory<T extends KubeObject> {
   #lo = 0;
   #rev = 0;
   #bytes = 0;
+  /** Armed while changes older than the window's age may have to be forgotten. */
+  #trimTimer: NodeJS.Timeout | undefined;
+  readonly window: Required<WatchWindow>;
 
-  constructor(readonly source: HistorySource<T>, readonly capacity: number, readonly maxBytes = Infinity) {
+  constructor(readonly source: HistorySource<T>, readonly capacity: number, readonly maxBytes = Infinity, window: WatchWindow = {}) {
     if (capacity < 1) throw new RangeError('capacity must be at least 1');
-    this.#ring = new Ring(capacity);
+    this.window = { maxAgeMs: Infinity, minKept: capacity, now: Date.now, ...window };
+    this.#columns = new Columns();
     this.#positions.set(0, 0);
     source.addEventHandler({
       add: (obj) => this.#record(obj, undefined, obj, revisionOf(obj)),
@@ -127,7 +134,7 @@ export class SourceHistory<T extends KubeObject> {
 
   /** The revision from which retained position `seq` held: that of the change that made it. */
   #since(seq: number): number {
-    return seq === this.#floor ? this.#floorRev : this.#ring.rev(seq);
+    return seq === this.#floor ? this.#floorRev : this.#columns.rev(seq);
   }
 
   /** Whether position `seq` is retained. */
@@ -156,17 +163,17 @@ export class SourceHistory<T extends KubeObject> {
 
   /** The change that made retained position `seq` (> floor), as an object. */
   #entry(seq: number): HistoryEntry<T> {
-    const before = this.#ring.before(seq);
-    const after = this.#ring.after(seq);
-    return Object.freeze({ seq, rev: this.#ring.rev(seq), key: objectKey((after ?? before)!), before, after, fingerprint: this.#fingerprintAt(seq) });
+    const before = this.#columns.before(seq);
+    const after = this.#columns.after(seq);
+    return Object.freeze({ seq, rev: this.#columns.rev(seq), key: objectKey((after ?? before)!), before, after, fingerprint: this.#fingerprintAt(seq) });
   }
 
   #fingerprintAt(seq: number): string {
-    return seq === this.#floor ? format(this.#floorHi, this.#floorLo) : format(this.#ring.hi(seq), this.#ring.lo(seq));
+    return seq === this.#floor ? format(this.#floorHi, this.#floorLo) : format(this.#columns.hi(seq), this.#columns.lo(seq));
   }
 
   #loAt(seq: number): number {
-    return seq === this.#floor ? this.#floorLo : this.#ring.lo(seq);
+    return seq === this.#floor ? this.#floorLo : this.#columns.lo(seq);
   }
 
   /** Records that the object `obj` (the state before or after) went from `before` to `after`. */
@@ -177,7 +184,7 @@ export class SourceHistory<T extends KubeObject> {
     const seq = ++this.#head;
     if (seq - this.#floor > this.capacity) this.#evict();
     const entryRev = Math.max(rev, this.#rev);
-    this.#ring.put(seq, entryRev, this.#hi | 0, this.#lo | 0, before, after);
+    this.#columns.put(seq, entryRev, this.window.now(), this.#hi | 0, this.#lo | 0, before, after);
     const hi = this.#hi | 0;
     const positions = this.#positions.get(hi);
     if (positions === undefined) this.#positions.set(hi, seq);
@@ -185,7 +192,33 @@ export class SourceHistory<T extends KubeObject> {
     else positions.push(seq);
     this.#bytes += sizeOf(before);
     while (this.#bytes > this.maxBytes && this.#floor < this.#head - 1) this.#evict();
+    this.trim();
     this.#advance(entryRev);
+  }
+
+  /** Changes retained (positions after the floor). */
+  get retained(): number {
+    return this.#head - this.#floor;
+  }
+
+  /**
+   * Forgets the positions the window no longer needs: beyond the `minKept` latest changes, a position is
+   * kept while the change that ended it (the next one) is younger than `maxAgeMs` — a client may have
+   * been told of it (an event, a bookmark) until then. Runs after each change and, while something may
+   * still have to go, on a timer (unref'd: it never keeps the process alive).
+   */
+  trim(): void {
+    const { maxAgeMs, minKept, now } = this.window;
+    if (!Number.isFinite(maxAgeMs)) return;
+    const oldest = now() - maxAgeMs;
+    while (this.#head - this.#floor > minKept && this.#columns.time(this.#floor + 1) <= oldest) this.#evict();
+    if (this.#trimTimer !== undefined || this.#head - this.#floor <= minKept) return;
+    const due = this.#columns.time(this.#floor + 1) + maxAgeMs - now();
+    this.#trimTimer = setTimeout(() => {
+      this.#trimTimer = undefined;
+      this.trim();
+    }, Math.max(0, due) + TRIM_SLACK_MS);
+    this.#trimTimer.unref();
   }
 
   /** Forgets the oldest retained position; the state after the oldest change becomes the floor. */
@@ -198,10 +231,12 @@ export class SourceHistory<T extends KubeObject> {
       if (positions.length === 1) this.#positions.set(this.#floorHi, positions[0]);
     }
     const oldest = ++this.#floor;
-    this.#floorHi = this.#ring.hi(oldest);
-    this.#floorLo = this.#ring.lo(oldest);
-    this.#floorRev = this.#ring.rev(oldest);
-    this.#bytes -= sizeOf(this.#ring.before(oldest));
+    this.#floorHi = this.#columns.hi(oldest);
+    this.#floorLo = this.#columns.lo(oldest);
+    this.#floorRev = this.#columns.rev(oldest);
+    this.#bytes -= sizeOf(this.#columns.before(oldest));
+    // The floor's own change is never read again (the floor's fields above say all of it).
+    this.#columns.drop(oldest);
   }
 
   #advance(rev: number): void {
@@ -223,34 +258,82 @@ function format(hi: number, lo: number): string {
   return (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
 }
 
+/** How long a forgotten change's position may wait to be trimmed after it is due (timers are coalesced). */
+const TRIM_SLACK_MS = 1000;
+
 /**
- * The retained changes of a history, one slot per change (slot `(seq - 1) % capacity`), in five columns:
- * revision, the fingerprint's halves (as signed 32-bit integers, stored unboxed), the object before
- * and after. The columns grow with use up to `capacity` slots, then are reused in turn.
+ * What the watch window must hold beyond the capacity and byte bounds: every change younger than
+ * `maxAgeMs`, and at least the `minKept` latest whatever their age (as kube-apiserver's watch cache keeps
+ * at least its lower bound of events, and sizes itself to hold those of the last 75 s). `now` is the
+ * clock (milliseconds).
  */
-class Ring<T> {
-  readonly #revs: number[] = [];
-  readonly #his: number[] = [];
-  readonly #los: number[] = [];
-  readonly #befores: (T | undefined)[] = [];
-  readonly #afters: (T | undefined)[] = [];
+export interface WatchWindow {
+  maxAgeMs?: number;
+  minKept?: number;
+  now?: () => number;
+}
 
-  constructor(readonly capacity: number) {}
+/** Changes per block of {@link Columns}. */
+const BLOCK = 256;
 
-  put(seq: number, rev: number, hi: number, lo: number, before: T | undefined, after: T | undefined): void {
-    const slot = (seq - 1) % this.capacity;
-    this.#revs[slot] = rev;
-    this.#his[slot] = hi;
-    this.#los[slot] = lo;
-    this.#befores[slot] = before;
-    this.#afters[slot] = after;
+/** One block of columns: BLOCK consecutive changes. */
+interface Block<T> {
+  readonly revs: Float64Array;
+  readonly times: Float64Array;
+  readonly his: Int32Array;
+  readonly los: Int32Array;
+  readonly befores: (T | undefined)[];
+  readonly afters: (T | undefined)[];
+}
+
+/**
+ * The retained changes of a history, one slot per change, in six columns: revision, the time it was
+ * recorded, the fingerprint's halves (signed 32-bit integers), the object before and after. Columns are
+ * kept in blocks of BLOCK changes (block `(seq - 1) / BLOCK`), made when the first change of a block is
+ * put and dropped when its last one is: memory follows what is retained, not the most ever retained.
+ */
+class Columns<T> {
+  readonly #blocks = new Map<number, Block<T>>();
+
+  put(seq: number, rev: number, time: number, hi: number, lo: number, before: T | undefined, after: T | undefined): void {
+    const index = Math.floor((seq - 1) / BLOCK);
+    let block = this.#blocks.get(index);
+    if (!block) {
+      block = { revs: new Float64Array(BLOCK), times: new Float64Array(BLOCK), his: new Int32Array(BLOCK), los: new Int32Array(BLOCK), befores: [], afters: [] };
+      this.#blocks.set(index, block);
+    }
+    const slot = (seq - 1) % BLOCK;
+    block.revs[slot] = rev;
+    block.times[slot] = time;
+    block.his[slot] = hi;
+    block.los[slot] = lo;
+    block.befores[slot] = before;
+    block.afters[slot] = after;
   }
 
-  rev(seq: number): number { return this.#revs[(seq - 1) % this.capacity]; }
-  hi(seq: number): number { return this.#his[(seq - 1) % this.capacity]; }
-  lo(seq: number): number { return this.#los[(seq - 1) % this.capacity]; }
-  before(seq: number): T | undefined { return this.#befores[(seq - 1) % this.capacity]; }
-  after(seq: number): T | undefined { return this.#afters[(seq - 1) % this.capacity]; }
+  /** Lets go of change `seq`'s objects; its block goes with its last change. */
+  drop(seq: number): void {
+    const index = Math.floor((seq - 1) / BLOCK);
+    const block = this.#blocks.get(index);
+    if (!block) return;
+    const slot = (seq - 1) % BLOCK;
+    block.befores[slot] = undefined;
+    block.afters[slot] = undefined;
+    if (slot === BLOCK - 1) this.#blocks.delete(index);
+  }
+
+  #block(seq: number): Block<T> {
+    const block = this.#blocks.get(Math.floor((seq - 1) / BLOCK));
+    if (!block) throw new RangeError(`change ${seq} is not retained`);
+    return block;
+  }
+
+  rev(seq: number): number { return this.#block(seq).revs[(seq - 1) % BLOCK]; }
+  time(seq: number): number { return this.#block(seq).times[(seq - 1) % BLOCK]; }
+  hi(seq: number): number { return this.#block(seq).his[(seq - 1) % BLOCK]; }
+  lo(seq: number): number { return this.#block(seq).los[(seq - 1) % BLOCK]; }
+  before(seq: number): T | undefined { return this.#block(seq).befores[(seq - 1) % BLOCK]; }
+  after(seq: number): T | undefined { return this.#block(seq).afters[(seq - 1) % BLOCK]; }
 }
 
 /**
@@ -304,15 +387,40 @@ export class SourceAt<T extends KubeObject> {
 /** The replaced objects a history keeps alive at most, per collection (JSON length). */
 const DEFAULT_MAX_BYTES = 64 * 2 ** 20;
 
+/**
+ * The watch window of a served view's sources: every change of the last two minutes (a client told of a
+ * position by an event or a bookmark — sent every 30 s — resumes from it after a dropped connection and
+ * client-go's backoff; kube-apiserver's watch cache keeps 75 s), and at least the last 100 changes of a
+ * quiet collection (kube-apiserver's lower bound).
+ */
+export const DEFAULT_WATCH_WINDOW: Required<Pick<WatchWindow, 'maxAgeMs' | 'minKept'>> = { maxAgeMs: 120_000, minKept: 100 };
+
+/** The window of the histories made from now on (see useWatchWindowAge). */
+let watchWindow: WatchWindow = DEFAULT_WATCH_WINDOW;
+
+/** Sets the age of the watch window (`--watch-window-age`) of every history made from now on: call before any view is made. */
+export function useWatchWindowAge(maxAgeMs: number): void {
+  watchWindow = { ...DEFAULT_WATCH_WINDOW, maxAgeMs };
+}
+
 const histories = new WeakMap<object, SourceHistory<KubeObject>>();
 
 /**
  * The one history of `source`, made on first use. Views ask for it before they register their own
  * handlers, so it records each event before any view reacts to it.
  */
-export function historyOf<T extends KubeObject>(source: HistorySource<T>, capacity: number, maxBytes = DEFAULT_MAX_BYTES): SourceHistory<T> {
+export function historyOf<T extends KubeObject>(source: HistorySource<T>, capacity: number, maxBytes = DEFAULT_MAX_BYTES, window: WatchWindow = watchWindow): SourceHistory<T> {
   let history = histories.get(source) as SourceHistory<T> | undefined;
-  if (!history) histories.set(source, (history = new SourceHistory(source, capacity, maxBytes) as SourceHistory<T>) as unknown as SourceHistory<KubeObject>);
+  if (!history) {
+    const made = new SourceHistory(source, capacity, maxBytes, window);
+    histories.set(source, made as unknown as SourceHistory<KubeObject>);
+    const name = (source as { name?: unknown }).name;
+    if (typeof name === 'string') {
+      const ref = new WeakRef(made);
+      countHistory(name, () => ref.deref()?.retained ?? 0);
+    }
+    history = made;
+  }
   return history;
 }
 

@@ -3,8 +3,9 @@
  * itself, a few as an array, more as a Set. Most index values have one key or a few (a tenant's
  * namespaces, an owner's tenants), and a Set costs several times what an array of a few strings does.
  *
- * Invariants: an entry holds each key once; an array entry holds 2..SMALL keys in insertion order; an
- * entry that drops to one key is stored as the string, one that drops to none is removed.
+ * Invariants: an entry holds each key once; an array entry holds 2..SMALL keys in insertion order, and
+ * is replaced (not grown) when a key is added, so it has no spare room; an entry that drops to one key
+ * is stored as the string, one that drops to none is removed.
  */
 export type KeySet = string | string[] | Set<string>;
 
@@ -18,7 +19,8 @@ export function addKey(index: Map<string, KeySet>, value: string, key: string): 
     if (keys !== key) index.set(value, [keys, key]);
   } else if (Array.isArray(keys)) {
     if (keys.includes(key)) return;
-    if (keys.length < SMALL) keys.push(key);
+    // A new array of the exact length: one grown by push keeps room for about 16 more keys.
+    if (keys.length < SMALL) index.set(value, keys.concat(key));
     else index.set(value, new Set([...keys, key]));
   } else keys.add(key);
 }

@@ -36,7 +36,7 @@ export function groupSet<T extends KubeObject>(groups: Map<string, ObjectGroup<T
   if (Array.isArray(group)) {
     const i = group.findIndex((o) => o.metadata.name === name);
     if (i >= 0) return replaceAt(group, i, obj);
-    if (group.length < SMALL) group.push(obj);
+    if (group.length < SMALL) groups.set(at, group.concat(obj)); // exact length: push would leave room for ~16 more
     else groups.set(at, new Map([...group, obj].map((o) => [o.metadata.name, o])));
     return undefined;
   }

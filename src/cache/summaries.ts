@@ -10,7 +10,7 @@
  */
 import { hash } from 'node:crypto';
 import type { Condition, KubeObject, Labels, Namespace, NamespaceClaim, Tenant, TenantSpec } from '../kube/types';
-import { BINDING_CONTENT, NAMESPACE_NAME_LABEL, namespaceMeta, NamespaceRecord, OWN_NAME, recordOf, SPEC_CONTENT, storedVersion, type NamespaceMeta } from './records';
+import { BINDING_CONTENT, NAMESPACE_NAME_LABEL, namespaceMeta, NamespaceRecord, OWN_NAME, recordOf, SPEC_CONTENT, storedVersion, type GuardrailMarks, type NamespaceMeta, type NamespaceShape } from './records';
 import { deepFreeze } from './transform';
 
 /** Messages of conditions that hold, up to this long, are taken from the pool of strings. */
@@ -124,10 +124,8 @@ type Content = KubeObject & { spec?: unknown; status?: { hard?: unknown; used?: 
 export function guardrailSummary<T extends KubeObject>(obj: T, pool: Interner = shared, names: NamespaceNames = ownName): T {
   const o = obj as Content;
   const m = o.metadata;
-  const identity = [
-    pool.string(m.name), m.namespace === undefined ? undefined : names(m.namespace), storedVersion(m.resourceVersion),
-    pool.value(m.labels), pool.value(m.ownerReferences), m.deletionTimestamp,
-  ] as const;
+  const marks: GuardrailMarks = pool.value(withoutUndefined({ labels: m.labels, ownerReferences: m.ownerReferences, deletionTimestamp: m.deletionTimestamp }));
+  const identity = [pool.string(m.name), m.namespace === undefined ? undefined : names(m.namespace), storedVersion(m.resourceVersion), marks] as const;
   if (o.roleRef !== undefined || o.subjects !== undefined) {
     return recordOf<T>(o.apiVersion, o.kind, BINDING_CONTENT, ...identity, pool.value(o.roleRef), pool.value(o.subjects));
   }
@@ -149,25 +147,32 @@ const OWN_FIELDS: ReadonlySet<string> = new Set(['owners', 'namespaces', 'namesp
  * same offer, and in its status each namespace's name and uid as the instances the cached Namespace
  * holds, equal times (of claims and conditions) once, and claim origins, condition types, statuses and
  * reasons, and the messages of conditions that hold from the pool of strings (the same few on most
- * tenants: "Ready", "5 namespaces in sync"). `namespace` finds a cached Namespace by name; a claim whose
- * namespace is not cached (yet) keeps its own strings.
+ * tenants: "Ready", "5 namespaces in sync"), declared namespace names as the cached Namespaces' and
+ * finalizers from the pool of strings. `namespace` finds a cached Namespace by name; a claim whose
+ * namespace is not cached (yet) keeps its own strings until the Tenant's next version.
  */
 export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace: (name: string) => Namespace | undefined = () => undefined): Tenant {
   const out: Tenant = { ...tenant };
-  if (tenant.spec && typeof tenant.spec === 'object') {
-    const spec: Record<string, unknown> = { ...tenant.spec };
-    for (const [field, value] of Object.entries(spec)) if (value !== undefined && value !== null && typeof value === 'object' && !OWN_FIELDS.has(field)) spec[field] = pool.value(value);
-    out.spec = spec as unknown as TenantSpec;
-  }
-  const status = tenant.status;
-  if (!status) return out;
+  // Returned frozen whole: the informer then shares nothing of it with the version it replaces (see
+  // transform.ts), so the instances chosen here win over a previous version's copies — that version's
+  // claims may have been written before their namespaces were cached.
+  const result = (): Tenant => deepFreeze(out);
   const cachedMeta = (name: string): NamespaceMeta | undefined => {
     const ns = namespace(name);
     return ns && namespaceMeta(ns);
   };
-  const nameOf = (name: string): string => cachedMeta(name)?.name ?? name;
-  const times = new Map<string, string>();
-  const time = <T extends string | undefined>(t: T): T => (t === undefined ? t : ((times.get(t) ?? (times.set(t, t), t)) as T));
+  const nameOf = (name: string): string => (typeof name === 'string' ? (cachedMeta(name)?.name ?? name) : name);
+  const finalizers = tenant.metadata?.finalizers;
+  if (Array.isArray(finalizers)) out.metadata = { ...tenant.metadata, finalizers: finalizers.map((f) => pool.string(f)) };
+  if (tenant.spec && typeof tenant.spec === 'object') {
+    const spec: Record<string, unknown> = { ...tenant.spec };
+    for (const [field, value] of Object.entries(spec)) if (value !== undefined && value !== null && typeof value === 'object' && !OWN_FIELDS.has(field)) spec[field] = pool.value(value);
+    if (Array.isArray(spec.namespaces)) spec.namespaces = spec.namespaces.map(nameOf);
+    out.spec = spec as unknown as TenantSpec;
+  }
+  const status = tenant.status;
+  if (!status) return result();
+  const time = <T extends string | undefined>(t: T): T => (t === undefined ? t : (recentTime(t) as T));
   // Fields are replaced in place (the copy keeps the source's key order) and never added.
   const claim = (c: NamespaceClaim): NamespaceClaim => {
     const cached = cachedMeta(c.name);
@@ -189,7 +194,32 @@ export function tenantSummary(tenant: Tenant, pool: Interner = shared, namespace
   if (status.namespaces) out.status.namespaces = status.namespaces.map(nameOf);
   if (status.claims) out.status.claims = status.claims.map(claim);
   if (Array.isArray(status.conditions)) out.status.conditions = status.conditions.map(condition);
-  return out;
+  return result();
+}
+
+/**
+ * `fields` without the keys whose value is undefined: pooled by their JSON text, objects that differ only
+ * in such keys are one (and a shape with all of them absent is the one empty object).
+ */
+function withoutUndefined<T extends object>(fields: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
+  return out as T;
+}
+
+/**
+ * Recent times (namespaces' creation, claims, conditions), one instance each: objects made in the same
+ * second share it. Bounded: cleared when full.
+ */
+const recentTimes = new Map<string, string>();
+const RECENT_TIMES = 1024;
+
+function recentTime(t: string): string {
+  const hit = recentTimes.get(t);
+  if (hit !== undefined) return hit;
+  if (recentTimes.size >= RECENT_TIMES) recentTimes.clear();
+  recentTimes.set(t, t);
+  return t;
 }
 
 /**
@@ -229,12 +259,13 @@ function keptAnnotations(annotations: Labels | undefined, kept: KeptAnnotations,
  */
 export function namespaceSummary(ns: Namespace, pool: Interner = shared, kept: KeptAnnotations = NO_ANNOTATIONS): Namespace {
   const m = ns.metadata;
-  return new NamespaceRecord(
-    m.name, m.uid, storedVersion(m.resourceVersion), m.creationTimestamp, m.deletionTimestamp,
-    m.labels === undefined ? undefined : labelsOfAlike(m.labels, m.name, pool),
-    keptAnnotations(m.annotations, kept, pool),
-    ns.status?.phase === undefined ? undefined : pool.value({ phase: ns.status.phase }),
-  ) as unknown as Namespace;
+  const shape: NamespaceShape = pool.value(withoutUndefined({
+    labels: m.labels === undefined ? undefined : labelsOfAlike(m.labels, m.name, pool),
+    status: ns.status?.phase === undefined ? undefined : pool.value({ phase: ns.status.phase }),
+    deletionTimestamp: m.deletionTimestamp,
+  }));
+  const created = m.creationTimestamp === undefined ? undefined : recentTime(m.creationTimestamp);
+  return new NamespaceRecord(m.name, m.uid, storedVersion(m.resourceVersion), created, keptAnnotations(m.annotations, kept, pool), shape) as unknown as Namespace;
 }
 
 /**

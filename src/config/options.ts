@@ -46,6 +46,8 @@ export interface Options {
   /** Idle keep-alive connections close after this. */
   idleTimeoutMs: number;
   watchWindow: number;
+  /** --watch-window-age: how long each change is kept for resuming (beyond the last 100, kept whatever their age). */
+  watchWindowAgeMs: number;
   watchBufferBytes: number;
   /**
    * The cluster roles spec.additionalRoleBindings may name. Paddock's RBAC must let it bind each of them
@@ -94,7 +96,8 @@ export const FLAGS: Record<string, FlagSpec> = {
   'request-body-timeout': { env: 'PADDOCK_REQUEST_BODY_TIMEOUT', default: '30s', help: 'deadline for receiving a request body (read only after authorization); past it 408 Timeout' },
   'header-timeout': { env: 'PADDOCK_HEADER_TIMEOUT', default: '32s', help: 'deadline for receiving request headers; past it 408 and the connection closes' },
   'idle-timeout': { env: 'PADDOCK_IDLE_TIMEOUT', default: '90s', help: 'idle keep-alive connections close after this' },
-  'watch-window': { env: 'PADDOCK_WATCH_WINDOW', default: '10000', help: 'watch events kept for resuming from a resourceVersion' },
+  'watch-window': { env: 'PADDOCK_WATCH_WINDOW', default: '10000', help: 'watch events kept for resuming from a resourceVersion, at most, per source' },
+  'watch-window-age': { env: 'PADDOCK_WATCH_WINDOW_AGE', default: '2m', help: 'how long watch events are kept for resuming (the last 100 of each source are kept whatever their age)' },
   'watch-buffer-bytes': { env: 'PADDOCK_WATCH_BUFFER_BYTES', default: '8388608', help: 'unread bytes after which a watch is closed as too slow' },
   'bindable-cluster-roles': {
     env: 'PADDOCK_BINDABLE_CLUSTER_ROLES',
@@ -202,6 +205,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     headerTimeoutMs: parseDuration('header-timeout', get('header-timeout')!),
     idleTimeoutMs: parseDuration('idle-timeout', get('idle-timeout')!),
     watchWindow: positiveInt('watch-window', get('watch-window')!, 100),
+    watchWindowAgeMs: parseDuration('watch-window-age', get('watch-window-age')!),
     watchBufferBytes: positiveInt('watch-buffer-bytes', get('watch-buffer-bytes')!, 4096),
     bindableClusterRoles: roleNames('bindable-cluster-roles', get('bindable-cluster-roles')!),
     logLevel,

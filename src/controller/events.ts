@@ -32,13 +32,16 @@ export class EventRecorder {
       return;
     }
     const opts = this.writer?.writeOptions();
-    // A digest, not the text: up to MAX_REMEMBERED keys are held, and messages list objects.
-    const key = createHash('sha256').update(`${obj.metadata.uid}\u0000${reason}\u0000${message}`).digest('base64url');
+    // A digest, not the text: up to MAX_REMEMBERED keys are held, and messages list objects. 128 bits of
+    // it (22 characters) and the time in whole seconds (a small integer, not a boxed number): about 60 B
+    // per Event remembered instead of 100.
+    const key = createHash('sha256').update(`${obj.metadata.uid}\u0000${reason}\u0000${message}`).digest().toString('base64url', 0, 16);
     const now = Date.now();
+    const seconds = Math.floor(now / 1000);
     const last = this.#recent.get(key);
-    if (last !== undefined && now - last < REPEAT_WINDOW_MS) return;
+    if (last !== undefined && (seconds - last) * 1000 < REPEAT_WINDOW_MS) return;
     if (this.#recent.size >= MAX_REMEMBERED) this.#recent.clear();
-    this.#recent.set(key, now);
+    this.#recent.set(key, seconds);
     const namespace = obj.metadata.namespace ?? CLUSTER_SCOPED_EVENT_NAMESPACE;
     const at = metaTime(now);
     const event = {

@@ -36,3 +36,21 @@ export const cacheErrors = new Counter({
   labelNames: ['cache', 'kind'] as const,
   registers: [registry],
 });
+
+/** Per informer, how many changes its history retains now (see cache/history.ts), read when scraped. */
+const historyCounts = new Map<string, () => number>();
+
+/** Reports the changes the history of informer `cache` retains, as `retained` says when scraped. */
+export function countHistory(cache: string, retained: () => number): void {
+  historyCounts.set(cache, retained);
+}
+
+new Gauge({
+  name: 'paddock_cache_history_changes',
+  help: 'Changes a source history retains for resuming watches: every change of the watch window\'s age, and at least its last few.',
+  labelNames: ['cache'] as const,
+  registers: [registry],
+  collect() {
+    for (const [cache, retained] of historyCounts) this.set({ cache }, retained());
+  },
+});

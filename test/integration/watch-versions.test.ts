@@ -78,6 +78,43 @@ describe('resourceVersions', () => {
     expect(w.events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ kind: 'Status', code: 410, reason: 'Expired' }) }]);
   });
 
+  it('answers 410 Expired once the changes after a resourceVersion are older than --watch-window-age and beyond the last 100', async () => {
+    const { kubeconfig } = JSON.parse(readFileSync(PADDOCK_STATE_FILE, 'utf8')) as { kubeconfig: string };
+    // A replica whose window is 2 s of changes (and, as always, the last 100 of each source), with room for 10,000.
+    const aged = await startPaddock(controlPlane(), kubeconfig, { name: 'paddock-watch-aged', mode: 'apiserver', extraArgs: ['--leader-elect=false', '--watch-window-age=2s'] });
+    try {
+      const rv = await listRv(aged.port);
+      await relabel(110, 'aged');
+      await waitFor('the last change served by the replica', async () => {
+        const { pki } = controlPlane();
+        const res = await httpsGet(`https://127.0.0.1:${aged.port}/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces/${ns}`, pki, pki.users.alice);
+        return JSON.parse(res.body).metadata?.labels?.aged === '109';
+      }, 60_000, 200);
+      // The positive event: the replica reports that its Namespaces history holds no more than the last 100.
+      await waitFor('the Namespaces history of the replica down to its last 100 changes', async () => {
+        const { pki } = controlPlane();
+        const metrics = (await httpsGet(`https://127.0.0.1:${aged.port}/metrics`, pki, pki.users.admin)).body;
+        const line = metrics.split('\n').find((l) => l.startsWith('paddock_cache_history_changes{cache="namespaces'));
+        return line !== undefined && Number(line.split(/\s+/).pop()) <= 100;
+      }, 60_000, 200);
+      const w = await DirectWatch.open(aged.port, `resourceVersion=${rv}`, controlPlane().pki.users.alice);
+      await w.waitFor('the stream to end', () => w.ended);
+      expect(w.events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ kind: 'Status', code: 410, reason: 'Expired' }) }]);
+      // A resourceVersion of now resumes on the same replica: the window still holds the current position.
+      const now = await listRv(aged.port);
+      const live = await DirectWatch.open(aged.port, `resourceVersion=${now}`, controlPlane().pki.users.alice);
+      try {
+        await kubectl('admin', ['label', 'namespace', ns, 'aged=after', '--overwrite']);
+        await live.waitFor('the change after the resourceVersion', () => live.events.some((e) => e.type === 'MODIFIED' && e.object.metadata.labels?.aged === 'after'));
+        expect(live.events.filter((e) => e.type === 'ERROR')).toEqual([]);
+      } finally {
+        live.close();
+      }
+    } finally {
+      await stopPaddock(aged);
+    }
+  });
+
   it('continues on one replica a list paged on the other', async () => {
     const paged = uniqueName('wpage');
     const names = ['a', 'b', 'c'].map((n) => `${paged}-${n}`);
