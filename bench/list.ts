@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { killGroup, startDetached, waitFor } from '../test/controlplane/processes';
 import type { BenchCluster } from './cluster';
 import { TENANT_LABEL, TNS } from './cluster';
+import { AGGREGATED_FLOOR_PATH, startAggregatedFloor } from './aggregated-floor';
 import { ACCEPT_JSON, ACCEPT_TABLE, pool, type Client } from './http';
 import { ALICE_TENANT, type BenchConfig } from './scenarios';
 import { round, summarize, type LatencySummary } from './stats';
@@ -110,9 +111,20 @@ export async function ownerList(cluster: BenchCluster, config: BenchConfig, size
       path: `/api/v1/namespaces?labelSelector=${encodeURIComponent(`${TENANT_LABEL}=${ALICE_TENANT}`)}`, accept: ACCEPT_TABLE, expectRows: five,
     },
   ];
-  const o = config.ownerList;
-  return { scenario: 'owner-list', size, ...o, targets: await measure(targets, o) };
+  // The floor of an aggregated request: Paddock's very bytes, from memory, through the same path.
+  const viaApiserver = targets[1].client;
+  const floor = await startAggregatedFloor(cluster, (await viaApiserver.get(TNS, ACCEPT_TABLE)).body, viaApiserver);
+  try {
+    targets.push({ name: AGGREGATED_FLOOR_TARGET, role: 'baseline', client: viaApiserver, path: AGGREGATED_FLOOR_PATH, accept: ACCEPT_TABLE, expectRows: five });
+    const o = config.ownerList;
+    return { scenario: 'owner-list', size, ...o, targets: await measure(targets, o) };
+  } finally {
+    await floor.stop();
+  }
 }
+
+/** The owner list's floor target: Paddock's answer for alice, from memory, through kube-apiserver's aggregator. */
+export const AGGREGATED_FLOOR_TARGET = 'aggregated floor: Paddock\'s bytes from memory, via kube-apiserver';
 
 /**
  * Scenario 2: an admin lists everything, as a Table and as JSON — Paddock directly (and the Table
@@ -134,13 +146,16 @@ export async function adminList(cluster: BenchCluster, config: BenchConfig, size
   try {
     // The same number of bytes as Paddock's Table, from a server that only moves them.
     const bytes = (await direct.get(TNS, ACCEPT_TABLE)).body.length;
-    targets.push({ name: 'transfer floor: the Table\'s bytes from a static server', role: 'baseline', client: floor.client, path: `/?bytes=${bytes}`, accept: ACCEPT_JSON, expectRows: () => true });
+    targets.push({ name: TRANSFER_FLOOR_TARGET, role: 'baseline', client: floor.client, path: `/?bytes=${bytes}`, accept: ACCEPT_JSON, expectRows: () => true });
     const o = config.adminList;
     return { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2 }) };
   } finally {
     await floor.stop();
   }
 }
+
+/** The admin list's floor target: as many bytes as Paddock's Table, streamed by a server that only moves them. */
+export const TRANSFER_FLOOR_TARGET = 'transfer floor: the Table\'s bytes from a static server';
 
 /** Starts bench/floor-server.mjs with Paddock's serving certificate; its client is the admin's. */
 async function startFloorServer(cluster: BenchCluster): Promise<{ client: Client; stop(): Promise<void> }> {

@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { evaluateGoals, latencyChart, toMarkdown, type BenchResults } from './report';
+import { latencyChart, toMarkdown, withDerived, type BenchResults } from './report';
 import type { AdmissionResult } from './admission';
 import type { ScaleResult } from './scale';
 
@@ -32,16 +32,14 @@ export function write(results: BenchResults, only: ReadonlySet<Scenario>): Bench
       'owner-list': ['ownerList'], 'admin-list': ['adminList', 'encodings'], memory: ['memory'], classes: ['allowedClasses'], watch: ['watch'], reconcile: ['reconcile'], capsule: ['capsuleProxy'], ha: ['ha'],
     };
     for (const s of only) for (const f of fields[s]) (merged as Record<string, unknown>)[f] = results[f];
-    const { goals: _goals, ...rest } = merged;
-    latest = { ...rest, goals: evaluateGoals(rest) } as BenchResults;
+    latest = withDerived(merged);
   }
   // The scale and admission scenarios run on clusters of their own: a run without them keeps their last results.
   for (const field of OWN_CLUSTER) {
     if (latest[field] || !existsSync(previous)) continue;
     const kept = (JSON.parse(readFileSync(previous, 'utf8')) as BenchResults)[field];
     if (kept) {
-      const { goals: _goals, ...rest } = { ...latest, [field]: kept };
-      latest = { ...rest, goals: evaluateGoals(rest) } as BenchResults;
+      latest = withDerived({ ...latest, [field]: kept });
     }
   }
   writeFileSync(previous, JSON.stringify(latest, null, 2) + '\n');
@@ -68,8 +66,7 @@ function writeOwn<K extends OwnCluster>(field: K, result: NonNullable<BenchResul
   const latest = join(RESULTS, 'latest.json');
   const previous = base ?? (existsSync(latest) ? (JSON.parse(readFileSync(latest, 'utf8')) as BenchResults) : undefined);
   if (!previous) return undefined;
-  const { goals: _old, ...rest } = { ...previous, [field]: result };
-  const merged: BenchResults = { ...rest, goals: evaluateGoals(rest) };
+  const merged = withDerived({ ...previous, [field]: result });
   writeFileSync(latest, JSON.stringify(merged, null, 2) + '\n');
   writeFileSync(join(RESULTS, 'latest.md'), toMarkdown(merged));
   console.log('\n' + toMarkdown(merged));

@@ -12,7 +12,7 @@ import { benchTenant, BenchCluster } from '../bench/cluster';
 import { adminList, ownerList } from '../bench/list';
 import { memoryPoint, memoryResult, type MemoryPoint } from '../bench/memory';
 import { coldReconcile } from '../bench/reconcile';
-import { evaluateGoals, toMarkdown, type BenchResults, type SetupStep } from '../bench/report';
+import { toMarkdown, withDerived, type BenchResults, type SetupStep } from '../bench/report';
 import { SCENARIOS, write, writeAdmission, writeScale, type Scenario } from '../bench/results';
 import { admissionScenario, type AdmissionResult } from '../bench/admission';
 import { allowedClassesList } from '../bench/classes';
@@ -219,7 +219,7 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     memory: runs('memory') ? memoryResult(memory) : undefined,
     capsuleProxy: capsule,
   };
-  return { ...partial, goals: evaluateGoals(partial) };
+  return withDerived(partial);
 }
 
 /** The scale scenario on a control plane of its own (the previous one, if any, is stopped first). */
@@ -229,7 +229,10 @@ async function runScale(config: BenchConfig, namespaces: number, buildMinutes: n
   log(`scale scenario: ${namespaces} namespaces on a control plane of its own`);
   buildPaddock();
   cluster = await BenchCluster.up(DIR, log, { controllers: SCALE_CONTROLLERS, controllerManagerArgs: SCALE_CONTROLLER_ARGS });
-  return scaleScenario(cluster, config, { ...SCALE_DEFAULTS, namespaces, buildBudgetMs: buildMinutes * 60_000 }, log, { breakdownDir: options.breakdownDir, log });
+  log('building capsule-proxy (measured beside Paddock at scale)');
+  const capsule = buildCapsuleProxy();
+  log('skipped' in capsule ? `capsule-proxy at scale skipped: ${capsule.skipped}` : `capsule-proxy ${capsule.version}: ${capsule.binary}`);
+  return scaleScenario(cluster, config, { ...SCALE_DEFAULTS, namespaces, buildBudgetMs: buildMinutes * 60_000 }, log, { breakdownDir: options.breakdownDir, log }, capsule);
 }
 
 /** The admission scenario on a control plane of its own (the previous one, if any, is stopped first). */
