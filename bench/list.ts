@@ -8,6 +8,7 @@ import { AGGREGATED_FLOOR_PATH, startAggregatedFloor } from './aggregated-floor'
 import { ACCEPT_JSON, ACCEPT_TABLE, pool, type Client } from './http';
 import { ALICE_TENANT, type BenchConfig } from './scenarios';
 import { round, summarize, type LatencySummary } from './stats';
+import { StallRecorder, type PaddockWindow, type Sample, type Stall } from './stalls';
 
 const FLOOR_SERVER = resolve(__dirname, 'floor-server.mjs');
 
@@ -39,6 +40,10 @@ export interface ListResult {
   burst: number;
   concurrency: number;
   targets: TargetResult[];
+  /** Sequential requests slower than 10× their target's median, and what overlapped them. */
+  stalls?: Stall[];
+  /** Paddock's GC pauses and event-loop delay over the sequential requests (PADDOCK_BENCH_PROFILE_DIR). */
+  paddockWindow?: PaddockWindow;
 }
 
 function rowsOf(body: Buffer): number {
@@ -73,6 +78,12 @@ async function once(t: Target): Promise<{ ms: number; bytes: number; rows: numbe
  * fell on the same target — Paddock's Table, listed first, looked 0.4 ms slower than its JSON.
  */
 export async function measure(targets: Target[], opts: { sequential: number; burst: number; concurrency: number; warmup?: number }): Promise<TargetResult[]> {
+  return (await measureExplained(targets, opts)).targets;
+}
+
+/** {@link measure}, and the stalls among the sequential requests with what overlapped them. */
+export async function measureExplained(targets: Target[], opts: { sequential: number; burst: number; concurrency: number; warmup?: number; toggleProfile?: () => void }):
+  Promise<{ targets: TargetResult[]; stalls: Stall[]; paddockWindow?: PaddockWindow }> {
   const first = new Map<string, { bytes: number; rows: number }>();
   for (const t of targets) {
     const r = await once(t);
@@ -81,9 +92,17 @@ export async function measure(targets: Target[], opts: { sequential: number; bur
   }
   for (let i = 0; i < (opts.warmup ?? 5); i++) for (const t of targets) await once(t);
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const timed: Sample[] = [];
+  const recorder = new StallRecorder(opts.toggleProfile);
   for (let i = 0; i < opts.sequential; i++) {
-    for (const t of shuffled(targets)) samples.get(t.name)!.push((await once(t)).ms);
+    for (const t of shuffled(targets)) {
+      const startMs = performance.now();
+      const { ms } = await once(t);
+      samples.get(t.name)!.push(ms);
+      timed.push({ target: t.name, startMs, ms });
+    }
   }
+  const { stalls, paddock } = await recorder.stop(timed);
   const results: TargetResult[] = [];
   for (const t of targets) {
     const started = performance.now();
@@ -92,7 +111,7 @@ export async function measure(targets: Target[], opts: { sequential: number; bur
     const f = first.get(t.name)!;
     results.push({ target: t.name, role: t.role, rows: f.rows, bytes: f.bytes, latency: summarize(samples.get(t.name)!), rps: round(rps) });
   }
-  return results;
+  return { targets: results, stalls, ...(paddock ? { paddockWindow: paddock } : {}) };
 }
 
 /**
@@ -117,7 +136,7 @@ export async function ownerList(cluster: BenchCluster, config: BenchConfig, size
   try {
     targets.push({ name: AGGREGATED_FLOOR_TARGET, role: 'baseline', client: viaApiserver, path: AGGREGATED_FLOOR_PATH, accept: ACCEPT_TABLE, expectRows: five });
     const o = config.ownerList;
-    return { scenario: 'owner-list', size, ...o, targets: await measure(targets, o) };
+    return { scenario: 'owner-list', size, ...o, ...(await measureExplained(targets, o)) };
   } finally {
     await floor.stop();
   }
@@ -148,7 +167,7 @@ export async function adminList(cluster: BenchCluster, config: BenchConfig, size
     const bytes = (await direct.get(TNS, ACCEPT_TABLE)).body.length;
     targets.push({ name: TRANSFER_FLOOR_TARGET, role: 'baseline', client: floor.client, path: `/?bytes=${bytes}`, accept: ACCEPT_JSON, expectRows: () => true });
     const o = config.adminList;
-    return { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2 }) };
+    return { scenario: 'admin-list', size, ...o, ...(await measureExplained(targets, { ...o, warmup: 2, toggleProfile: () => cluster.toggleProfile() })) };
   } finally {
     await floor.stop();
   }

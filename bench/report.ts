@@ -8,9 +8,11 @@ import type { MemoryPoint, MemoryResult } from './memory';
 import type { ReconcileResult } from './reconcile';
 import { scaleMarkdown, type ScaleResult } from './scale';
 import { GOALS, type BenchConfig } from './scenarios';
+import { STALL_FACTOR } from './stalls';
 import { ratio, round } from './stats';
 import type { WatchResult } from './watch';
 import type { HaResult } from './ha';
+import type { ViewResult } from './views';
 
 /** One size step of data setup: Tenants created while Paddock runs, until all Ready and settled. */
 export interface SetupStep {
@@ -34,6 +36,8 @@ export interface BenchResults {
   encodings?: EncodingMemory;
   /** An owner's `kubectl get tsc` beside kube-apiserver's label-selected StorageClass list. */
   allowedClasses?: ListResult;
+  /** The other views (`tdc`, `otn`) beside kube-apiserver's list of their source kind. */
+  views?: ViewResult[];
   watch?: WatchResult;
   reconcile?: ReconcileResult;
   /** Scenario 8: informers through two replicas. */
@@ -89,6 +93,17 @@ function listTable(results: ListResult[]): string {
     }
   }
   return table(['namespaces', 'target', 'rows', 'response', 'p50 ms', 'p99 ms', 'req/s (8 in flight)', 'vs baseline: p50 / p99 / req/s'], rows);
+}
+
+/** Each list's requests slower than 10× their target's median, with what overlapped them, and Paddock's window. */
+function stallsLine(results: ListResult[]): string {
+  const parts = results.map((r) => {
+    const w = r.paddockWindow;
+    const paddock = w ? `; Paddock in that window: event-loop delay p99 ${f(w.eventLoopDelayMs.p99)}, max ${f(w.eventLoopDelayMs.max)} ms, GC pauses over 20 ms: ${w.gcPausesOver20ms.join(', ') || 'none'}` : '';
+    const stalls = (r.stalls ?? []).map((s) => `${s.target} ${f(s.ms)} ms (median ${f(s.medianMs)}): ${s.cause}`);
+    return `${k(r.size)}: ${stalls.length ? stalls.join('; ') : 'none'}${paddock}`;
+  });
+  return `Sequential requests slower than ${STALL_FACTOR}× their target's median, and what overlapped them — ${parts.join('. ')}.`;
 }
 
 function watchTable(w: WatchResult): string {
@@ -250,10 +265,10 @@ export function toMarkdown(r: BenchResults): string {
     `\`kubectl get tns\` by alice, owner of one tenant (${r.config.namespacesPerTenant} namespaces), as a Table. Baseline: kube-apiserver's namespace list with ` +
     `\`labelSelector=paddock.dev/tenant=<tenant>\` as a Table (what a label-injecting proxy sends). ${r.ownerList[0]?.sequential ?? 0} sequential requests per target, interleaved in a random order each round, ` +
     `then ${r.ownerList[0]?.burst ?? 0} requests with ${r.ownerList[0]?.concurrency ?? 0} in flight. "vs baseline" is how many times faster (higher is better).`, '',
-    listTable(r.ownerList), '', '![latency vs size](latency-vs-size.svg)', '');
+    listTable(r.ownerList), '', stallsLine(r.ownerList), '', '![latency vs size](latency-vs-size.svg)', '');
   if (r.adminList.length) out.push('## 2. Admin list', '',
     `Every row, as admin (system:masters). Baseline: kube-apiserver's own namespace list (all namespaces, a few system ones more). ${r.adminList[0]?.sequential ?? 0} sequential requests per target, ` +
-    `then ${r.adminList[0]?.burst ?? 0} with ${r.adminList[0]?.concurrency ?? 0} in flight.`, '', listTable(r.adminList), '');
+    `then ${r.adminList[0]?.burst ?? 0} with ${r.adminList[0]?.concurrency ?? 0} in flight.`, '', listTable(r.adminList), '', stallsLine(r.adminList), '');
   if (r.encodings) out.push(encodingsLine(r.encodings), '');
   if (r.watch) {
     const w = r.watch;
@@ -278,6 +293,12 @@ export function toMarkdown(r: BenchResults): string {
     out.push('## 6. Allowed storage classes', '',
       `\`kubectl get tsc\` by alice, whose tenant may use the StorageClasses labelled \`tier=gold\` (a tenth of 200), with every bench Tenant in place. ` +
       'Baseline: what a label-injecting proxy sends — kube-apiserver\'s StorageClass list with `labelSelector=tier=gold`, as a Table.', '', listTable([r.allowedClasses]), '');
+  }
+  if (r.views?.length) {
+    out.push('### The other views', '',
+      'An owner\'s `kubectl get tdc` (alice\'s tenant allowed the DeviceClasses labelled `tier=gold`, a tenth of 200) beside kube-apiserver\'s label-selected DeviceClass list; ' +
+      '`kubectl get otn` by alice (her one Tenant) beside kube-apiserver\'s Tenant list with `fieldSelector=metadata.name=<her tenant>`, and by the admin (every Tenant) beside kube-apiserver\'s Tenant list. Tables.', '',
+      ...r.views.flatMap((v) => [`\`${v.view}\` by the ${v.caller}:`, '', listTable([v.list]), '']));
   }
   if (r.capsuleProxy) out.push(capsuleProxyMarkdown(r.capsuleProxy, listTable, watchTable));
   if (r.memory) {

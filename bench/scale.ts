@@ -226,7 +226,7 @@ export async function scaleScenario(c: BenchCluster, config: BenchConfig, scale:
   log(`owner list at ${namespaces}`);
   const owner = await ownerList(c, config, namespaces);
   log(`admin list at ${namespaces}`);
-  const adminRequests = { sequential: 5, burst: 8, concurrency: 4 };
+  const adminRequests = { sequential: 10, burst: 8, concurrency: 4 };
   const admin = await adminList(c, { ...config, adminList: adminRequests }, namespaces);
 
   log(`watch fan-out at ${namespaces}: ${config.owners * config.watch.watchersPerOwner} watchers`);

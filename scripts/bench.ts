@@ -16,6 +16,7 @@ import { toMarkdown, withDerived, type BenchResults, type SetupStep } from '../b
 import { SCENARIOS, write, writeAdmission, writeScale, type Scenario } from '../bench/results';
 import { admissionScenario, type AdmissionResult } from '../bench/admission';
 import { allowedClassesList } from '../bench/classes';
+import { viewLists } from '../bench/views';
 import { buildCapsuleProxy, CapsuleProxy, type CapsuleProxyResult } from '../bench/capsule-proxy';
 import { capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios, ownershipChange } from '../bench/capsule-proxy-scenarios';
 import type { ListResult } from '../bench/list';
@@ -152,9 +153,12 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     log(`  ${encodings.totalBytesPerRow} B/row (Table ${encodings.tableBytesPerRow}, + JSON ${encodings.jsonBytesPerRow})`);
   }
   let allowedClasses;
+  let views;
   if (runs('classes')) {
     log(`scenario 6 (allowed storage classes) at ${size} namespaces, ${tenants} Tenants, ${CLASSES} StorageClasses`);
     allowedClasses = await allowedClassesList(c, config, size, CLASSES);
+    log(`scenario 6 (the other views: tdc, otn) at ${size} namespaces, ${tenants} Tenants`);
+    views = await viewLists(c, config, size, tenants, CLASSES);
   }
 
   const world: WatchWorld = { namespaces: [], tenantsOf: new Map() };
@@ -212,6 +216,7 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     ownerList: owner,
     adminList: admin,
     allowedClasses,
+    views,
     watch,
     reconcile,
     ha,
