@@ -12,7 +12,7 @@ import { STALL_FACTOR } from './stalls';
 import { ratio, round } from './stats';
 import type { WatchResult } from './watch';
 import type { HaResult } from './ha';
-import type { ViewResult } from './views';
+import type { ViewResult, ViewWatchResult } from './views';
 
 /** One size step of data setup: Tenants created while Paddock runs, until all Ready and settled. */
 export interface SetupStep {
@@ -38,6 +38,8 @@ export interface BenchResults {
   allowedClasses?: ListResult;
   /** The other views (`tdc`, `otn`) beside kube-apiserver's list of their source kind. */
   views?: ViewResult[];
+  /** alice's `tdc` watch beside kube-apiserver's label-selected DeviceClass watch: delivery of the same changes. */
+  viewWatch?: ViewWatchResult;
   watch?: WatchResult;
   reconcile?: ReconcileResult;
   /** Scenario 8: informers through two replicas. */
@@ -299,6 +301,14 @@ export function toMarkdown(r: BenchResults): string {
       'An owner\'s `kubectl get tdc` (alice\'s tenant allowed the DeviceClasses labelled `tier=gold`, a tenth of 200) beside kube-apiserver\'s label-selected DeviceClass list; ' +
       '`kubectl get otn` by alice (her one Tenant) beside kube-apiserver\'s Tenant list with `fieldSelector=metadata.name=<her tenant>`, and by the admin (every Tenant) beside kube-apiserver\'s Tenant list. Tables.', '',
       ...r.views.flatMap((v) => [`\`${v.view}\` by the ${v.caller}:`, '', listTable([v.list]), '']));
+  }
+  if (r.viewWatch) {
+    const w = r.viewWatch;
+    out.push(`\`${w.view}\` watch: ${w.changes} label changes on allowed DeviceClasses, one at a time, timed from just before the PATCH to the event on alice's watch (directly) and on kube-apiserver's label-selected DeviceClass watch.`, '',
+      table(['target', 'delivered', 'p50 ms', 'p99 ms', 'max ms'], [
+        ['Paddock direct', `${w.paddock.delivered} / ${w.changes}`, f(w.paddock.latency.p50), f(w.paddock.latency.p99), f(w.paddock.latency.max)],
+        [w.baseline.target, `${w.baseline.delivered} / ${w.changes}`, f(w.baseline.latency.p50), f(w.baseline.latency.p99), f(w.baseline.latency.max)],
+      ]), '');
   }
   if (r.capsuleProxy) out.push(capsuleProxyMarkdown(r.capsuleProxy, listTable, watchTable));
   if (r.memory) {

@@ -29,7 +29,7 @@ export function write(results: BenchResults, only: ReadonlySet<Scenario>): Bench
   if (only.size && existsSync(previous)) {
     const merged = JSON.parse(readFileSync(previous, 'utf8')) as BenchResults & Record<string, unknown>;
     const fields: Record<Scenario, (keyof BenchResults)[]> = {
-      'owner-list': ['ownerList'], 'admin-list': ['adminList', 'encodings'], memory: ['memory'], classes: ['allowedClasses', 'views'], watch: ['watch'], reconcile: ['reconcile'], capsule: ['capsuleProxy'], ha: ['ha'],
+      'owner-list': ['ownerList'], 'admin-list': ['adminList', 'encodings'], memory: ['memory'], classes: ['allowedClasses', 'views', 'viewWatch'], watch: ['watch'], reconcile: ['reconcile'], capsule: ['capsuleProxy'], ha: ['ha'],
     };
     for (const s of only) for (const f of fields[s]) (merged as Record<string, unknown>)[f] = results[f];
     latest = withDerived(merged);

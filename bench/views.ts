@@ -5,11 +5,15 @@
  * caller owns (`kubectl get otn`) against kube-apiserver's Tenant list (alice's by field selector; the
  * admin's, every Tenant). Every list as a Table, interleaved as every list scenario.
  */
+import { request, type Agent } from 'node:https';
+import type { ClientRequest } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { BenchCluster } from './cluster';
 import { ACCEPT_JSON, ACCEPT_TABLE, pool } from './http';
 import { measure, type ListResult, type Target } from './list';
 import { ALICE_TENANT, type BenchConfig } from './scenarios';
-import { waitFor } from '../test/controlplane/processes';
+import { sleep, waitFor } from '../test/controlplane/processes';
+import { summarize, type LatencySummary } from './stats';
 
 const TENANCY = '/apis/tenancy.paddock.dev/v1alpha1';
 const TENANTS = '/apis/paddock.dev/v1alpha1/tenants';
@@ -93,4 +97,84 @@ export async function viewLists(cluster: BenchCluster, config: BenchConfig, size
     { view: DEVICE_CLASSES.view, caller: 'owner', list: await classList(cluster, config, size, DEVICE_CLASSES, classes) },
     ...(await ownedTenants(cluster, config, size, tenants)),
   ];
+}
+
+/** A view's watch beside kube-apiserver's selected watch of the source kind: delivery of the same changes. */
+export interface ViewWatchResult {
+  view: string;
+  changes: number;
+  paddock: { delivered: number; latency: LatencySummary };
+  baseline: { target: string; delivered: number; latency: LatencySummary };
+}
+
+const SEQ_LABEL = 'bench.paddock.dev/seq';
+
+/** Opens a watch and calls `seen(seq, at)` for each event whose object carries the sequence label. */
+function openWatch(agent: Agent, url: string, seen: (seq: string, at: number) => void): Promise<ClientRequest> {
+  return new Promise((resolveOpen, reject) => {
+    const req = request(url, { agent, headers: { Accept: 'application/json' } }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        reject(new Error(`watch ${url}: ${res.statusCode}`));
+        return;
+      }
+      let buffered = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        const at = performance.now();
+        buffered += chunk;
+        let nl: number;
+        while ((nl = buffered.indexOf('\n')) >= 0) {
+          const line = buffered.slice(0, nl);
+          buffered = buffered.slice(nl + 1);
+          const seq = line.trim() ? (JSON.parse(line) as { object?: { metadata?: { labels?: Record<string, string> } } }).object?.metadata?.labels?.[SEQ_LABEL] : undefined;
+          if (seq) seen(seq, at);
+        }
+      });
+      res.on('error', () => {});
+      resolveOpen(req);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * alice's watch of `tdc` (directly) and kube-apiserver's watch of DeviceClasses with her tenant's selector,
+ * open at once; an admin changes a label on one of the allowed DeviceClasses `changes` times, one at a
+ * time (each waits until both watches saw it, or 5 s); delivery latency from just before the PATCH.
+ */
+export async function viewWatch(cluster: BenchCluster, changes: number, classes: number): Promise<ViewWatchResult> {
+  const kind = DEVICE_CLASSES;
+  const alice = cluster.client(cluster.paddockUrl, cluster.userCert('alice'), 2);
+  const admin = cluster.client(cluster.state.server, cluster.state.pki.users.admin, 2);
+  const arrivals = { paddock: new Map<string, number>(), baseline: new Map<string, number>() };
+  const watches = [
+    await openWatch(alice.agent, `${cluster.paddockUrl}${TENANCY}/${kind.resource}?watch=1`, (seq, at) => arrivals.paddock.set(seq, at)),
+    await openWatch(admin.agent, `${cluster.state.server}${kind.source}?watch=1&labelSelector=${encodeURIComponent('tier=gold')}`, (seq, at) => arrivals.baseline.set(seq, at)),
+  ];
+  try {
+    const gold = Array.from({ length: classes }, (_, i) => i).filter((i) => i % 10 === 0);
+    const sentAt = new Map<string, number>();
+    for (let i = 0; i < changes; i++) {
+      const seq = `v-${Date.now()}-${i}`;
+      const name = `bench-${kind.view}-${String(gold[i % gold.length]).padStart(4, '0')}`;
+      sentAt.set(seq, performance.now());
+      const res = await cluster.admin.patchJson(`${kind.source}/${name}`, { metadata: { labels: { [SEQ_LABEL]: seq } } });
+      if (res.status !== 200) throw new Error(`PATCH ${kind.source}/${name}: ${res.status}`);
+      const deadline = performance.now() + 5000;
+      while (!(arrivals.paddock.has(seq) && arrivals.baseline.has(seq)) && performance.now() < deadline) await sleep(1);
+    }
+    const of = (m: Map<string, number>) => [...sentAt].filter(([seq]) => m.has(seq)).map(([seq, at]) => m.get(seq)! - at);
+    const [p, b] = [of(arrivals.paddock), of(arrivals.baseline)];
+    return {
+      view: kind.view, changes,
+      paddock: { delivered: p.length, latency: summarize(p) },
+      baseline: { target: `kube-apiserver ${kind.source.split('/').pop()}, label selector`, delivered: b.length, latency: summarize(b) },
+    };
+  } finally {
+    for (const w of watches) w.destroy();
+    alice.close();
+    admin.close();
+  }
 }

@@ -16,7 +16,7 @@ import { toMarkdown, withDerived, type BenchResults, type SetupStep } from '../b
 import { SCENARIOS, write, writeAdmission, writeScale, type Scenario } from '../bench/results';
 import { admissionScenario, type AdmissionResult } from '../bench/admission';
 import { allowedClassesList } from '../bench/classes';
-import { viewLists } from '../bench/views';
+import { viewLists, viewWatch } from '../bench/views';
 import { buildCapsuleProxy, CapsuleProxy, type CapsuleProxyResult } from '../bench/capsule-proxy';
 import { capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios, ownershipChange } from '../bench/capsule-proxy-scenarios';
 import type { ListResult } from '../bench/list';
@@ -71,6 +71,9 @@ async function kubernetesVersion(c: BenchCluster): Promise<string> {
 
 /** StorageClasses in the cluster for the allowed-classes scenario (a tenth of them allowed to alice's tenant). */
 const CLASSES = 200;
+
+/** Label changes on allowed DeviceClasses timed to alice's tdc watch and kube-apiserver's selected watch. */
+const VIEW_CHANGES = 100;
 
 /** Options of a run beyond its config: where heap snapshots go (`--heap-breakdown`), if anywhere. */
 interface RunOptions {
@@ -154,11 +157,14 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
   }
   let allowedClasses;
   let views;
+  let viewChanges;
   if (runs('classes')) {
     log(`scenario 6 (allowed storage classes) at ${size} namespaces, ${tenants} Tenants, ${CLASSES} StorageClasses`);
     allowedClasses = await allowedClassesList(c, config, size, CLASSES);
     log(`scenario 6 (the other views: tdc, otn) at ${size} namespaces, ${tenants} Tenants`);
     views = await viewLists(c, config, size, tenants, CLASSES);
+    log(`scenario 6 (the tdc watch beside kube-apiserver's selected DeviceClass watch): ${VIEW_CHANGES} changes`);
+    viewChanges = await viewWatch(c, VIEW_CHANGES, CLASSES);
   }
 
   const world: WatchWorld = { namespaces: [], tenantsOf: new Map() };
@@ -217,6 +223,7 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     adminList: admin,
     allowedClasses,
     views,
+    viewWatch: viewChanges,
     watch,
     reconcile,
     ha,
