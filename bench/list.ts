@@ -8,7 +8,7 @@ import { AGGREGATED_FLOOR_PATH, startAggregatedFloor } from './aggregated-floor'
 import { ACCEPT_JSON, ACCEPT_TABLE, pool, type Client } from './http';
 import { ALICE_TENANT, type BenchConfig } from './scenarios';
 import { round, summarize, type LatencySummary } from './stats';
-import { StallRecorder, type PaddockWindow, type Sample, type Stall } from './stalls';
+import { schedDelta, schedOf, StallRecorder, type PaddockWindow, type Sample, type Stall } from './stalls';
 
 const FLOOR_SERVER = resolve(__dirname, 'floor-server.mjs');
 
@@ -82,7 +82,7 @@ export async function measure(targets: Target[], opts: { sequential: number; bur
 }
 
 /** {@link measure}, and the stalls among the sequential requests with what overlapped them. */
-export async function measureExplained(targets: Target[], opts: { sequential: number; burst: number; concurrency: number; warmup?: number; toggleProfile?: () => void }):
+export async function measureExplained(targets: Target[], opts: { sequential: number; burst: number; concurrency: number; warmup?: number; toggleProfile?: () => void; paddockPid?: number }):
   Promise<{ targets: TargetResult[]; stalls: Stall[]; paddockWindow?: PaddockWindow }> {
   const first = new Map<string, { bytes: number; rows: number }>();
   for (const t of targets) {
@@ -96,10 +96,13 @@ export async function measureExplained(targets: Target[], opts: { sequential: nu
   const recorder = new StallRecorder(opts.toggleProfile);
   for (let i = 0; i < opts.sequential; i++) {
     for (const t of shuffled(targets)) {
+      const [paddockBefore, clientBefore] = [opts.paddockPid ? schedOf(opts.paddockPid) : undefined, schedOf('self')];
       const startMs = performance.now();
       const { ms } = await once(t);
+      const client = schedDelta(clientBefore, schedOf('self'));
+      const paddock = schedDelta(paddockBefore, opts.paddockPid ? schedOf(opts.paddockPid) : undefined);
       samples.get(t.name)!.push(ms);
-      timed.push({ target: t.name, startMs, ms });
+      timed.push({ target: t.name, paddock: t.role === 'paddock', startMs, ms, ...(client ? { sched: { client, ...(paddock ? { paddock } : {}) } } : {}) });
     }
   }
   const { stalls, paddock } = await recorder.stop(timed);
@@ -136,7 +139,7 @@ export async function ownerList(cluster: BenchCluster, config: BenchConfig, size
   try {
     targets.push({ name: AGGREGATED_FLOOR_TARGET, role: 'baseline', client: viaApiserver, path: AGGREGATED_FLOOR_PATH, accept: ACCEPT_TABLE, expectRows: five });
     const o = config.ownerList;
-    return { scenario: 'owner-list', size, ...o, ...(await measureExplained(targets, o)) };
+    return { scenario: 'owner-list', size, ...o, ...(await measureExplained(targets, { ...o, paddockPid: cluster.paddock?.pid })) };
   } finally {
     await floor.stop();
   }
@@ -167,7 +170,7 @@ export async function adminList(cluster: BenchCluster, config: BenchConfig, size
     const bytes = (await direct.get(TNS, ACCEPT_TABLE)).body.length;
     targets.push({ name: TRANSFER_FLOOR_TARGET, role: 'baseline', client: floor.client, path: `/?bytes=${bytes}`, accept: ACCEPT_JSON, expectRows: () => true });
     const o = config.adminList;
-    return { scenario: 'admin-list', size, ...o, ...(await measureExplained(targets, { ...o, warmup: 2, toggleProfile: () => cluster.toggleProfile() })) };
+    return { scenario: 'admin-list', size, ...o, ...(await measureExplained(targets, { ...o, warmup: 2, toggleProfile: () => cluster.toggleProfile(), paddockPid: cluster.paddock?.pid })) };
   } finally {
     await floor.stop();
   }

@@ -1,6 +1,7 @@
 /**
  * Why a request was slow: every sequential request of a list measurement slower than {@link STALL_FACTOR}×
- * its target's median, with what overlapped it — a garbage-collection pause of the benchmark client (seen
+ * its target's median, with what overlapped it — Paddock's or the client's event loop waiting for a CPU
+ * (the kernel's run-queue accounting of the main thread over the request), a garbage-collection pause of the benchmark client (seen
  * here, with its time), or, in Paddock, GC pauses over 20 ms and the worst event-loop delay of the window
  * (from the cpu probe, when PADDOCK_BENCH_PROFILE_DIR is set; the probe keeps no times, so a Paddock cause
  * is named when a pause or delay of the window is as long as the excess).
@@ -16,8 +17,37 @@ export const STALL_FACTOR = 10;
 /** One timed request: its target, when it was sent (performance.now()) and how long it took. */
 export interface Sample {
   target: string;
+  /** Whether Paddock serves it (only then do Paddock's pauses and waits count as its cause). */
+  paddock: boolean;
   startMs: number;
   ms: number;
+  /** Over the request: time Paddock's and the client's main threads were on a CPU, and waited for one. */
+  sched?: { paddock?: Sched; client: Sched };
+}
+
+/** A thread's scheduler accounting (ms): on a CPU, and runnable but waiting for one (the run queue). */
+export interface Sched {
+  cpuMs: number;
+  waitMs: number;
+}
+
+/**
+ * The main thread's scheduler accounting of process `pid` (`self` for this one), from
+ * /proc/<pid>/schedstat: time on a CPU and time waiting on a run queue, in ns. The main thread is the
+ * event loop: a request it serves waits when the thread waits.
+ */
+export function schedOf(pid: number | 'self'): Sched | undefined {
+  try {
+    const [cpu, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { cpuMs: cpu / 1e6, waitMs: wait / 1e6 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `after − before`, when both were read. */
+export function schedDelta(before: Sched | undefined, after: Sched | undefined): Sched | undefined {
+  return before && after ? { cpuMs: after.cpuMs - before.cpuMs, waitMs: after.waitMs - before.waitMs } : undefined;
 }
 
 export interface Stall {
@@ -69,11 +99,15 @@ export class StallRecorder {
       if (s.ms <= STALL_FACTOR * median) continue;
       const excess = s.ms - median;
       const gc = this.#clientGc.filter((g) => g.startMs < s.startMs + s.ms && g.startMs + g.ms > s.startMs).reduce((a, g) => a + g.ms, 0);
-      const paddockGc = Math.max(0, ...(paddock?.gcPausesOver20ms ?? []).map((p) => Number(p.split(' ')[1])));
-      const cause = gc >= excess / 2 ? `benchmark client GC pause ${round(gc)} ms`
+      const paddockGc = s.paddock ? Math.max(0, ...(paddock?.gcPausesOver20ms ?? []).map((p) => Number(p.split(' ')[1]))) : 0;
+      const paddockWait = s.paddock ? s.sched?.paddock?.waitMs ?? 0 : 0;
+      const clientWait = s.sched?.client.waitMs ?? 0;
+      const cause = paddockWait >= excess / 2 ? `Paddock's event loop waited ${round(paddockWait)} ms for a CPU (the machine's other processes ran)`
+        : clientWait >= excess / 2 ? `the benchmark client waited ${round(clientWait)} ms for a CPU (the machine's other processes ran)`
+        : gc >= excess / 2 ? `benchmark client GC pause ${round(gc)} ms`
         : paddockGc >= excess / 2 ? `Paddock GC pause ${round(paddockGc)} ms in the window`
-        : paddock && paddock.eventLoopDelayMs.max >= excess / 2 ? `Paddock event-loop delay ${round(paddock.eventLoopDelayMs.max)} ms in the window`
-        : 'unexplained';
+        : s.paddock && paddock && paddock.eventLoopDelayMs.max >= excess / 2 ? `Paddock event-loop delay ${round(paddock.eventLoopDelayMs.max)} ms in the window`
+        : `unexplained${s.paddock && s.sched?.paddock ? ` (Paddock's event loop on a CPU ${round(s.sched.paddock.cpuMs)} ms, waiting ${round(paddockWait)} ms)` : ''}`;
       stalls.push({ target: s.target, ms: round(s.ms), medianMs: round(median), cause });
     }
     return { stalls, ...(paddock ? { paddock } : {}) };
