@@ -170,7 +170,7 @@ export async function adminList(cluster: BenchCluster, config: BenchConfig, size
     const bytes = (await direct.get(TNS, ACCEPT_TABLE)).body.length;
     targets.push({ name: TRANSFER_FLOOR_TARGET, role: 'baseline', client: floor.client, path: `/?bytes=${bytes}`, accept: ACCEPT_JSON, expectRows: () => true });
     const o = config.adminList;
-    return { scenario: 'admin-list', size, ...o, ...(await measureExplained(targets, { ...o, warmup: 2, toggleProfile: () => cluster.toggleProfile(), paddockPid: cluster.paddock?.pid })) };
+    return { scenario: 'admin-list', size, ...o, ...(await measureExplained(targets, { ...o, warmup: 2, paddockPid: cluster.paddock?.pid })) };
   } finally {
     await floor.stop();
   }
