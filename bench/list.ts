@@ -4,10 +4,12 @@ import { performance } from 'node:perf_hooks';
 import { killGroup, startDetached, waitFor } from '../test/controlplane/processes';
 import type { BenchCluster } from './cluster';
 import { TENANT_LABEL, TNS } from './cluster';
+import { AGGREGATED_FLOOR_PATH, startAggregatedFloor } from './aggregated-floor';
 import { ACCEPT_JSON, ACCEPT_TABLE, pool, type Client } from './http';
 import { ALICE_TENANT, type BenchConfig } from './scenarios';
 import { round, summarize, type LatencySummary } from './stats';
 import { tails } from './tails';
+import { schedDelta, schedOf, StallRecorder, type PaddockWindow, type Sample, type Stall } from './stalls';
 
 const FLOOR_SERVER = resolve(__dirname, 'floor-server.mjs');
 
@@ -39,6 +41,10 @@ export interface ListResult {
   burst: number;
   concurrency: number;
   targets: TargetResult[];
+  /** Sequential requests slower than 10× their target's median, and what overlapped them. */
+  stalls?: Stall[];
+  /** Paddock's GC pauses and event-loop delay over the sequential requests (PADDOCK_BENCH_PROFILE_DIR). */
+  paddockWindow?: PaddockWindow;
 }
 
 function rowsOf(body: Buffer): number {
@@ -73,6 +79,12 @@ async function once(t: Target): Promise<{ ms: number; bytes: number; rows: numbe
  * fell on the same target — Paddock's Table, listed first, looked 0.4 ms slower than its JSON.
  */
 export async function measure(targets: Target[], opts: { sequential: number; burst: number; concurrency: number; warmup?: number; scenario?: string }): Promise<TargetResult[]> {
+  return (await measureExplained(targets, opts)).targets;
+}
+
+/** {@link measure}, and the stalls among the sequential requests with what overlapped them. */
+export async function measureExplained(targets: Target[], opts: { sequential: number; burst: number; concurrency: number; warmup?: number; scenario?: string; toggleProfile?: () => void; paddockPid?: number }):
+  Promise<{ targets: TargetResult[]; stalls: Stall[]; paddockWindow?: PaddockWindow }> {
   const first = new Map<string, { bytes: number; rows: number }>();
   for (const t of targets) {
     const r = await once(t);
@@ -81,15 +93,22 @@ export async function measure(targets: Target[], opts: { sequential: number; bur
   }
   for (let i = 0; i < (opts.warmup ?? 5); i++) for (const t of targets) await once(t);
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const timed: Sample[] = [];
+  const recorder = new StallRecorder(opts.toggleProfile);
   for (let i = 0; i < opts.sequential; i++) {
     for (const t of shuffled(targets)) {
-      const sentAt = performance.now();
+      const [paddockBefore, clientBefore] = [opts.paddockPid ? schedOf(opts.paddockPid) : undefined, schedOf('self')];
+      const startMs = performance.now();
       const { ms } = await once(t);
+      const client = schedDelta(clientBefore, schedOf('self'));
+      const paddock = schedDelta(paddockBefore, opts.paddockPid ? schedOf(opts.paddockPid) : undefined);
       samples.get(t.name)!.push(ms);
+      timed.push({ target: t.name, paddock: t.role === 'paddock', startMs, ms, ...(client ? { sched: { client, ...(paddock ? { paddock } : {}) } } : {}) });
       // The sequential samples are the run's tail samples too (the burst's measure throughput, not latency).
-      tails.record({ scenario: opts.scenario ?? 'list', target: t.name, role: t.role }, sentAt, ms);
+      tails.record({ scenario: opts.scenario ?? 'list', target: t.name, role: t.role }, startMs, ms);
     }
   }
+  const { stalls, paddock } = await recorder.stop(timed);
   const results: TargetResult[] = [];
   for (const t of targets) {
     const started = performance.now();
@@ -98,7 +117,7 @@ export async function measure(targets: Target[], opts: { sequential: number; bur
     const f = first.get(t.name)!;
     results.push({ target: t.name, role: t.role, rows: f.rows, bytes: f.bytes, latency: summarize(samples.get(t.name)!), rps: round(rps) });
   }
-  return results;
+  return { targets: results, stalls, ...(paddock ? { paddockWindow: paddock } : {}) };
 }
 
 /**
@@ -117,9 +136,20 @@ export async function ownerList(cluster: BenchCluster, config: BenchConfig, size
       path: `/api/v1/namespaces?labelSelector=${encodeURIComponent(`${TENANT_LABEL}=${ALICE_TENANT}`)}`, accept: ACCEPT_TABLE, expectRows: five,
     },
   ];
-  const o = config.ownerList;
-  return { scenario: 'owner-list', size, ...o, targets: await measure(targets, { ...o, scenario: `owner list at ${size}` }) };
+  // The floor of an aggregated request: Paddock's very bytes, from memory, through the same path.
+  const viaApiserver = targets[1].client;
+  const floor = await startAggregatedFloor(cluster, (await viaApiserver.get(TNS, ACCEPT_TABLE)).body, viaApiserver);
+  try {
+    targets.push({ name: AGGREGATED_FLOOR_TARGET, role: 'baseline', client: viaApiserver, path: AGGREGATED_FLOOR_PATH, accept: ACCEPT_TABLE, expectRows: five });
+    const o = config.ownerList;
+    return { scenario: 'owner-list', size, ...o, ...(await measureExplained(targets, { ...o, scenario: `owner list at ${size}`, paddockPid: cluster.paddock?.pid })) };
+  } finally {
+    await floor.stop();
+  }
 }
+
+/** The owner list's floor target: Paddock's answer for alice, from memory, through kube-apiserver's aggregator. */
+export const AGGREGATED_FLOOR_TARGET = 'aggregated floor: Paddock\'s bytes from memory, via kube-apiserver';
 
 /**
  * Scenario 2: an admin lists everything, as a Table and as JSON — Paddock directly (and the Table
@@ -141,13 +171,16 @@ export async function adminList(cluster: BenchCluster, config: BenchConfig, size
   try {
     // The same number of bytes as Paddock's Table, from a server that only moves them.
     const bytes = (await direct.get(TNS, ACCEPT_TABLE)).body.length;
-    targets.push({ name: 'transfer floor: the Table\'s bytes from a static server', role: 'baseline', client: floor.client, path: `/?bytes=${bytes}`, accept: ACCEPT_JSON, expectRows: () => true });
+    targets.push({ name: TRANSFER_FLOOR_TARGET, role: 'baseline', client: floor.client, path: `/?bytes=${bytes}`, accept: ACCEPT_JSON, expectRows: () => true });
     const o = config.adminList;
-    return { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2, scenario: `admin list at ${size}` }) };
+    return { scenario: 'admin-list', size, ...o, ...(await measureExplained(targets, { ...o, warmup: 2, scenario: `admin list at ${size}`, paddockPid: cluster.paddock?.pid })) };
   } finally {
     await floor.stop();
   }
 }
+
+/** The admin list's floor target: as many bytes as Paddock's Table, streamed by a server that only moves them. */
+export const TRANSFER_FLOOR_TARGET = 'transfer floor: the Table\'s bytes from a static server';
 
 /** Starts bench/floor-server.mjs with Paddock's serving certificate; its client is the admin's. */
 async function startFloorServer(cluster: BenchCluster): Promise<{ client: Client; stop(): Promise<void> }> {

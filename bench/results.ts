@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { evaluateGoals, latencyChart, toMarkdown, type BenchResults } from './report';
+import { latencyChart, toMarkdown, withDerived, type BenchResults } from './report';
 import type { AdmissionResult } from './admission';
 import type { ScaleResult } from './scale';
 import type { TenantQuotaResult } from './tenant-quota';
@@ -31,19 +31,17 @@ export function write(results: BenchResults, only: ReadonlySet<Scenario>): Bench
     const merged = JSON.parse(readFileSync(previous, 'utf8')) as BenchResults & Record<string, unknown>;
     const fields: Record<Scenario, (keyof BenchResults)[]> = {
       // `tails` holds the samples of the run that replaces it (list and watch scenarios).
-      'owner-list': ['ownerList', 'tails'], 'admin-list': ['adminList', 'encodings', 'tails'], memory: ['memory'], classes: ['allowedClasses', 'tails'], watch: ['watch', 'tails'], reconcile: ['reconcile'], capsule: ['capsuleProxy', 'tails'], ha: ['ha'],
+      'owner-list': ['ownerList', 'tails'], 'admin-list': ['adminList', 'encodings', 'tails'], memory: ['memory'], classes: ['allowedClasses', 'views', 'viewWatch', 'tails'], watch: ['watch', 'tails'], reconcile: ['reconcile'], capsule: ['capsuleProxy', 'tails'], ha: ['ha'],
     };
     for (const s of only) for (const f of fields[s]) (merged as Record<string, unknown>)[f] = results[f];
-    const { goals: _goals, ...rest } = merged;
-    latest = { ...rest, goals: evaluateGoals(rest) } as BenchResults;
+    latest = withDerived(merged);
   }
   // The scale, admission and tenant-wide quota scenarios run on clusters of their own: a run without them keeps their last results.
   for (const field of OWN_CLUSTER) {
     if (latest[field] || !existsSync(previous)) continue;
     const kept = (JSON.parse(readFileSync(previous, 'utf8')) as BenchResults)[field];
     if (kept) {
-      const { goals: _goals, ...rest } = { ...latest, [field]: kept };
-      latest = { ...rest, goals: evaluateGoals(rest) } as BenchResults;
+      latest = withDerived({ ...latest, [field]: kept });
     }
   }
   writeFileSync(previous, JSON.stringify(latest, null, 2) + '\n');
@@ -70,8 +68,7 @@ function writeOwn<K extends OwnCluster>(field: K, result: NonNullable<BenchResul
   const latest = join(RESULTS, 'latest.json');
   const previous = base ?? (existsSync(latest) ? (JSON.parse(readFileSync(latest, 'utf8')) as BenchResults) : undefined);
   if (!previous) return undefined;
-  const { goals: _old, ...rest } = { ...previous, [field]: result };
-  const merged: BenchResults = { ...rest, goals: evaluateGoals(rest) };
+  const merged = withDerived({ ...previous, [field]: result });
   writeFileSync(latest, JSON.stringify(merged, null, 2) + '\n');
   writeFileSync(join(RESULTS, 'latest.md'), toMarkdown(merged));
   console.log('\n' + toMarkdown(merged));

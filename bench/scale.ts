@@ -13,6 +13,8 @@ import { memoryOf, metricSum } from './proc';
 import { ownerName, ownerOfTenant, tenantName, type BenchConfig } from './scenarios';
 import { round } from './stats';
 import { watchFanout, type WatchResult, type WatchWorld } from './watch';
+import type { CapsuleProxyBuild } from './capsule-proxy';
+import { scaleCapsuleProxy, scaleCapsuleProxyMarkdown, type ScaleCapsuleProxyResult } from './scale-capsule-proxy';
 
 /** The scale scenario's knobs (`npm run bench -- --only=scale --scale=N`). */
 export interface ScaleConfig {
@@ -75,6 +77,8 @@ export interface ScaleResult {
   ownerList: ListResult;
   adminList: ListResult;
   watch?: WatchResult;
+  /** capsule-proxy beside Paddock at this size (when built; see bench/README.md, scenario 7). */
+  capsuleProxy?: ScaleCapsuleProxyResult;
 }
 
 type Log = (line: string) => void;
@@ -182,7 +186,7 @@ export async function waitFirstPass(c: BenchCluster, tenants: number, timeoutMs:
  * /readyz, its first full pass (and the writes it made: none on a converged cluster), heap and RSS,
  * owner and admin lists beside kube-apiserver's, and watch fan-out with 1000 watchers.
  */
-export async function scaleScenario(c: BenchCluster, config: BenchConfig, scale: ScaleConfig, log: Log, memoryOptions: MemoryOptions = {}): Promise<ScaleResult> {
+export async function scaleScenario(c: BenchCluster, config: BenchConfig, scale: ScaleConfig, log: Log, memoryOptions: MemoryOptions = {}, capsule?: CapsuleProxyBuild): Promise<ScaleResult> {
   const wanted = Math.ceil(scale.namespaces / config.namespacesPerTenant);
   for (let i = 0; i < config.owners; i++) c.userCert(ownerName(i));
   // Paddock on the empty cluster: the heap every size is compared with.
@@ -222,7 +226,8 @@ export async function scaleScenario(c: BenchCluster, config: BenchConfig, scale:
   log(`owner list at ${namespaces}`);
   const owner = await ownerList(c, config, namespaces);
   log(`admin list at ${namespaces}`);
-  const admin = await adminList(c, { ...config, adminList: { sequential: 5, burst: 8, concurrency: 4 } }, namespaces);
+  const adminRequests = { sequential: 10, burst: 8, concurrency: 4 };
+  const admin = await adminList(c, { ...config, adminList: adminRequests }, namespaces);
 
   log(`watch fan-out at ${namespaces}: ${config.owners * config.watch.watchersPerOwner} watchers`);
   const world: WatchWorld = { namespaces: [], tenantsOf: new Map() };
@@ -234,6 +239,7 @@ export async function scaleScenario(c: BenchCluster, config: BenchConfig, scale:
     for (let n = 0; n < config.namespacesPerTenant; n++) world.namespaces.push({ name: `${t}-n${n}`, tenant: t, owner: o });
   }
   const watch = await watchFanout(c, config, namespaces, world);
+  const capsuleProxy = capsule ? await scaleCapsuleProxy(c, capsule, config, b.built, namespaces, world, adminRequests, scale.concurrency, log) : undefined;
 
   return {
     scenario: 'scale',
@@ -262,11 +268,12 @@ export async function scaleScenario(c: BenchCluster, config: BenchConfig, scale:
     ownerList: owner,
     adminList: admin,
     watch,
+    ...(capsuleProxy ? { capsuleProxy } : {}),
   };
 }
 
 /** Rows for the Markdown report. */
-export function scaleMarkdown(r: ScaleResult, listTable: (results: ListResult[]) => string): string {
+export function scaleMarkdown(r: ScaleResult, listTable: (results: ListResult[]) => string, watchTable: (w: WatchResult) => string): string {
   const direct = r.ownerList.targets.find((t) => t.target === 'Paddock direct');
   const paddockWatch = r.watch?.phases.find((p) => p.role === 'paddock');
   const baseWatch = r.watch?.phases.find((p) => p.role === 'baseline');
@@ -291,6 +298,7 @@ export function scaleMarkdown(r: ScaleResult, listTable: (results: ListResult[])
     `A cluster of ${r.namespaces} tenant namespaces on its own control plane (kube-controller-manager without the ServiceAccount and root-CA publishers), Paddock started cold on it.`, '',
     line(['measure', 'value']), line(['---', '---']), ...rows.map(line), '',
     listTable([r.ownerList, r.adminList]), '',
+    ...(r.capsuleProxy ? [scaleCapsuleProxyMarkdown(r.capsuleProxy, listTable, watchTable)] : []),
   ].join('\n');
 }
 

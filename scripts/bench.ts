@@ -12,10 +12,11 @@ import { benchTenant, BenchCluster } from '../bench/cluster';
 import { adminList, ownerList } from '../bench/list';
 import { memoryPoint, memoryResult, type MemoryPoint } from '../bench/memory';
 import { coldReconcile } from '../bench/reconcile';
-import { evaluateGoals, toMarkdown, type BenchResults, type SetupStep } from '../bench/report';
+import { toMarkdown, withDerived, type BenchResults, type SetupStep } from '../bench/report';
 import { SCENARIOS, write, writeAdmission, writeScale, writeTenantQuota, type Scenario } from '../bench/results';
 import { admissionScenario, type AdmissionResult } from '../bench/admission';
 import { allowedClassesList } from '../bench/classes';
+import { viewLists, viewWatch } from '../bench/views';
 import { buildCapsuleProxy, CapsuleProxy, type CapsuleProxyResult } from '../bench/capsule-proxy';
 import { capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios, ownershipChange } from '../bench/capsule-proxy-scenarios';
 import type { ListResult } from '../bench/list';
@@ -72,6 +73,9 @@ async function kubernetesVersion(c: BenchCluster): Promise<string> {
 
 /** StorageClasses in the cluster for the allowed-classes scenario (a tenth of them allowed to alice's tenant). */
 const CLASSES = 200;
+
+/** Label changes on allowed DeviceClasses timed to alice's tdc watch and kube-apiserver's selected watch. */
+const VIEW_CHANGES = 100;
 
 /** Options of a run beyond its config: where heap snapshots go (`--heap-breakdown`), if anywhere. */
 interface RunOptions {
@@ -155,9 +159,15 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     log(`  ${encodings.totalBytesPerRow} B/row (Table ${encodings.tableBytesPerRow}, + JSON ${encodings.jsonBytesPerRow})`);
   }
   let allowedClasses;
+  let views;
+  let viewChanges;
   if (runs('classes')) {
     log(`scenario 6 (allowed storage classes) at ${size} namespaces, ${tenants} Tenants, ${CLASSES} StorageClasses`);
     allowedClasses = await allowedClassesList(c, config, size, CLASSES);
+    log(`scenario 6 (the other views: tdc, otn) at ${size} namespaces, ${tenants} Tenants`);
+    views = await viewLists(c, config, size, tenants, CLASSES);
+    log(`scenario 6 (the tdc watch beside kube-apiserver's selected DeviceClass watch): ${VIEW_CHANGES} changes`);
+    viewChanges = await viewWatch(c, VIEW_CHANGES, CLASSES);
   }
 
   const world: WatchWorld = { namespaces: [], tenantsOf: new Map() };
@@ -222,6 +232,8 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     ownerList: owner,
     adminList: admin,
     allowedClasses,
+    views,
+    viewWatch: viewChanges,
     watch,
     reconcile,
     ha,
@@ -230,7 +242,7 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     capsuleProxy: capsule,
     tails: tailsOf(c),
   };
-  return { ...partial, goals: evaluateGoals(partial) };
+  return withDerived(partial);
 }
 
 /** The watch ratios for the log: `100 watchers p50 1.1× p99 0.9×; …`. */
@@ -253,7 +265,10 @@ async function runScale(config: BenchConfig, namespaces: number, buildMinutes: n
   log(`scale scenario: ${namespaces} namespaces on a control plane of its own`);
   buildPaddock();
   cluster = await BenchCluster.up(DIR, log, { controllers: SCALE_CONTROLLERS, controllerManagerArgs: SCALE_CONTROLLER_ARGS });
-  return scaleScenario(cluster, config, { ...SCALE_DEFAULTS, namespaces, buildBudgetMs: buildMinutes * 60_000 }, log, { breakdownDir: options.breakdownDir, log });
+  log('building capsule-proxy (measured beside Paddock at scale)');
+  const capsule = buildCapsuleProxy();
+  log('skipped' in capsule ? `capsule-proxy at scale skipped: ${capsule.skipped}` : `capsule-proxy ${capsule.version}: ${capsule.binary}`);
+  return scaleScenario(cluster, config, { ...SCALE_DEFAULTS, namespaces, buildBudgetMs: buildMinutes * 60_000 }, log, { breakdownDir: options.breakdownDir, log }, capsule);
 }
 
 /** The admission scenario on a control plane of its own (the previous one, if any, is stopped first). */
