@@ -89,6 +89,8 @@ export interface TenantQuotaResult {
     writesToAdmit: RoundWrites;
     /** Paddock's writes from the deletes until the tenant is at the plan's fixed point again (B's create counted in). */
     writesPerRound: RoundWrites;
+    /** Rounds skipped because their tenant did not come to rest within a minute (the quota as last read). */
+    unsettled: Unsettled[];
   };
 }
 
@@ -150,6 +152,25 @@ function atRest(tenant: Tenant, shares: readonly ResourceQuota[], expectedUsed?:
   return Number(tenant.status?.quota?.used?.pods ?? -1) === used;
 }
 
+/** A round whose tenant did not come to rest: where, and the quota as last read. */
+export interface Unsettled {
+  tenant: string;
+  /** Which wait of the round timed out. */
+  at: string;
+  expectedUsed: number;
+  /** The Tenant's `status.quota.used.pods`, and each share's `spec.hard`/`status.hard`/`status.used` pods. */
+  seen: string;
+}
+
+/** Thrown by {@link waitTenantAtRest}: the quota as last read. */
+class NotAtRest extends Error {
+  constructor(readonly tenant: string, readonly seen: string, timeoutMs: number) {
+    super(`the quota of Tenant ${tenant} was not at rest after ${timeoutMs / 1000} s: ${seen}`);
+  }
+}
+
+const pods = (m?: Record<string, string | number>) => String(m?.pods ?? '-');
+
 /** Waits until one tenant's quota is at rest (see atRest), reading it live. */
 async function waitTenantAtRest(c: BenchCluster, config: Config, name: string, expectedUsed: number, timeoutMs = 60_000): Promise<void> {
   const started = performance.now();
@@ -157,8 +178,24 @@ async function waitTenantAtRest(c: BenchCluster, config: Config, name: string, e
     const tenant = await c.admin.getJson<Tenant>(`${TENANTS}/${name}`);
     const shares = await Promise.all(namespacesOf(config).map((n) => c.admin.getJson<ResourceQuota>(`/api/v1/namespaces/${name}-${n}/resourcequotas/${SHARE_NAME}`)));
     if (atRest(tenant, shares, expectedUsed)) return;
-    if (performance.now() - started > timeoutMs) throw new Error(`the quota of Tenant ${name} was not at rest after ${timeoutMs / 1000} s`);
+    if (performance.now() - started > timeoutMs) {
+      const seen = `tenant used ${pods(tenant.status?.quota?.used)}; ` +
+        shares.map((s) => `${s.metadata.namespace}: spec ${pods(s.spec?.hard)}, hard ${pods(s.status?.hard)}, used ${pods(s.status?.used)}`).join('; ');
+      throw new NotAtRest(name, seen, timeoutMs);
+    }
     await sleep(50);
+  }
+}
+
+/** Runs `wait`; a tenant that does not come to rest is recorded in `unsettled` (false), anything else thrown. */
+async function settled(unsettled: Unsettled[], at: string, expectedUsed: number, wait: () => Promise<void>): Promise<boolean> {
+  try {
+    await wait();
+    return true;
+  } catch (err) {
+    if (!(err instanceof NotAtRest)) throw err;
+    unsettled.push({ tenant: err.tenant, at, expectedUsed, seen: err.seen });
+    return false;
   }
 }
 
@@ -299,8 +336,10 @@ export async function tenantQuotaScenario(c: BenchCluster, config: Config, log: 
   const polls: number[] = [];
   const toAdmit: AuditWrites[] = [];
   const perRound: AuditWrites[] = [];
+  const unsettled: Unsettled[] = [];
   for (const [r, t] of measured.entries()) {
-    await waitTenantAtRest(c, config, t.name, config.podsPerTenant);
+    // A tenant that does not come to rest is recorded and the round moves on to the next one.
+    if (!(await settled(unsettled, 'filled', config.podsPerTenant, () => waitTenantAtRest(c, config, t.name, config.podsPerTenant)))) continue;
     // The baseline, kube alone: a full A gets a pod back once kube-controller-manager has recounted it.
     const gone = t.inA.shift()!;
     await deletePod(t.owner, `${t.name}-${A}`, gone);
@@ -308,7 +347,7 @@ export async function tenantQuotaScenario(c: BenchCluster, config: Config, log: 
     const admittedInA = performance.now();
     t.inA.push(back.name);
     replenish.push(back.ms);
-    await waitTenantAtRest(c, config, t.name, config.podsPerTenant);
+    if (!(await settled(unsettled, 'replenished', config.podsPerTenant, () => waitTenantAtRest(c, config, t.name, config.podsPerTenant)))) continue;
     // A just counted that create: the rebalancer leaves its share alone for QUIET_MS after
     // (admission-activity.ts). The measured round starts once A is quiet, as when its last create is a
     // second old; what the hold adds when it is not is at most QUIET_MS.
@@ -321,7 +360,7 @@ export async function tenantQuotaScenario(c: BenchCluster, config: Config, log: 
     const admittedAt = Date.now();
     latency.push(admitted.ms);
     polls.push(admitted.polls);
-    await waitTenantAtRest(c, config, t.name, config.podsPerTenant - freed + 1);
+    if (!(await settled(unsettled, 'rebalanced', config.podsPerTenant - freed + 1, () => waitTenantAtRest(c, config, t.name, config.podsPerTenant - freed + 1)))) continue;
     toAdmit.push(c.paddockWrites(offset, admittedAt));
     perRound.push(c.paddockWrites(offset));
     if ((r + 1) % 10 === 0 || r === measured.length - 1) {
@@ -350,12 +389,13 @@ export async function tenantQuotaScenario(c: BenchCluster, config: Config, log: 
     },
     rebalance: {
       rounds: measured.length, freed, latency: percentiles(latency), replenish: percentiles(replenish), polls: percentiles(polls),
-      writesToAdmit: roundWrites(toAdmit), writesPerRound: roundWrites(perRound),
+      writesToAdmit: roundWrites(toAdmit), writesPerRound: roundWrites(perRound), unsettled,
     },
   };
   const rb = result.rebalance;
   log(`tenant quota: B admitted after p50 ${rb.latency.p50} / p99 ${rb.latency.p99} ms (kube's replenishment alone ${rb.replenish.p50} / ${rb.replenish.p99} ms); ` +
-    `writes to admit p50 ${rb.writesToAdmit.p50} (max ${rb.writesToAdmit.max}), per round p50 ${rb.writesPerRound.p50}; at rest ${periodicWrites.total} + ${restartWrites.total} writes`);
+    `writes to admit p50 ${rb.writesToAdmit.p50} (max ${rb.writesToAdmit.max}), per round p50 ${rb.writesPerRound.p50}; at rest ${periodicWrites.total} + ${restartWrites.total} writes` +
+    `${unsettled.length ? `; ${unsettled.length} round(s) whose tenant did not come to rest: ${unsettled.map((u) => `${u.tenant} (${u.at}, expected ${u.expectedUsed}: ${u.seen})`).join(' | ')}` : ''}`);
   return result;
 }
 
@@ -390,6 +430,7 @@ export function tenantQuotaMarkdown(r: TenantQuotaResult): string {
     line(['Paddock writes, deletes → B admitted', rb.writesToAdmit.p50, '', rb.writesToAdmit.max]),
     line(['Paddock writes per round (until at rest again)', rb.writesPerRound.p50, '', rb.writesPerRound.max]), '',
     `Over ${rb.rounds} rounds. Writes per round by kind (all rounds): ${byResourceText(rb.writesPerRound.byResource)}; until B admitted: ${byResourceText(rb.writesToAdmit.byResource)}.`, '',
+    ...((rb.unsettled ?? []).length ? [`Rounds skipped because their tenant did not come to rest within a minute (pods, as last read): ${rb.unsettled.map((u) => `${u.tenant} after ${u.at}, expected ${u.expectedUsed} used: ${u.seen}`).join('; ')}.`, ''] : []),
     `Setup: ${r.setup.tenants} Tenants (${r.setup.namespaces} namespaces) built in ${r.setup.buildSeconds} s; from Paddock's start, every quota at rest after ${r.setup.seconds} s, ${r.setup.writes.total} Paddock writes (${byResourceText(r.setup.writes.byResource)}). ` +
       `At rest: a periodic resync (${r.atRest.periodic.reconciles} Tenant reconciles, ${r.atRest.periodic.quotaPasses} quota passes) wrote ${writesText(r.atRest.periodic.writes)}; ` +
       `a restart (${r.atRest.restart.reconciles} Tenant reconciles, ${r.atRest.restart.quotaPasses} quota passes) wrote ${writesText(r.atRest.restart.writes)}.`, '',
