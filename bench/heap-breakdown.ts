@@ -11,6 +11,8 @@
  * component's root, and never follows weak edges, so a component is what it alone adds to the heap.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { sleep } from '../test/controlplane/processes';
 
 /** One component's share of the heap, with the kinds of object that make it up (largest first). */
@@ -132,8 +134,12 @@ function followed(e: { type: string; name: string }): boolean {
 /** What a node is, for the breakdown's detail: its type, and its constructor or system name (not a string's text). */
 function kindOf(g: Graph, n: number): string {
   const type = g.type(n);
-  return type.endsWith('string') ? type : `${type} ${g.name(n).slice(0, 60)}`;
+  return type.endsWith('string') ? type : `${type} ${withoutCheckout(g.name(n)).slice(0, 60)}`;
 }
+
+/** A name with the checkout's own location left out (`file:///…/node_modules/x` → `node_modules/x`): results hold no machine's paths. */
+const CHECKOUT_URL = pathToFileURL(resolve(__dirname, '..')).href + '/';
+const withoutCheckout = (name: string) => name.split(CHECKOUT_URL).join('');
 
 /** The named roots of the components in the snapshot, in attribution order. */
 function componentRoots(g: Graph): { name: string; roots: number[] }[] {
