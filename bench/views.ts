@@ -5,6 +5,7 @@
  * caller owns (`kubectl get otn`) against kube-apiserver's Tenant list (alice's by field selector; the
  * admin's, every Tenant). Every list as a Table, interleaved as every list scenario.
  */
+import { eachLine } from './lines';
 import { request, type Agent } from 'node:https';
 import type { ClientRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -118,18 +119,9 @@ function openWatch(agent: Agent, url: string, seen: (seq: string, at: number) =>
         reject(new Error(`watch ${url}: ${res.statusCode}`));
         return;
       }
-      let buffered = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        const at = performance.now();
-        buffered += chunk;
-        let nl: number;
-        while ((nl = buffered.indexOf('\n')) >= 0) {
-          const line = buffered.slice(0, nl);
-          buffered = buffered.slice(nl + 1);
-          const seq = line.trim() ? (JSON.parse(line) as { object?: { metadata?: { labels?: Record<string, string> } } }).object?.metadata?.labels?.[SEQ_LABEL] : undefined;
-          if (seq) seen(seq, at);
-        }
+      eachLine(res, (line, at) => {
+        const seq = line.trim() ? (JSON.parse(line) as { object?: { metadata?: { labels?: Record<string, string> } } }).object?.metadata?.labels?.[SEQ_LABEL] : undefined;
+        if (seq) seen(seq, at);
       });
       res.on('error', () => {});
       resolveOpen(req);

@@ -1,3 +1,4 @@
+import { eachLine } from './lines';
 import { request, type Agent } from 'node:https';
 import type { ClientRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -115,24 +116,15 @@ function openWatch(agent: Agent, url: string, phase: string, onDelivery: (seq: n
         });
         return;
       }
-      let buffered = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        const at = performance.now();
-        buffered += chunk;
-        let nl: number;
-        while ((nl = buffered.indexOf('\n')) >= 0) {
-          const line = buffered.slice(0, nl);
-          buffered = buffered.slice(nl + 1);
-          if (!line.includes(prefix)) continue;
-          const event = JSON.parse(line) as { object?: { metadata?: { labels?: Record<string, string> } } };
-          const value = event.object?.metadata?.labels?.[SEQ_LABEL];
-          if (!value?.startsWith(prefix)) continue;
-          const seq = Number(value.slice(prefix.length));
-          if (seen.has(seq)) continue;
-          seen.add(seq);
-          onDelivery(seq, at);
-        }
+      eachLine(res, (line, at) => {
+        if (!line.includes(prefix)) return;
+        const event = JSON.parse(line) as { object?: { metadata?: { labels?: Record<string, string> } } };
+        const value = event.object?.metadata?.labels?.[SEQ_LABEL];
+        if (!value?.startsWith(prefix)) return;
+        const seq = Number(value.slice(prefix.length));
+        if (seen.has(seq)) return;
+        seen.add(seq);
+        onDelivery(seq, at);
       });
       res.on('error', () => {});
       resolve({ req, seen });
