@@ -12,7 +12,7 @@ const objects = admissionObjects();
 const byName = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
 
 describe('the admission objects', () => {
-  it('are the two policies, their three bindings, each fence and its binding, then the share guard: the same set however many tenants there are', () => {
+  it('are the two policies, their three bindings, each fence and its binding, then the share guard and its two: the same set however many tenants there are', () => {
     expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
       `ValidatingAdmissionPolicy/${RESTRICTIONS_POLICY_NAME}`,
       `MutatingAdmissionPolicy/${DEFAULTS_POLICY_NAME}`,
@@ -29,6 +29,7 @@ describe('the admission objects', () => {
       'ValidatingAdmissionPolicyBinding/paddock-tenant-hostnames',
       'ValidatingAdmissionPolicy/paddock-tenant-quota',
       'ValidatingAdmissionPolicyBinding/paddock-tenant-quota',
+      'ValidatingAdmissionPolicyBinding/paddock-tenant-quota-narrowed',
     ]);
     expect(ADMISSION_OBJECTS.map((o) => `${o.resource.kind}/${o.name}`)).toEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`));
   });
@@ -60,7 +61,7 @@ describe('the admission objects', () => {
   });
 
   it("bind the policies to every tenant-labelled namespace, with the request namespace's TenantRestriction as parameter", () => {
-    for (const b of objects.filter((o) => o.kind!.endsWith('Binding') && o.spec.paramRef && o.metadata.name !== 'paddock-tenant-hostnames' && o.metadata.name !== SHARE_GUARD_NAME)) {
+    for (const b of objects.filter((o) => o.kind!.endsWith('Binding') && o.spec.paramRef && o.metadata.name !== 'paddock-tenant-hostnames' && !o.metadata.name.startsWith(SHARE_GUARD_NAME))) {
       expect(b.spec.matchResources).toMatchObject({ matchPolicy: 'Equivalent', namespaceSelector: { matchExpressions: [{ key: 'paddock.dev/tenant', operator: 'Exists' }] }, objectSelector: {} });
       expect((b.spec.paramRef as { name: string; namespace?: string }).name).toBe(RESTRICTION_OBJECT_NAME);
       expect(b.spec.paramRef).not.toHaveProperty('namespace');

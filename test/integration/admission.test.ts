@@ -66,14 +66,15 @@ const ingress = (spec: Record<string, unknown> = {}, annotations?: Record<string
   spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } }, ...spec },
 });
 
-/** How many times kube-apiserver has run the defaults policy's mutation (its own metric, every binding). */
-async function defaultsPolicyRuns(): Promise<number> {
+/** How many times kube-apiserver has run a policy's mutations or validations (its own metric, every binding). */
+async function policyRuns(metric: 'mutating' | 'validating', policy: string): Promise<number> {
   const res = await kubectl('admin', ['get', '--raw', '/metrics']);
   expect(res.code).toBe(0);
   return res.stdout.split('\n')
-    .filter((l) => l.startsWith('apiserver_mutating_admission_policy_check_total{') && l.includes('policy="paddock-tenant-defaults"'))
+    .filter((l) => l.startsWith(`apiserver_${metric}_admission_policy_check_total{`) && l.includes(`policy="${policy}"`))
     .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 }
+const defaultsPolicyRuns = () => policyRuns('mutating', 'paddock-tenant-defaults');
 
 async function getTenant(): Promise<any> {
   return kubectlJson('admin', ['get', 'tenant', name]);
@@ -258,6 +259,17 @@ describe('kube-apiserver accepts and defaults the allowed forms', () => {
     expect(filled.spec.nodeSelector).toEqual(nodeSelector);
     expect(filled.spec.priorityClassName).toBe(low);
     expect(await defaultsPolicyRuns()).toBe(before + 1);
+  });
+
+  // kube-apiserver evaluates a validating policy's message expressions whether or not the request is
+  // refused; the restrictions policy applies (its match condition) only to what it refuses, so an
+  // admitted request runs its checks once, in the match condition, and never reaches its validation.
+  it('runs the restrictions validation only for a request it refuses', async () => {
+    const before = await policyRuns('validating', 'paddock-tenant-restrictions');
+    accepted(await dryRun(pod('allowed')));
+    expect(await policyRuns('validating', 'paddock-tenant-restrictions')).toBe(before);
+    expect((await dryRun(pod('refused', {}, 'quay.io/x/y'))).stderr).toContain('paddock-tenant-restrictions');
+    expect(await policyRuns('validating', 'paddock-tenant-restrictions')).toBe(before + 1);
   });
 });
 

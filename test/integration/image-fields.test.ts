@@ -57,7 +57,8 @@ describe('containers and init containers', () => {
 });
 
 describe('within kube-apiserver\'s CEL cost budget', () => {
-  // Between 200 and 400 such images an expression exceeds its budget, and kube-apiserver refuses the pod.
+  // Between 150 and 175 such images the policy's match condition, where the checks of an admitted pod run,
+  // exceeds kube-apiserver's cost limit for one expression, and kube-apiserver refuses the pod.
   it('a pod of 100 containers, each image at the longest path, tag and digest the parser takes, is accepted', async () => {
     const longest = (i: number) => `registry.example.com/${String(i).padStart(3, '0')}${'a'.repeat(252)}:${'t'.repeat(128)}@sha512:${'f'.repeat(128)}`;
     const res = await dryRunPod(t, pod(Array.from({ length: 100 }, (_, i) => container(longest(i), `c${i}`))));

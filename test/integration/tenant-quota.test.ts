@@ -338,6 +338,12 @@ describe('no unguarded window', () => {
       // which kube-controller-manager makes) meets the guard.
       const early = await createAs('alice', `/api/v1/namespaces/${fresh}-a/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'early' } });
       expect(early).toEqual({ status: 403, message: expect.stringContaining('is not in force yet'), resourceVersion: undefined });
+      // Of the kinds Paddock writes, only what carries its label passes, and that label is Paddock's alone.
+      const policy = (labels: Record<string, string>) => ({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: `early-${Object.keys(labels).length}`, labels }, spec: { podSelector: {}, policyTypes: ['Egress'] } });
+      expect(await createAs('alice', `/apis/networking.k8s.io/v1/namespaces/${fresh}-a/networkpolicies`, policy({})))
+        .toEqual({ status: 403, message: expect.stringContaining('is not in force yet'), resourceVersion: undefined });
+      expect(await createAs('alice', `/apis/networking.k8s.io/v1/namespaces/${fresh}-a/networkpolicies`, policy({ 'app.kubernetes.io/managed-by': 'paddock' })))
+        .toEqual({ status: 403, message: expect.stringContaining('is for what Paddock makes'), resourceVersion: undefined });
     } finally {
       process.kill(kcm, 'SIGCONT');
     }

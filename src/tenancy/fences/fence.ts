@@ -29,6 +29,12 @@ export interface Fence {
    * the object of a create, the old object of a delete, and either of an update.
    */
   readonly objects?: Record<string, unknown>;
+  /**
+   * Requests the fence judges only for the objects a selector selects: its binding leaves out the
+   * requests of `narrowed.rules`, and a second binding of the same policy (`<name>-narrowed`) matches
+   * them, for the objects `narrowed.objects` selects. Absent: none.
+   */
+  readonly narrowed?: { readonly rules: readonly ResourceRule[]; readonly objects: Record<string, unknown> };
   /** Requests the fence leaves alone (a match condition: the validations run where it holds). */
   readonly appliesWhen?: string;
   /** Variables its validations read (declared in order). */
@@ -42,10 +48,22 @@ export interface Fence {
   readonly param?: { apiVersion: string; kind: string; name: string; namespace?: string; notFound: 'Allow' | 'Deny' };
 }
 
-/** The policy and its binding. */
+/** The policy and its binding (two, when it is `narrowed`). */
 export function fenceObjects(fence: Fence): AdmissionObject[] {
-  const metadata = () => ({ name: fence.name, labels: managedLabels() });
+  const metadata = (name = fence.name) => ({ name, labels: managedLabels() });
   const param = fence.param;
+  const binding = (name: string, match: Record<string, unknown>): AdmissionObject => ({
+    apiVersion: ADMISSION_API_VERSION,
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: metadata(name),
+    spec: {
+      policyName: fence.name,
+      ...(param ? { paramRef: { name: param.name, ...(param.namespace ? { namespace: param.namespace } : {}), parameterNotFoundAction: param.notFound } } : {}),
+      matchResources: match,
+      validationActions: ['Deny'],
+    },
+  });
+  const narrowed = fence.narrowed;
   return [
     {
       apiVersion: ADMISSION_API_VERSION,
@@ -63,17 +81,11 @@ export function fenceObjects(fence: Fence): AdmissionObject[] {
         validations: [...fence.validations],
       },
     },
-    {
-      apiVersion: ADMISSION_API_VERSION,
-      kind: 'ValidatingAdmissionPolicyBinding',
-      metadata: metadata(),
-      spec: {
-        policyName: fence.name,
-        ...(param ? { paramRef: { name: param.name, ...(param.namespace ? { namespace: param.namespace } : {}), parameterNotFoundAction: param.notFound } } : {}),
-        matchResources: matchResources(undefined, fence.namespaces ?? {}, fence.objects ?? {}),
-        validationActions: ['Deny'],
-      },
-    },
+    binding(fence.name, {
+      ...matchResources(undefined, fence.namespaces ?? {}, fence.objects ?? {}),
+      ...(narrowed ? { excludeResourceRules: [...narrowed.rules] } : {}),
+    }),
+    ...(narrowed ? [binding(`${fence.name}-narrowed`, matchResources([...narrowed.rules], fence.namespaces ?? {}, narrowed.objects))] : []),
   ];
 }
 

@@ -2,7 +2,7 @@ import { fenceObjects } from '../fences/fence';
 import { shareGuard } from './share-guard';
 import { QUOTA_LABEL, SHARE_NAME } from './share';
 
-const [policy, binding] = fenceObjects(shareGuard);
+const [policy, binding, narrowed] = fenceObjects(shareGuard);
 type Rule = { apiGroups: string[]; resources: string[]; operations: string[] };
 
 describe('the share guard', () => {
@@ -22,12 +22,20 @@ describe('the share guard', () => {
     });
   });
 
-  it('matches creates of every namespaced resource but what only Paddock writes before the share, and Events', () => {
+  it('matches creates of every namespaced resource but Events; of the guardrail kinds, only objects without Paddock\'s label', () => {
     const constraints = policy!.spec.matchConstraints as { resourceRules: Rule[]; excludeResourceRules: Rule[] };
     expect(constraints.resourceRules).toEqual([expect.objectContaining({ apiGroups: ['*'], resources: ['*'], operations: ['CREATE'] })]);
-    const excluded = constraints.excludeResourceRules.flatMap((r) => r.resources);
-    expect(excluded.sort()).toEqual(['events', 'events', 'limitranges', 'resourcequotas', 'tenantrestrictions']);
-    // What owners can create is never excluded.
-    for (const r of ['pods', 'services', 'persistentvolumeclaims', 'rolebindings', 'networkpolicies', 'configmaps', 'secrets']) expect(excluded).not.toContain(r);
+    expect(constraints.excludeResourceRules.flatMap((r) => r.resources)).toEqual(['events', 'events']);
+    // The first binding leaves the guardrail kinds to the second, which selects what Paddock did not label.
+    const guardrailKinds = ['tenantrestrictions', 'resourcequotas', 'limitranges', 'networkpolicies', 'rolebindings'];
+    const first = binding!.spec.matchResources as { excludeResourceRules: Rule[]; objectSelector: unknown };
+    expect(first.excludeResourceRules.flatMap((r) => r.resources)).toEqual(guardrailKinds);
+    expect(first.objectSelector).toEqual({});
+    expect(narrowed!.spec.paramRef).toEqual(binding!.spec.paramRef);
+    const second = narrowed!.spec.matchResources as { resourceRules: Rule[]; namespaceSelector: unknown; objectSelector: unknown };
+    expect(second.resourceRules.flatMap((r) => r.resources)).toEqual(guardrailKinds);
+    expect(second.resourceRules.every((r) => r.operations.join() === 'CREATE')).toBe(true);
+    expect(second.namespaceSelector).toEqual((binding!.spec.matchResources as { namespaceSelector: unknown }).namespaceSelector);
+    expect(second.objectSelector).toEqual({ matchExpressions: [{ key: 'app.kubernetes.io/managed-by', operator: 'NotIn', values: ['paddock'] }] });
   });
 });

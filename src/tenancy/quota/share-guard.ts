@@ -7,20 +7,22 @@
  * `spec.quota` — until the share exists, and again whenever someone deletes the share. Owners cannot
  * write Namespaces or ResourceQuotas, so they can neither drop the label nor plant a share.
  *
- * Left out: what only Paddock creates in tenant namespaces before the share (the TenantRestriction,
- * ResourceQuotas and LimitRanges; guardrails/registry.ts writes the share before network policies and
- * role bindings), and Events. Paddock's own creates pass once the share exists, in force or not: its
- * guardrails are not the owners' use, and holding them until kube-controller-manager has copied the
- * share's limits into its status would fail the first pass of every new namespace. (kube-apiserver looks
- * the parameter up before it evaluates match conditions, so while the share is missing Paddock's creates
- * are refused too: the share is written first.) Subresources are not matched (a pod's binding, a ServiceAccount token).
+ * Left out: Events, and Paddock's own guardrails. These are the objects of the guardrail kinds
+ * (guardrails/registry.ts: the TenantRestriction, ResourceQuotas — the share among them — LimitRanges,
+ * network policies, role bindings) that carry Paddock's label, which the managed-objects fence reserves to
+ * Paddock: the guard's second binding matches the guardrail kinds for objects without that label only.
+ * So an owner's network policy or role binding is held like any other create, and Paddock's are never
+ * held — not while kube-controller-manager has yet to put the share in force, and not in the moment after
+ * Paddock wrote the share in which kube-apiserver's own cache has yet to see it (kube-apiserver looks the
+ * parameter up before anything of the policy runs, so no match condition could let them through; every
+ * new namespace of a budgeted tenant would have failed a pass). Subresources are not matched (a pod's
+ * binding, a ServiceAccount token).
  * It is a fence (fences/fence.ts) whose parameter is found in the request's namespace. Pure.
  */
 import { PADDOCK } from '../../kube/types';
-import { PADDOCK_USER } from '../ownership';
+import { GUARDRAILS } from '../guardrails/registry';
 import type { Fence } from '../fences/fence';
 import type { ResourceRule } from '../restrictions/cel';
-import { RESTRICTION_KIND } from '../schema/restriction-crd';
 import { QUOTA_LABEL, SHARE_NAME } from './share';
 
 export const SHARE_GUARD_NAME = 'paddock-tenant-quota';
@@ -31,18 +33,17 @@ const creates = (apiGroups: string[], resources: string[]): ResourceRule => ({ a
 export const shareGuard: Fence = {
   name: SHARE_GUARD_NAME,
   rules: [creates(['*'], ['*'])],
-  excludedRules: [
-    creates([''], ['resourcequotas', 'limitranges', 'events']),
-    creates(['events.k8s.io'], ['events']),
-    creates([RESTRICTION_KIND.group], [RESTRICTION_KIND.plural]),
-  ],
+  excludedRules: [creates([''], ['events']), creates(['events.k8s.io'], ['events'])],
   namespaces: {
     matchExpressions: [
       { key: PADDOCK.tenantLabel, operator: 'Exists' },
       { key: QUOTA_LABEL, operator: 'In', values: ['true'] },
     ],
   },
-  appliesWhen: `request.userInfo.username != '${PADDOCK_USER}'`,
+  narrowed: {
+    rules: GUARDRAILS.map(({ resource }) => creates([resource.group], [resource.resource])),
+    objects: { matchExpressions: [{ key: PADDOCK.managedByLabel, operator: 'NotIn', values: [PADDOCK.managedByValue] }] },
+  },
   param: { apiVersion: 'v1', kind: 'ResourceQuota', name: SHARE_NAME, notFound: 'Deny' },
   // The share must exist and be in force: quota admission enforces `status.hard`, which
   // kube-controller-manager fills in from `spec.hard` after the share is created — until then the

@@ -1,5 +1,5 @@
 import { VALIDATE, type Validation, type Variable } from './cel';
-import { composeValidations, FALLBACK_MESSAGE, inlineVariables, ruleTest, type ValidatingPart } from './compose';
+import { composeValidations, FALLBACK_MESSAGE, inlineVariables, refusesCondition, ruleTest, type ValidatingPart } from './compose';
 import { restrictionsPolicy } from './policies';
 
 const check = (expression: string, messageExpression: string): Validation => ({ expression, messageExpression, reason: 'Forbidden' });
@@ -46,7 +46,9 @@ describe('inlineVariables', () => {
 
   it('writes out a variable that walks nothing and is read once, and one read only by the message', () => {
     const r = inlineVariables([sum, v('text', "string(variables.sum) + ' units'")], composed('variables.sum < 10', 'variables.text'));
-    expect(r).toEqual({ variables: [], validation: composed('(object.spec.a + object.spec.b + params.spec.c) < 10', "(string((object.spec.a + object.spec.b + params.spec.c)) + ' units')") });
+    expect(r).toEqual({ variables: [], validation: composed('(object.spec.a + object.spec.b + params.spec.c) < 10', "(string((object.spec.a + object.spec.b + params.spec.c)) + ' units')"), writtenOut: expect.any(Function) });
+    // Any other text reading them (the match condition's checks) gets them written out alike.
+    expect(r.writtenOut('variables.text')).toBe("(string((object.spec.a + object.spec.b + params.spec.c)) + ' units')");
   });
 
   it('keeps such a variable read twice, or read once inside a comprehension (evaluated per element)', () => {
@@ -80,8 +82,26 @@ describe('inlineVariables', () => {
   });
 });
 
+describe('refusesCondition', () => {
+  const variables: Variable[] = [{ name: 'requestKind', expression: 'RK' }, { name: 'x', expression: 'object.a.map(i, i)' }, { name: 'y', expression: 'variables.x.filter(i, i > 1)' }];
+  const bound = (text: string) => text.replaceAll('variables.', 'v_');
+
+  it("is the validation negated, each module's variables bound in its own branch, the request variables around all", () => {
+    const parts = [part([VALIDATE.pods], check('size(variables.y) == 0', "'A'")), part([VALIDATE.services], check('c', "'C'"))];
+    expect(refusesCondition(parts, variables, (t) => t)).toBe(
+      `[RK].all(v_requestKind, !((!${bound(PODS)} || [object.a.map(i, i)].all(v_x, [v_x.filter(i, i > 1)].all(v_y, (size(v_y) == 0)))) && (!${bound(SERVICES)} || (c))))`,
+    );
+  });
+
+  it('reads the checks as the validation does, with the variables it wrote out written out', () => {
+    const parts = [part([VALIDATE.pods], check('variables.z', "'A'"))];
+    expect(refusesCondition(parts, variables, (t) => t.replace('variables.z', 'object.z'))).toBe(`[RK].all(v_requestKind, !((!${bound(PODS)} || (object.z))))`);
+    expect(refusesCondition([], variables, (t) => t)).toBe('!(true)');
+  });
+});
+
 describe('the composed restrictions policy', () => {
-  const spec = restrictionsPolicy().spec as { variables: Variable[]; validations: (Validation & { message: string })[] };
+  const spec = restrictionsPolicy().spec as { variables: Variable[]; validations: (Validation & { message: string })[]; matchConditions: { name: string; expression: string }[] };
   const reads = (text: string) => [...text.matchAll(/variables\.(\w+)/g)].map((m) => m[1]!);
 
   it('is one validation, reading only variables it keeps, each declared before what reads it', () => {
@@ -105,6 +125,15 @@ describe('the composed restrictions policy', () => {
   });
 
   it('fits the size kube-apiserver compiles (100,000 code points an expression)', () => {
-    for (const text of [spec.validations[0]!.expression, spec.validations[0]!.messageExpression, ...spec.variables.map((x) => x.expression)]) expect(text.length).toBeLessThan(100_000);
+    for (const text of [spec.validations[0]!.expression, spec.validations[0]!.messageExpression, spec.matchConditions[0]!.expression, ...spec.variables.map((x) => x.expression)]) expect(text.length).toBeLessThan(100_000);
+  });
+
+  // kube-apiserver refuses a policy whose match condition reads `variables`.
+  it('has a match condition that reads no variable, and binds only names of its own', () => {
+    const [condition, ...more] = spec.matchConditions;
+    expect(more).toEqual([]);
+    expect(condition!.expression).not.toMatch(/\bvariables\./);
+    const names = new Set(spec.variables.map((v) => `v_${v.name}`));
+    expect([...condition!.expression.matchAll(/\b(v_\w+)/g)].map((m) => m[1]!).filter((n) => !names.has(n))).toEqual([]);
   });
 });

@@ -11,7 +11,9 @@
  *   validations' and the messages' apart.
  * So the price of the policy grows with the number of expressions and variables evaluated per request,
  * not with their size. Composed, a request costs two evaluations (the validation, its message) plus
- * one per variable kept that its checks reach.
+ * one per variable kept that its checks reach — and an admitted request none of these: the policy's
+ * match condition (`refusesCondition`), evaluated first, is the validation negated, so the policy
+ * applies only to what it refuses and an admitted request runs the checks once, there.
  *
  * What stays as it was: each module declares its own checks (restriction.ts); a request refused for
  * several reasons is refused with the message of the first check, in registry order, that refuses it —
@@ -134,10 +136,12 @@ function isCheap(expression: string): boolean {
  * `validation.expression` reaches everything the message's checks reach (they are the same checks), so
  * counting there counts for both passes.
  */
-export function inlineVariables(variables: readonly Variable[], validation: ComposedValidation): { variables: Variable[]; validation: ComposedValidation } {
+export function inlineVariables(variables: readonly Variable[], validation: ComposedValidation): { variables: Variable[]; validation: ComposedValidation; writtenOut: (text: string) => string } {
   let kept = [...variables];
   let v = { ...validation };
+  const done: Variable[] = [];
   const writeOut = (variable: Variable) => {
+    done.push(variable);
     kept = kept.filter((k) => k !== variable).map((k) => ({ ...k, expression: substitute(k.expression, variable) }));
     v = { ...v, expression: substitute(v.expression, variable), messageExpression: substitute(v.messageExpression, variable) };
   };
@@ -149,5 +153,41 @@ export function inlineVariables(variables: readonly Variable[], validation: Comp
     if (!once) break;
     writeOut(once);
   }
-  return { variables: kept, validation: v };
+  return { variables: kept, validation: v, writtenOut: (text) => done.reduce(substitute, text) };
+}
+
+const BOUND = 'v_';
+/** The variables `text` reads, directly or through the variables it reads, in declaration order. */
+function reached(text: string, variables: readonly Variable[]): Variable[] {
+  const needed = new Set<string>();
+  const visit = (t: string) => {
+    for (const v of variables) if (!needed.has(v.name) && reference(v.name).test(t)) { needed.add(v.name); visit(v.expression); }
+  };
+  visit(text);
+  return variables.filter((v) => needed.has(v.name));
+}
+/** `text` with the reads of `variables.<name>` turned into reads of the bound name. */
+const toBound = (text: string) => text.replace(/\bvariables\.(\w+)\b/g, (_m, name: string) => `${BOUND}${name}`);
+/**
+ * `text`, evaluated with each of `variables` it reaches (but those of `outer`, bound around it already)
+ * bound to its value: `[<expression>].all(v_<name>, …)`, a comprehension over one element, the only
+ * binding kube's CEL has (no `cel.bind`). Each is evaluated once, on entry, whether or not it is read.
+ */
+function bind(text: string, variables: readonly Variable[], outer: ReadonlySet<string>): string {
+  return reached(text, variables).filter((v) => !outer.has(v.name)).reverse()
+    .reduce((body, v) => `[${toBound(v.expression)}].all(${BOUND}${v.name}, ${body})`, toBound(text));
+}
+
+/**
+ * The validation negated, with no variable: kube-apiserver refuses a match condition that reads
+ * `variables`. Each module's variables are bound inside its own branch, so a request evaluates only the
+ * variables of the modules whose rules name it, each once (as it would the kept variables, lazily);
+ * the request variables every branch reads are bound around them all.
+ */
+export function refusesCondition(parts: readonly ValidatingPart[], variables: readonly Variable[], writtenOut: (text: string) => string): string {
+  const checked = parts.filter((p) => p.validations.length > 0);
+  const tests = checked.map((p) => writtenOut(partTest(p)));
+  const shared = new Set(reached(tests.join(' '), variables).map((v) => v.name));
+  const clauses = checked.map((p, i) => paren(`!${tests[i]} || ${bind(writtenOut(p.validations.map((v) => paren(v.expression)).join(' && ')), variables, shared)}`));
+  return bind(`!(${clauses.length === 0 ? 'true' : clauses.join(' && ')})`, variables, new Set());
 }

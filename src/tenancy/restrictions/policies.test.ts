@@ -1,5 +1,5 @@
 import { MUTATE, REQUEST_VARIABLES, VALIDATE } from './cel';
-import { composeValidations, inlineVariables } from './compose';
+import { composeValidations, inlineVariables, refusesCondition } from './compose';
 import { defaultsPolicy, restrictionsPolicy } from './policies';
 import { RESTRICTIONS } from './registry';
 
@@ -48,6 +48,8 @@ describe('the policies composed from them', () => {
     const composed = inlineVariables([...REQUEST_VARIABLES, ...parts.flatMap((p) => p.variables)], composeValidations(parts));
     expect(restrictionsPolicy().spec.validations).toEqual([composed.validation]);
     expect(restrictionsPolicy().spec.variables).toEqual(composed.variables);
+    // It applies to exactly the requests its validation refuses: an admitted request runs the checks once.
+    expect(restrictionsPolicy().spec.matchConditions).toEqual([{ name: 'refuses-something', expression: refusesCondition(parts, composed.variables, composed.writtenOut) }]);
     // One JSON Patch mutation: every module's list of patch maps, each in parentheses, joined, made JSONPatch objects.
     const [mutation, ...more] = defaultsPolicy().spec.mutations as { patchType: string; jsonPatch: { expression: string } }[];
     expect(more).toEqual([]);

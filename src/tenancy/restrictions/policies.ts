@@ -12,7 +12,7 @@
 import { PADDOCK, type KubeObject } from '../../kube/types';
 import { RESTRICTION_KIND } from '../schema/restriction-crd';
 import { MUTATE, REQUEST_VARIABLES, toJsonPatches, VALIDATE, type ResourceRule } from './cel';
-import { composeValidations, inlineVariables } from './compose';
+import { composeValidations, inlineVariables, refusesCondition } from './compose';
 import { RESTRICTIONS } from './registry';
 import type { Restriction } from './restriction';
 
@@ -47,10 +47,20 @@ function rulesOf(all: Record<string, ResourceRule>, needed: readonly ResourceRul
  * The ValidatingAdmissionPolicy: what a tenant's requests may not use. The modules' checks are composed
  * into one validation and the few variables it needs (compose.ts: what a request costs is the number
  * of expressions kube-apiserver evaluates for it).
+ *
+ * Its match condition is the validation negated: the policy applies to exactly the requests it refuses.
+ * kube-apiserver evaluates a validating policy's validations and then, whether they failed or not, their
+ * message expressions, each pass over fresh variables, so an admitted request paid for the checks twice
+ * (the message names the first failing check by running them again). Match conditions come first, and
+ * a policy whose condition is false is done: an admitted request now runs the checks once, a refused
+ * one three times. The condition errs (cost, type) exactly where the validation would, and with
+ * `failurePolicy: Fail` either refuses: the decision for every request is what it was. Match conditions
+ * share a cost budget of their own (2.5M per request, a quarter of a binding's), which the largest
+ * pod the checks admit (each of its expressions within kube-apiserver's per-call limit) stays inside.
  */
 export function restrictionsPolicy(restrictions: readonly Restriction[] = RESTRICTIONS): AdmissionObject {
   const parts = restrictions.flatMap((r) => (r.validating ? [r.validating] : []));
-  const { variables, validation } = inlineVariables([...REQUEST_VARIABLES, ...parts.flatMap((p) => p.variables)], composeValidations(parts));
+  const { variables, validation, writtenOut } = inlineVariables([...REQUEST_VARIABLES, ...parts.flatMap((p) => p.variables)], composeValidations(parts));
   return {
     apiVersion: ADMISSION_API_VERSION,
     kind: 'ValidatingAdmissionPolicy',
@@ -59,6 +69,7 @@ export function restrictionsPolicy(restrictions: readonly Restriction[] = RESTRI
       failurePolicy: 'Fail',
       paramKind: PARAM_KIND,
       matchConstraints: matchResources(rulesOf(VALIDATE, parts.flatMap((p) => p.rules))),
+      matchConditions: [{ name: 'refuses-something', expression: refusesCondition(parts, variables, writtenOut) }],
       variables,
       validations: [validation],
     },
