@@ -13,6 +13,7 @@ import { ownerName, ownerOfTenant, tenantName, type BenchConfig } from './scenar
 import { ratio, round } from './stats';
 import { watchFanout, type WatchResult, type WatchWorld } from './watch';
 import type { CapsuleProxy, CapsuleProxyResult, OwnershipChange, WatchObservation } from './capsule-proxy';
+import { eachJsonLine } from '../src/testing/lines';
 
 const five = (config: BenchConfig) => (n: number) => n === config.namespacesPerTenant;
 
@@ -109,19 +110,8 @@ function record(agent: Agent, url: string): Promise<Recorder> {
         res.resume();
         return;
       }
-      let buffered = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffered += chunk;
-        let nl: number;
-        while ((nl = buffered.indexOf('\n')) >= 0) {
-          const line = buffered.slice(0, nl);
-          buffered = buffered.slice(nl + 1);
-          if (!line.trim()) continue;
-          const e = JSON.parse(line) as { type: string; object?: { metadata?: { name?: string; labels?: Record<string, string> } } };
-          events.push({ at: performance.now(), type: e.type, name: e.object?.metadata?.name ?? '', seq: e.object?.metadata?.labels?.['bench.paddock.dev/seq'] });
-        }
-      });
+      eachJsonLine<{ type: string; object?: { metadata?: { name?: string; labels?: Record<string, string> } } }>(res, (e, at) =>
+        events.push({ at, type: e.type, name: e.object?.metadata?.name ?? '', seq: e.object?.metadata?.labels?.['bench.paddock.dev/seq'] }));
       res.on('error', () => {});
       resolveOpen({ req, events });
     });

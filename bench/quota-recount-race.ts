@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { startControlPlane, stopControlPlane, type ControlPlaneState } from '../test/controlplane/controlplane';
 import { sleep } from '../test/controlplane/processes';
 import { ACCEPT_JSON, Client } from './http';
+import { eachJsonLine } from '../src/testing/lines';
 
 const DIR = join(resolve(__dirname, '..'), '.paddock', 'quota-race');
 const LIMIT = 30;
@@ -37,16 +38,7 @@ function watch(state: ControlPlaneState, path: string): { events: Event[]; close
       host: u.hostname, port: u.port, path: `${u.pathname}${u.search}`,
       ca: readFileSync(state.pki.ca.cert), cert: readFileSync(state.pki.users.admin.cert), key: readFileSync(state.pki.users.admin.key),
     }, (res) => {
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (line) events.push(JSON.parse(line) as Event);
-        }
-      });
+      eachJsonLine<Event>(res, (e) => events.push(e));
       done();
     });
     req.on('error', (err) => (req.destroyed ? undefined : fail(err)));

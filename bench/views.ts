@@ -5,7 +5,7 @@
  * caller owns (`kubectl get otn`) against kube-apiserver's Tenant list (alice's by field selector; the
  * admin's, every Tenant). Every list as a Table, interleaved as every list scenario.
  */
-import { eachLine } from './lines';
+import { eachLine } from '../src/testing/lines';
 import { request, type Agent } from 'node:https';
 import type { ClientRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';

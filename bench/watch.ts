@@ -1,4 +1,4 @@
-import { eachLine } from './lines';
+import { eachLine } from '../src/testing/lines';
 import { request, type Agent } from 'node:https';
 import type { ClientRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';

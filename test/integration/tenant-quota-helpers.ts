@@ -8,6 +8,7 @@ import type { ClientRequest } from 'node:http';
 import { request } from 'node:https';
 import { readFileSync } from 'node:fs';
 import { controlPlane, httpsRequest } from './env';
+import { eachJsonLine } from '../../src/testing/lines';
 
 export interface CreateAnswer {
   status: number;
@@ -76,17 +77,7 @@ export class HeldWatch {
         host: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, servername: 'localhost',
         ca: readFileSync(pki.ca.cert), cert: readFileSync(pki.users.admin!.cert), key: readFileSync(pki.users.admin!.key),
       }, (res) => {
-        let buf = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buf += chunk;
-          let nl: number;
-          while ((nl = buf.indexOf('\n')) >= 0) {
-            const line = buf.slice(0, nl);
-            buf = buf.slice(nl + 1);
-            if (line) w.#event(JSON.parse(line));
-          }
-        });
+        eachJsonLine<{ type: string; object: any }>(res, (e) => w.#event(e));
         resolve(w);
       });
       w.#req.on('error', reject);

@@ -5,6 +5,7 @@ import { request } from 'node:https';
 import WebSocket from 'ws';
 import type { CertFiles } from '../controlplane/pki';
 import { controlPlane, kubeconfigOf, waitFor } from './env';
+import { eachJsonLine } from '../../src/testing/lines';
 
 export interface WatchEventLine {
   type: string;
@@ -30,17 +31,7 @@ export class DirectWatch {
       }, (res) => {
         w.status = res.statusCode ?? 0;
         w.#res = res;
-        let buf = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buf += chunk;
-          let nl: number;
-          while ((nl = buf.indexOf('\n')) >= 0) {
-            const line = buf.slice(0, nl);
-            buf = buf.slice(nl + 1);
-            if (line) w.events.push(JSON.parse(line) as WatchEventLine);
-          }
-        });
+        eachJsonLine<WatchEventLine>(res, (e) => w.events.push(e));
         res.on('end', () => {
           w.ended = true;
           w.endedAt = Date.now();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ClientRequest } from 'node:http';
 import { request } from 'node:https';
 import { controlPlane, waitFor } from '../env';
+import { eachJsonLine } from '../../../src/testing/lines';
 
 /** One event of a watch, parsed. */
 export interface WatchEvent {
@@ -25,16 +26,7 @@ export class AdminWatch {
         ca: readFileSync(pki.ca.cert), cert: readFileSync(pki.users['admin']!.cert), key: readFileSync(pki.users['admin']!.key),
       }, (res) => {
         if (res.statusCode !== 200) reject(new Error(`watch ${path}: ${res.statusCode}`));
-        let buf = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buf += chunk;
-          for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-            const line = buf.slice(0, nl);
-            buf = buf.slice(nl + 1);
-            if (line) w.events.push(JSON.parse(line) as WatchEvent);
-          }
-        });
+        eachJsonLine<WatchEvent>(res, (e) => w.events.push(e));
         resolve(w);
       });
       w.#req.on('error', reject);

@@ -17,3 +17,10 @@ export function eachLine(res: IncomingMessage, line: (text: string, at: number) 
     }
   });
 }
+
+/** Calls `event(value, at)` for each line of a watch that is not blank, parsed as JSON. */
+export function eachJsonLine<T>(res: IncomingMessage, event: (value: T, at: number) => void): void {
+  eachLine(res, (text, at) => {
+    if (text.trim() !== '') event(JSON.parse(text) as T, at);
+  });
+}
