@@ -3,8 +3,9 @@ import { admissionObjects, DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, type 
 /**
  * The floor of the admission scenario: what kube-apiserver charges for a validating and a mutating
  * policy bound as Paddock binds its own (same match rules, namespace selector and parameter, the
- * TenantRestriction of the request's namespace), that do next to nothing — one validation and one match
- * condition, each reading the parameter and the object's name. A pod create in a tenant namespace pays
+ * TenantRestriction of the request's namespace), that do next to nothing — one validation (evaluated for
+ * every request: no match condition) and one match condition, each reading the parameter and the
+ * object's name. A pod create in a tenant namespace pays
  * this whatever the policies say; what Paddock's policies cost above it is theirs.
  *
  * Each policy shows it is loaded by one named pod: `FLOOR_REFUSED` is refused, `FLOOR_PROBE` labelled.
@@ -19,7 +20,11 @@ const FLOOR_VALIDATIONS = [{ expression: `params.spec.tenant != '' && object.met
 export function floorObjects(): AdmissionObject[] {
   const named = (o: AdmissionObject) => o.metadata.name.startsWith(RESTRICTIONS_POLICY_NAME) || o.metadata.name.startsWith(DEFAULTS_POLICY_NAME);
   return admissionObjects().filter(named).map((o): AdmissionObject => {
-    if (o.kind === 'ValidatingAdmissionPolicy') return { ...o, spec: { ...o.spec, variables: [], validations: FLOOR_VALIDATIONS } };
+    if (o.kind === 'ValidatingAdmissionPolicy') {
+      // Not Paddock's match condition either: the floor's one validation is evaluated for every request.
+      const { matchConditions: _paddocks, ...spec } = o.spec;
+      return { ...o, spec: { ...spec, variables: [], validations: FLOOR_VALIDATIONS } };
+    }
     if (o.kind === 'MutatingAdmissionPolicy') {
       return {
         ...o,
