@@ -12,11 +12,12 @@ const objects = admissionObjects();
 const byName = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
 
 describe('the admission objects', () => {
-  it('are the two policies, their three bindings, each fence and its binding, then the share guard and its two: the same set however many tenants there are', () => {
+  it('are the two policies, their four bindings, each fence and its binding, then the share guard and its two: the same set however many tenants there are', () => {
     expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
       `ValidatingAdmissionPolicy/${RESTRICTIONS_POLICY_NAME}`,
       `MutatingAdmissionPolicy/${DEFAULTS_POLICY_NAME}`,
       `ValidatingAdmissionPolicyBinding/${RESTRICTIONS_POLICY_NAME}`,
+      `ValidatingAdmissionPolicyBinding/${RESTRICTIONS_POLICY_NAME}-narrowed`,
       `ValidatingAdmissionPolicyBinding/${RESTRICTIONS_POLICY_NAME}-updates`,
       `MutatingAdmissionPolicyBinding/${DEFAULTS_POLICY_NAME}`,
       'ValidatingAdmissionPolicy/paddock-tenant-cordon',
@@ -84,9 +85,17 @@ describe('the admission objects', () => {
     expect([creates, updates, defaults].map((b) => (b.spec.paramRef as { parameterNotFoundAction: string }).parameterNotFoundAction)).toEqual(['Deny', 'Allow', 'Allow']);
     expect(creates.spec.validationActions).toEqual(['Deny']);
     expect(updates.spec.validationActions).toEqual(['Deny']);
-    // Between them the two validating bindings match exactly what the policy matches.
+    // Between them the validating bindings match exactly what the policy matches; creates of a guardrail
+    // kind (NetworkPolicies) go to a binding of their own, for objects without Paddock's label only.
     const policy = rules(restrictionsPolicy(), 'matchConstraints')!;
-    expect(rules(creates, 'matchResources')).toEqual(policy.map((r) => ({ ...r, operations: ['CREATE'] })));
+    const narrowed = byName('ValidatingAdmissionPolicyBinding', `${RESTRICTIONS_POLICY_NAME}-narrowed`);
+    expect(narrowed.spec.paramRef).toEqual(creates.spec.paramRef);
+    expect(rules(narrowed, 'matchResources')!.flatMap((r) => r.resources)).toEqual(['networkpolicies']);
+    expect((narrowed.spec.matchResources as { objectSelector: unknown }).objectSelector).toEqual({ matchExpressions: [{ key: 'app.kubernetes.io/managed-by', operator: 'NotIn', values: ['paddock'] }] });
+    expect((creates.spec.matchResources as { objectSelector: unknown }).objectSelector).toEqual({});
+    const createRules = [...rules(creates, 'matchResources')!, ...rules(narrowed, 'matchResources')!];
+    expect(createRules).toHaveLength(policy.length);
+    expect(createRules).toEqual(expect.arrayContaining(policy.map((r) => ({ ...r, operations: ['CREATE'] }))));
     expect(rules(updates, 'matchResources')).toEqual(policy.map((r) => ({ ...r, operations: ['UPDATE'] })));
     expect(rules(updates, 'matchResources')!.flatMap((r) => r.resources)).toContain('pods/ephemeralcontainers');
     expect(rules(defaults, 'matchResources')).toBeUndefined();

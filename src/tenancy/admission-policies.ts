@@ -1,6 +1,6 @@
 /**
  * Everything kube-apiserver needs to enforce what tenants may use (SPEC §9, §10), as a constant set of
- * cluster-scoped objects: the two policies (restrictions/policies.ts) and three bindings of them, each
+ * cluster-scoped objects: the two policies (restrictions/policies.ts) and four bindings of them, each
  * selecting every tenant namespace. Their parameter is the TenantRestriction `paddock-restrictions`
  * in the request's own namespace (guardrails/tenant-restriction.ts): kube-apiserver finds it by
  * namespace and name in its informer, so what a request costs is the same for 20 tenants as for 20,000.
@@ -21,7 +21,7 @@ import type { NamedObject } from '../cache/paddock-cache';
 import { RESOURCES, type ResourceRef } from '../kube/resources';
 import { cordon } from './fences/cordon';
 import { fenceObjects, TENANT_NAMESPACES } from './fences/fence';
-import { managedObjects } from './fences/managed-objects';
+import { isGuardrailRule, managedObjects, NOT_PADDOCKS } from './fences/managed-objects';
 import { hostnamesFence } from './fences/hostnames';
 import { preventDeletion } from './fences/prevent-deletion';
 import { RESTRICTION_OBJECT_NAME } from './guardrails/tenant-restriction';
@@ -42,6 +42,13 @@ export { DEFAULTS_POLICY_NAME, RESTRICTIONS_POLICY_NAME, type AdmissionObject } 
 
 /** The binding of the restrictions policy for creates: no TenantRestriction, no create. */
 export const RESTRICTIONS_BINDING_NAME = RESTRICTIONS_POLICY_NAME;
+/**
+ * The binding of the restrictions policy for creates of guardrail kinds (tenants' own NetworkPolicies):
+ * as the first, for the objects that are not Paddock's. Paddock writes its guardrails right after the
+ * TenantRestriction, and kube-apiserver looks the parameter up in a cache that may not have seen it yet:
+ * the first binding would refuse them (the policy's checks pass them; the parameter lookup comes first).
+ */
+export const RESTRICTIONS_GUARDRAIL_KINDS_BINDING_NAME = `${RESTRICTIONS_POLICY_NAME}-narrowed`;
 /** The binding of the restrictions policy for updates: checked when the TenantRestriction exists. */
 export const RESTRICTIONS_UPDATES_BINDING_NAME = `${RESTRICTIONS_POLICY_NAME}-updates`;
 /** The binding of the defaults policy. */
@@ -55,7 +62,7 @@ function rulesFor(policy: AdmissionObject, operation: string): ResourceRule[] {
   return rules.filter((r) => r.operations.includes(operation)).map((r) => ({ ...r, operations: [operation] }));
 }
 
-function binding(kind: string, name: string, policy: AdmissionObject, notFound: NotFound, rules?: ResourceRule[]): AdmissionObject {
+function binding(kind: string, name: string, policy: AdmissionObject, notFound: NotFound, rules?: ResourceRule[], objects?: Record<string, unknown>): AdmissionObject {
   return {
     apiVersion: ADMISSION_API_VERSION,
     kind,
@@ -63,7 +70,7 @@ function binding(kind: string, name: string, policy: AdmissionObject, notFound: 
     spec: {
       policyName: policy.metadata.name,
       paramRef: { name: RESTRICTION_OBJECT_NAME, parameterNotFoundAction: notFound },
-      matchResources: matchResources(rules, TENANT_NAMESPACES),
+      matchResources: matchResources(rules, TENANT_NAMESPACES, objects),
       ...(kind === 'ValidatingAdmissionPolicyBinding' ? { validationActions: ['Deny'] } : {}),
     },
   };
@@ -83,10 +90,13 @@ const FENCES = [cordon, preventDeletion, managedObjects, hostnamesFence, shareGu
 export function admissionObjects(): AdmissionObject[] {
   const restrictions = restrictionsPolicy();
   const defaults = defaultsPolicy();
+  const creates = rulesFor(restrictions, 'CREATE');
+  const guardrailCreates = creates.filter(isGuardrailRule);
   return [
     restrictions,
     defaults,
-    binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_BINDING_NAME, restrictions, 'Deny', rulesFor(restrictions, 'CREATE')),
+    binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_BINDING_NAME, restrictions, 'Deny', creates.filter((r) => !isGuardrailRule(r))),
+    ...(guardrailCreates.length > 0 ? [binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_GUARDRAIL_KINDS_BINDING_NAME, restrictions, 'Deny', guardrailCreates, NOT_PADDOCKS)] : []),
     binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_UPDATES_BINDING_NAME, restrictions, 'Allow', rulesFor(restrictions, 'UPDATE')),
     binding('MutatingAdmissionPolicyBinding', DEFAULTS_BINDING_NAME, defaults, 'Allow'),
     ...FENCES.flatMap(fenceObjects),

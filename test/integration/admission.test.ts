@@ -330,6 +330,15 @@ describe('reconciled like every guardrail', () => {
     await waitFor('policy recreated', async () => (await kubectl('admin', ['get', 'mutatingadmissionpolicy', 'paddock-tenant-defaults'])).code === 0, 30_000, 100);
   });
 
+  // Paddock writes the TenantRestriction first and its NetworkPolicy right after; kube-apiserver looks a
+  // binding's parameter up in a cache that may not have seen the first yet: no binding may hold the second.
+  it("never had a write of its own refused in the tenant's namespace (kube-apiserver audit log)", async () => {
+    const refused = auditWrites(suiteStarted)
+      .filter((e) => e.user.username === PADDOCK_USER && e.objectRef?.namespace === ns && (e.responseStatus?.code ?? 0) >= 400 && e.responseStatus?.code !== 409 && !(e.verb === 'delete' && e.responseStatus?.code === 404))
+      .map((e) => `${e.verb} ${e.objectRef?.resource}/${e.objectRef?.name} → ${e.responseStatus?.code}`);
+    expect(refused).toEqual([]);
+  });
+
   it('issues no write when converged, policies and bindings in place (kube-apiserver audit log)', async () => {
     const NOT_STATE = new Set(['leases', 'tokenreviews', 'subjectaccessreviews']);
     const writes = (since: Date) => auditWrites(since).filter((e) => e.user.username === PADDOCK_USER && !NOT_STATE.has(e.objectRef?.resource ?? ''));

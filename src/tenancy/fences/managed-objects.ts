@@ -1,6 +1,7 @@
 import { PADDOCK } from '../../kube/types';
 import { GUARDRAILS } from '../guardrails/registry';
 import { PADDOCK_USER } from '../ownership';
+import type { ResourceRule } from '../restrictions/cel';
 import { TENANT_NAMESPACES, type Fence } from './fence';
 
 /**
@@ -18,6 +19,19 @@ export const MANAGED_OBJECT_WRITERS = [
 ];
 
 const MANAGED = `${PADDOCK.managedByLabel}=${PADDOCK.managedByValue}`;
+
+/** Whether `rule` names only guardrail kinds: objects of which, labelled as Paddock's, only Paddock may create. */
+export function isGuardrailRule(rule: ResourceRule): boolean {
+  return rule.resources.every((r) => GUARDRAILS.some(({ resource }) => rule.apiGroups.includes(resource.group) && r === resource.resource));
+}
+
+/**
+ * Of the guardrail kinds, the objects that are not Paddock's own (an object selector): this fence refuses
+ * Paddock's label on a create by anyone else. A binding that must not hold Paddock's guardrails (while
+ * kube-apiserver's cache has yet to see a parameter Paddock wrote a moment before) narrows its guardrail
+ * kinds to these: everyone else's objects stay held.
+ */
+export const NOT_PADDOCKS = { matchExpressions: [{ key: PADDOCK.managedByLabel, operator: 'NotIn', values: [PADDOCK.managedByValue] }] };
 
 /** The old object of an update or delete carries Paddock's label: it is one Paddock made. */
 const WAS_PADDOCKS = `oldObject != null && oldObject.metadata.?labels[?'${PADDOCK.managedByLabel}'].orValue('') == '${PADDOCK.managedByValue}'`;

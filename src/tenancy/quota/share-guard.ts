@@ -22,6 +22,7 @@
 import { PADDOCK } from '../../kube/types';
 import { GUARDRAILS } from '../guardrails/registry';
 import type { Fence } from '../fences/fence';
+import { NOT_PADDOCKS } from '../fences/managed-objects';
 import type { ResourceRule } from '../restrictions/cel';
 import { QUOTA_LABEL, SHARE_NAME } from './share';
 
@@ -42,7 +43,7 @@ export const shareGuard: Fence = {
   },
   narrowed: {
     rules: GUARDRAILS.map(({ resource }) => creates([resource.group], [resource.resource])),
-    objects: { matchExpressions: [{ key: PADDOCK.managedByLabel, operator: 'NotIn', values: [PADDOCK.managedByValue] }] },
+    objects: NOT_PADDOCKS,
   },
   param: { apiVersion: 'v1', kind: 'ResourceQuota', name: SHARE_NAME, notFound: 'Deny' },
   // The share must exist and be in force: quota admission enforces `status.hard`, which
