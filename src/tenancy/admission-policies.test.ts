@@ -14,23 +14,25 @@ const byName = (kind: string, name: string) => objects.find((o) => o.kind === ki
 describe('the admission objects', () => {
   it('are the two policies, their four bindings, each fence and its binding, then the share guard and its two: the same set however many tenants there are', () => {
     expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
+      // First the fence the narrowed bindings leave Paddock's labelled objects to; each narrowed binding
+      // before the binding that gives its kinds up.
+      'ValidatingAdmissionPolicy/paddock-managed-objects',
+      'ValidatingAdmissionPolicyBinding/paddock-managed-objects',
       `ValidatingAdmissionPolicy/${RESTRICTIONS_POLICY_NAME}`,
       `MutatingAdmissionPolicy/${DEFAULTS_POLICY_NAME}`,
-      `ValidatingAdmissionPolicyBinding/${RESTRICTIONS_POLICY_NAME}`,
       `ValidatingAdmissionPolicyBinding/${RESTRICTIONS_POLICY_NAME}-narrowed`,
+      `ValidatingAdmissionPolicyBinding/${RESTRICTIONS_POLICY_NAME}`,
       `ValidatingAdmissionPolicyBinding/${RESTRICTIONS_POLICY_NAME}-updates`,
       `MutatingAdmissionPolicyBinding/${DEFAULTS_POLICY_NAME}`,
       'ValidatingAdmissionPolicy/paddock-tenant-cordon',
       'ValidatingAdmissionPolicyBinding/paddock-tenant-cordon',
       'ValidatingAdmissionPolicy/paddock-tenant-deletion',
       'ValidatingAdmissionPolicyBinding/paddock-tenant-deletion',
-      'ValidatingAdmissionPolicy/paddock-managed-objects',
-      'ValidatingAdmissionPolicyBinding/paddock-managed-objects',
       'ValidatingAdmissionPolicy/paddock-tenant-hostnames',
       'ValidatingAdmissionPolicyBinding/paddock-tenant-hostnames',
       'ValidatingAdmissionPolicy/paddock-tenant-quota',
-      'ValidatingAdmissionPolicyBinding/paddock-tenant-quota',
       'ValidatingAdmissionPolicyBinding/paddock-tenant-quota-narrowed',
+      'ValidatingAdmissionPolicyBinding/paddock-tenant-quota',
     ]);
     expect(ADMISSION_OBJECTS.map((o) => `${o.resource.kind}/${o.name}`)).toEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`));
   });

@@ -80,23 +80,30 @@ function binding(kind: string, name: string, policy: AdmissionObject, notFound: 
  * The rules about a tenant as a whole (fences/), each a policy with one binding and at most one
  * parameter object; the share guard of the tenant-wide quota last.
  */
-const FENCES = [cordon, preventDeletion, managedObjects, hostnamesFence, shareGuard];
+const FENCES = [cordon, preventDeletion, hostnamesFence, shareGuard];
 
 /**
- * The policies, then their bindings, then each fence's policy and binding: the objects Paddock keeps
- * while any Tenant exists, in the order they are written (kube-apiserver checks a binding's paramRef
- * against its policy's paramKind, so a policy goes first).
+ * The objects Paddock keeps while any Tenant exists, in the order they are written (one at a time; a
+ * pass stops at its first failure):
+ * - the managed-objects fence first: the narrowed bindings below leave Paddock-labelled objects to it;
+ * - then the two policies and their bindings, then each other fence's policy and bindings (kube-apiserver
+ *   checks a binding's paramRef against its policy's paramKind, so a policy goes first);
+ * - a narrowed binding before the binding it narrows: an upgrade that narrows an existing binding never
+ *   leaves the kinds it gives up unmatched, however a pass ends.
  */
 export function admissionObjects(): AdmissionObject[] {
   const restrictions = restrictionsPolicy();
   const defaults = defaultsPolicy();
   const creates = rulesFor(restrictions, 'CREATE');
   const guardrailCreates = creates.filter(isGuardrailRule);
+  const otherCreates = creates.filter((r) => !isGuardrailRule(r));
+  // A binding with no resource rules would match every request of its policy: none is written.
   return [
+    ...fenceObjects(managedObjects),
     restrictions,
     defaults,
-    binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_BINDING_NAME, restrictions, 'Deny', creates.filter((r) => !isGuardrailRule(r))),
     ...(guardrailCreates.length > 0 ? [binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_GUARDRAIL_KINDS_BINDING_NAME, restrictions, 'Deny', guardrailCreates, NOT_PADDOCKS)] : []),
+    ...(otherCreates.length > 0 ? [binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_BINDING_NAME, restrictions, 'Deny', otherCreates)] : []),
     binding('ValidatingAdmissionPolicyBinding', RESTRICTIONS_UPDATES_BINDING_NAME, restrictions, 'Allow', rulesFor(restrictions, 'UPDATE')),
     binding('MutatingAdmissionPolicyBinding', DEFAULTS_BINDING_NAME, defaults, 'Allow'),
     ...FENCES.flatMap(fenceObjects),

@@ -81,11 +81,12 @@ export function fenceObjects(fence: Fence): AdmissionObject[] {
         validations: [...fence.validations],
       },
     },
+    // The narrowed binding first: written before the binding that gives its kinds up (see admission-policies.ts).
+    ...(narrowed ? [binding(`${fence.name}-narrowed`, matchResources([...narrowed.rules], fence.namespaces ?? {}, narrowed.objects))] : []),
     binding(fence.name, {
       ...matchResources(undefined, fence.namespaces ?? {}, fence.objects ?? {}),
       ...(narrowed ? { excludeResourceRules: [...narrowed.rules] } : {}),
     }),
-    ...(narrowed ? [binding(`${fence.name}-narrowed`, matchResources([...narrowed.rules], fence.namespaces ?? {}, narrowed.objects))] : []),
   ];
 }
 

@@ -20,9 +20,12 @@ export const MANAGED_OBJECT_WRITERS = [
 
 const MANAGED = `${PADDOCK.managedByLabel}=${PADDOCK.managedByValue}`;
 
-/** Whether `rule` names only guardrail kinds: objects of which, labelled as Paddock's, only Paddock may create. */
+/**
+ * Whether `rule` names only guardrail kinds — every group it names with every resource it names —
+ * objects of which, labelled as Paddock's, only Paddock may create.
+ */
 export function isGuardrailRule(rule: ResourceRule): boolean {
-  return rule.resources.every((r) => GUARDRAILS.some(({ resource }) => rule.apiGroups.includes(resource.group) && r === resource.resource));
+  return rule.apiGroups.every((group) => rule.resources.every((r) => GUARDRAILS.some(({ resource }) => resource.group === group && resource.resource === r)));
 }
 
 /**

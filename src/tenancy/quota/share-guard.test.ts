@@ -2,7 +2,7 @@ import { fenceObjects } from '../fences/fence';
 import { shareGuard } from './share-guard';
 import { QUOTA_LABEL, SHARE_NAME } from './share';
 
-const [policy, binding, narrowed] = fenceObjects(shareGuard);
+const [policy, narrowed, binding] = fenceObjects(shareGuard);
 type Rule = { apiGroups: string[]; resources: string[]; operations: string[] };
 
 describe('the share guard', () => {

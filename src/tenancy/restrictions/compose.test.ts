@@ -89,14 +89,21 @@ describe('refusesCondition', () => {
   it("is the validation negated, each module's variables bound in its own branch, the request variables around all", () => {
     const parts = [part([VALIDATE.pods], check('size(variables.y) == 0', "'A'")), part([VALIDATE.services], check('c', "'C'"))];
     expect(refusesCondition(parts, variables, (t) => t)).toBe(
-      `[RK].all(v_requestKind, !((!${bound(PODS)} || [object.a.map(i, i)].all(v_x, [v_x.filter(i, i > 1)].all(v_y, (size(v_y) == 0)))) && (!${bound(SERVICES)} || (c))))`,
+      `[RK].all(v_requestKind, !(${bound(PODS)} || ${bound(SERVICES)}) || !((!${bound(PODS)} || [object.a.map(i, i)].all(v_x, [v_x.filter(i, i > 1)].all(v_y, (size(v_y) == 0)))) && (!${bound(SERVICES)} || (c))))`,
     );
   });
 
   it('reads the checks as the validation does, with the variables it wrote out written out', () => {
     const parts = [part([VALIDATE.pods], check('variables.z', "'A'"))];
-    expect(refusesCondition(parts, variables, (t) => t.replace('variables.z', 'object.z'))).toBe(`[RK].all(v_requestKind, !((!${bound(PODS)} || (object.z))))`);
-    expect(refusesCondition([], variables, (t) => t)).toBe('!(true)');
+    expect(refusesCondition(parts, variables, (t) => t.replace('variables.z', 'object.z'))).toBe(`[RK].all(v_requestKind, !(${bound(PODS)}) || !((!${bound(PODS)} || (object.z))))`);
+    expect(refusesCondition([], variables, (t) => t)).toBe('true || !(true)');
+  });
+
+  // kube-apiserver gives the match condition the request's own resource, the validation the one the rules
+  // matched: a request that no module recognises (matched as an equivalent resource) is left to the validation.
+  it('applies the policy to a request no module recognises, and to a module without checks none', () => {
+    const parts = [part([VALIDATE.pods], check('a', "'A'")), part([VALIDATE.services])];
+    expect(refusesCondition(parts, variables, (t) => t)).toBe(`[RK].all(v_requestKind, !(${bound(PODS)} || ${bound(SERVICES)}) || !((!${bound(PODS)} || (a))))`);
   });
 });
 

@@ -187,7 +187,12 @@ function bind(text: string, variables: readonly Variable[], outer: ReadonlySet<s
 export function refusesCondition(parts: readonly ValidatingPart[], variables: readonly Variable[], writtenOut: (text: string) => string): string {
   const checked = parts.filter((p) => p.validations.length > 0);
   const tests = checked.map((p) => writtenOut(partTest(p)));
-  const shared = new Set(reached(tests.join(' '), variables).map((v) => v.name));
+  const recognised = parts.filter((p) => p.rules.length > 0).map((p) => writtenOut(partTest(p)));
+  const shared = new Set(reached([...tests, ...recognised].join(' '), variables).map((v) => v.name));
   const clauses = checked.map((p, i) => paren(`!${tests[i]} || ${bind(writtenOut(p.validations.map((v) => paren(v.expression)).join(' && ')), variables, shared)}`));
-  return bind(`!(${clauses.length === 0 ? 'true' : clauses.join(' && ')})`, variables, new Set());
+  // kube-apiserver gives a match condition the request's own resource and the validation the one the
+  // policy's rules matched (they differ for a resource matched as an equivalent of another, under
+  // `matchPolicy: Equivalent`): a request none of the modules recognises goes to the validation.
+  const unrecognised = recognised.length === 0 ? 'true' : `!(${recognised.join(' || ')})`;
+  return bind(`${unrecognised} || !(${clauses.length === 0 ? 'true' : clauses.join(' && ')})`, variables, new Set());
 }

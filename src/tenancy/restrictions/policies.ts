@@ -53,10 +53,11 @@ function rulesOf(all: Record<string, ResourceRule>, needed: readonly ResourceRul
  * message expressions, each pass over fresh variables, so an admitted request paid for the checks twice
  * (the message names the first failing check by running them again). Match conditions come first, and
  * a policy whose condition is false is done: an admitted request now runs the checks once, a refused
- * one three times. The condition errs (cost, type) exactly where the validation would, and with
- * `failurePolicy: Fail` either refuses: the decision for every request is what it was. Match conditions
- * share a cost budget of their own (2.5M per request, a quarter of a binding's), which the largest
- * pod the checks admit (each of its expressions within kube-apiserver's per-call limit) stays inside.
+ * one three times. An error in the condition (a cost limit, a type) refuses with `failurePolicy: Fail`,
+ * as one in the validation did; the condition reads the same checks over the same values, each
+ * variable guarding itself (so one evaluated where the validation would not have read it errs nowhere).
+ * All the checks of an admitted request now share one expression's cost limit (`PerCallLimit`, 1M),
+ * where each variable had its own: the largest pod admitted is smaller (docs/design.md).
  */
 export function restrictionsPolicy(restrictions: readonly Restriction[] = RESTRICTIONS): AdmissionObject {
   const parts = restrictions.flatMap((r) => (r.validating ? [r.validating] : []));
