@@ -42,7 +42,7 @@ function report(w: AuditWrites): WritesReport {
 
 async function reconcileCount(cluster: BenchCluster): Promise<{ reconciles: number; depth: number }> {
   const text = await cluster.paddockMetrics();
-  return { reconciles: metricSum(text, 'paddock_reconcile_total'), depth: metricSum(text, 'paddock_workqueue_depth') };
+  return { reconciles: metricSum(text, 'paddock_reconcile_total', ['controller', 'tenants']), depth: metricSum(text, 'paddock_workqueue_depth') };
 }
 
 /** Waits until Paddock has run at least `reconciles` reconciles and its queue is empty. */

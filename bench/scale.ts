@@ -174,7 +174,7 @@ export async function waitFirstPass(c: BenchCluster, tenants: number, timeoutMs:
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const text = await c.paddockMetrics();
-    if (metricSum(text, 'paddock_reconcile_total') >= tenants && metricSum(text, 'paddock_workqueue_depth') === 0) return;
+    if (metricSum(text, 'paddock_reconcile_total', ['controller', 'tenants']) >= tenants && metricSum(text, 'paddock_workqueue_depth') === 0) return;
     if (Date.now() > deadline) throw new Error(`Paddock did not reconcile ${tenants} Tenants in ${timeoutMs} ms`);
     await sleep(1000);
   }

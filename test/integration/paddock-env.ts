@@ -56,12 +56,14 @@ export async function leaseHolder(): Promise<string> {
   return (await kubectlJson('admin', ['get', 'lease', 'paddock-controller', '-n', 'paddock-system'])).spec.holderIdentity ?? '';
 }
 
-/** Successful reconciles a replica has run, from its own /metrics. */
+/** Successful Tenant reconciles a replica has run, from its own /metrics. */
 export async function reconciles(identity: string): Promise<number> {
   const r = replicas().find((p) => p.identity === identity)!;
   const { pki } = controlPlane();
   const res = await httpsGet(`https://127.0.0.1:${r.port}/metrics`, pki, pki.users.admin);
-  const m = /paddock_reconcile_total\{[^}]*result="success"[^}]*\} (\d+)/.exec(res.body);
+  // The Tenant controller's series: the tenant-wide quota's controller counts its passes apart, and its
+  // series may come first (series are listed in the order they were first counted).
+  const m = /^paddock_reconcile_total\{(?=[^}]*controller="tenants")[^}]*result="success"[^}]*\} (\d+)$/m.exec(res.body);
   return m ? Number(m[1]) : 0;
 }
 
