@@ -41,6 +41,15 @@ describe('resourceVersions', () => {
     return JSON.parse(res.body).metadata.resourceVersion;
   }
 
+  /** Waits until the replica on `port` serves the last of 110 relabels of `key` (value 109). */
+  async function lastChangeServed(port: number, key: string, replica: string): Promise<void> {
+    await waitFor(`the last change served by ${replica}`, async () => {
+      const { pki } = controlPlane();
+      const res = await httpsGet(`https://127.0.0.1:${port}/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces/${ns}`, pki, pki.users.alice);
+      return JSON.parse(res.body).metadata?.labels?.[key] === '109';
+    }, 60_000, 200);
+  }
+
   async function relabel(times: number, key = 'step'): Promise<void> {
     for (let i = 0; i < times; i++) await kubectl('admin', ['label', 'namespace', ns, `${key}=${i}`, '--overwrite']);
   }
@@ -67,11 +76,7 @@ describe('resourceVersions', () => {
   it('answers a resourceVersion older than the window with an ERROR event carrying 410 Expired', async () => {
     const rv = await listRv(extra.port);
     await relabel(110, 'old');
-    await waitFor('the last change served by the replica with the short window', async () => {
-      const { pki } = controlPlane();
-      const res = await httpsGet(`https://127.0.0.1:${extra.port}/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces/${ns}`, pki, pki.users.alice);
-      return JSON.parse(res.body).metadata?.labels?.old === '109';
-    }, 60_000, 200);
+    await lastChangeServed(extra.port, 'old', 'the replica with the short window');
     const w = await DirectWatch.open(extra.port, `resourceVersion=${rv}`, controlPlane().pki.users.alice);
     await w.waitFor('the stream to end', () => w.ended);
     expect(w.status).toBe(200);
@@ -85,11 +90,7 @@ describe('resourceVersions', () => {
     try {
       const rv = await listRv(aged.port);
       await relabel(110, 'aged');
-      await waitFor('the last change served by the replica', async () => {
-        const { pki } = controlPlane();
-        const res = await httpsGet(`https://127.0.0.1:${aged.port}/apis/tenancy.paddock.dev/v1alpha1/tenantnamespaces/${ns}`, pki, pki.users.alice);
-        return JSON.parse(res.body).metadata?.labels?.aged === '109';
-      }, 60_000, 200);
+      await lastChangeServed(aged.port, 'aged', 'the replica');
       // The positive event: the replica reports that its Namespaces history holds no more than the last 100.
       await waitFor('the Namespaces history of the replica down to its last 100 changes', async () => {
         const { pki } = controlPlane();

@@ -185,11 +185,12 @@ function bind(text: string, variables: readonly Variable[], outer: ReadonlySet<s
  * the request variables every branch reads are bound around them all.
  */
 export function refusesCondition(parts: readonly ValidatingPart[], variables: readonly Variable[], writtenOut: (text: string) => string): string {
-  const checked = parts.filter((p) => p.validations.length > 0);
-  const tests = checked.map((p) => writtenOut(partTest(p)));
-  const recognised = parts.filter((p) => p.rules.length > 0).map((p) => writtenOut(partTest(p)));
-  const shared = new Set(reached([...tests, ...recognised].join(' '), variables).map((v) => v.name));
-  const clauses = checked.map((p, i) => paren(`!${tests[i]} || ${bind(writtenOut(p.validations.map((v) => paren(v.expression)).join(' && ')), variables, shared)}`));
+  const test = new Map(parts.map((p) => [p, writtenOut(partTest(p))]));
+  // Every test that reads anything is a recognised part's (a part without rules tests 'false').
+  const recognised = parts.filter((p) => p.rules.length > 0).map((p) => test.get(p)!);
+  const shared = new Set(reached(recognised.join(' '), variables).map((v) => v.name));
+  const clauses = parts.filter((p) => p.validations.length > 0)
+    .map((p) => paren(`!${test.get(p)} || ${bind(writtenOut(p.validations.map((v) => paren(v.expression)).join(' && ')), variables, shared)}`));
   // kube-apiserver gives a match condition the request's own resource and the validation the one the
   // policy's rules matched (they differ for a resource matched as an equivalent of another, under
   // `matchPolicy: Equivalent`): a request none of the modules recognises goes to the validation.
