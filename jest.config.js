@@ -1,5 +1,5 @@
-// Two projects: `unit` (pure logic, *.test.ts beside the code) and `integration` (suites
-// against one real control plane per run, started by the global setup and stopped by the teardown).
+// Two projects: `unit` (pure logic, *.test.ts beside the code, the benchmark's too) and `integration`
+// (suites against one real control plane per run, started by the global setup and stopped by the teardown).
 const transform = { '^.+\\.ts$': ['@swc/jest'] };
 // Local runs' data (.paddock/: etcd's *.snap files look like Jest snapshots) and build output are not tests.
 const modulePathIgnorePatterns = ['<rootDir>/.paddock/', '<rootDir>/dist/'];
@@ -10,7 +10,7 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       modulePathIgnorePatterns,
-      testMatch: ['<rootDir>/src/**/*.test.ts'],
+      testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/bench/**/*.test.ts'],
     },
     {
       displayName: 'integration',

@@ -8,8 +8,9 @@ import { AGGREGATED_FLOOR_PATH, startAggregatedFloor } from './aggregated-floor'
 import { ACCEPT_JSON, ACCEPT_TABLE, pool, type Client } from './http';
 import { ALICE_TENANT, type BenchConfig } from './scenarios';
 import { round, summarize, type LatencySummary } from './stats';
-import { tails } from './tails';
-import { schedDelta, schedOf, StallRecorder, type PaddockWindow, type Sample, type Stall } from './stalls';
+import { openProfileWindow, type PaddockWindow } from './profile-window';
+import { schedFrom } from './sched';
+import { tails, type TailsResult } from './tails';
 
 const FLOOR_SERVER = resolve(__dirname, 'floor-server.mjs');
 
@@ -41,9 +42,9 @@ export interface ListResult {
   burst: number;
   concurrency: number;
   targets: TargetResult[];
-  /** Sequential requests slower than 10× their target's median, and what overlapped them. */
-  stalls?: Stall[];
-  /** Paddock's GC pauses and event-loop delay over the sequential requests (PADDOCK_BENCH_PROFILE_DIR). */
+  /** The tails of the sequential requests (slower than 10× their target's median) and their causes, as the run's (tails.ts). */
+  stalls?: TailsResult;
+  /** The cpu probe's summary of Paddock over the sequential requests, when profiled (profile-window.ts). */
   paddockWindow?: PaddockWindow;
 }
 
@@ -78,13 +79,39 @@ async function once(t: Target): Promise<{ ms: number; bytes: number; rows: numbe
  * by 0.05–0.4 ms on this kind of machine than one right after another. In a fixed order that cost always
  * fell on the same target — Paddock's Table, listed first, looked 0.4 ms slower than its JSON.
  */
-export async function measure(targets: Target[], opts: { sequential: number; burst: number; concurrency: number; warmup?: number; scenario?: string }): Promise<TargetResult[]> {
-  return (await measureExplained(targets, opts)).targets;
+export async function measure(targets: Target[], opts: MeasureOptions): Promise<TargetResult[]> {
+  return (await measured(targets, opts)).targets;
 }
 
-/** {@link measure}, and the stalls among the sequential requests with what overlapped them. */
-export async function measureExplained(targets: Target[], opts: { sequential: number; burst: number; concurrency: number; warmup?: number; scenario?: string; toggleProfile?: () => void; paddockPid?: number }):
-  Promise<{ targets: TargetResult[]; stalls: Stall[]; paddockWindow?: PaddockWindow }> {
+interface MeasureOptions {
+  sequential: number;
+  burst: number;
+  concurrency: number;
+  warmup?: number;
+  /** The scenario its samples are recorded under in the run's tails. */
+  scenario?: string;
+}
+
+/** Paddock's process as a list measurement sees it. */
+interface PaddockProcess {
+  /** Its main thread's run-queue accounting is read around each sequential request. */
+  pid?: number;
+  /** Its stalls, which name the causes of its tails (BenchCluster.stallsFile). */
+  stallsFile: string;
+  /** Starts and stops the cpu probe's window around the sequential requests (BenchCluster.toggleProfile). */
+  toggleProfile?: () => void;
+}
+
+/** {@link measure}, and the tails among the sequential requests with their causes. */
+export async function measureExplained(targets: Target[], opts: MeasureOptions & { paddock: PaddockProcess }):
+  Promise<{ targets: TargetResult[]; stalls: TailsResult; paddockWindow?: PaddockWindow }> {
+  const mark = tails.mark();
+  const { targets: results, paddockWindow } = await measured(targets, opts);
+  return { targets: results, stalls: await tails.summarize(opts.paddock.stallsFile, mark), ...(paddockWindow ? { paddockWindow } : {}) };
+}
+
+/** What {@link measure} describes; given `paddock`, with its run-queue accounting and the cpu probe's window. */
+async function measured(targets: Target[], opts: MeasureOptions & { paddock?: PaddockProcess }): Promise<{ targets: TargetResult[]; paddockWindow?: PaddockWindow }> {
   const first = new Map<string, { bytes: number; rows: number }>();
   for (const t of targets) {
     const r = await once(t);
@@ -93,22 +120,19 @@ export async function measureExplained(targets: Target[], opts: { sequential: nu
   }
   for (let i = 0; i < (opts.warmup ?? 5); i++) for (const t of targets) await once(t);
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
-  const timed: Sample[] = [];
-  const recorder = new StallRecorder(opts.toggleProfile);
+  const window = openProfileWindow(opts.paddock?.toggleProfile);
   for (let i = 0; i < opts.sequential; i++) {
     for (const t of shuffled(targets)) {
-      const [paddockBefore, clientBefore] = [opts.paddockPid ? schedOf(opts.paddockPid) : undefined, schedOf('self')];
-      const startMs = performance.now();
+      const schedSince = schedFrom(opts.paddock?.pid);
+      const sentAt = performance.now();
       const { ms } = await once(t);
-      const client = schedDelta(clientBefore, schedOf('self'));
-      const paddock = schedDelta(paddockBefore, opts.paddockPid ? schedOf(opts.paddockPid) : undefined);
+      const sched = schedSince();
       samples.get(t.name)!.push(ms);
-      timed.push({ target: t.name, paddock: t.role === 'paddock', startMs, ms, ...(client ? { sched: { client, ...(paddock ? { paddock } : {}) } } : {}) });
       // The sequential samples are the run's tail samples too (the burst's measure throughput, not latency).
-      tails.record({ scenario: opts.scenario ?? 'list', target: t.name, role: t.role }, startMs, ms);
+      tails.record({ scenario: opts.scenario ?? 'list', target: t.name, role: t.role }, sentAt, ms, sched ? { sched } : {});
     }
   }
-  const { stalls, paddock } = await recorder.stop(timed);
+  const paddockWindow = await window.close();
   const results: TargetResult[] = [];
   for (const t of targets) {
     const started = performance.now();
@@ -117,7 +141,16 @@ export async function measureExplained(targets: Target[], opts: { sequential: nu
     const f = first.get(t.name)!;
     results.push({ target: t.name, role: t.role, rows: f.rows, bytes: f.bytes, latency: summarize(samples.get(t.name)!), rps: round(rps) });
   }
-  return { targets: results, stalls, ...(paddock ? { paddockWindow: paddock } : {}) };
+  return { targets: results, ...(paddockWindow ? { paddockWindow } : {}) };
+}
+
+/**
+ * The cluster's Paddock for a list measurement, with no cpu probe window (to profile a list, add
+ * `toggleProfile: () => cluster.toggleProfile()`): with one around the admin list's sequential requests,
+ * a request of the burst that follows was once answered by a closed connection.
+ */
+function paddockOf(cluster: BenchCluster): PaddockProcess {
+  return { pid: cluster.paddock?.pid, stallsFile: cluster.stallsFile };
 }
 
 /**
@@ -142,7 +175,7 @@ export async function ownerList(cluster: BenchCluster, config: BenchConfig, size
   try {
     targets.push({ name: AGGREGATED_FLOOR_TARGET, role: 'baseline', client: viaApiserver, path: AGGREGATED_FLOOR_PATH, accept: ACCEPT_TABLE, expectRows: five });
     const o = config.ownerList;
-    return { scenario: 'owner-list', size, ...o, ...(await measureExplained(targets, { ...o, scenario: `owner list at ${size}`, paddockPid: cluster.paddock?.pid })) };
+    return { scenario: 'owner-list', size, ...o, ...(await measureExplained(targets, { ...o, scenario: `owner list at ${size}`, paddock: paddockOf(cluster) })) };
   } finally {
     await floor.stop();
   }
@@ -173,7 +206,7 @@ export async function adminList(cluster: BenchCluster, config: BenchConfig, size
     const bytes = (await direct.get(TNS, ACCEPT_TABLE)).body.length;
     targets.push({ name: TRANSFER_FLOOR_TARGET, role: 'baseline', client: floor.client, path: `/?bytes=${bytes}`, accept: ACCEPT_JSON, expectRows: () => true });
     const o = config.adminList;
-    return { scenario: 'admin-list', size, ...o, ...(await measureExplained(targets, { ...o, warmup: 2, scenario: `admin list at ${size}`, paddockPid: cluster.paddock?.pid })) };
+    return { scenario: 'admin-list', size, ...o, ...(await measureExplained(targets, { ...o, warmup: 2, scenario: `admin list at ${size}`, paddock: paddockOf(cluster) })) };
   } finally {
     await floor.stop();
   }

@@ -9,10 +9,9 @@ import type { ReconcileResult } from './reconcile';
 import { scaleMarkdown, type ScaleResult } from './scale';
 import { tenantQuotaGoal, tenantQuotaMarkdown, type TenantQuotaResult } from './tenant-quota';
 import { GOALS, type BenchConfig } from './scenarios';
-import { STALL_FACTOR } from './stalls';
 import { ratio, round } from './stats';
 import { watchRatios, type WatchRatio, type WatchResult } from './watch';
-import type { TailsResult } from './tails';
+import { describeCause, TAIL_FACTOR, type TailsResult } from './tails';
 import type { HaResult } from './ha';
 import type { ViewResult, ViewWatchResult } from './views';
 
@@ -103,15 +102,17 @@ function listTable(results: ListResult[]): string {
   return table(['namespaces', 'target', 'rows', 'response', 'p50 ms', 'p99 ms', 'req/s (8 in flight)', 'vs baseline: p50 / p99 / req/s'], rows);
 }
 
-/** Each list's requests slower than 10× their target's median, with what overlapped them, and Paddock's window. */
+/** Each list's tails (its `stalls`): requests slower than 10× their target's median, with their causes, and Paddock's window. */
 function stallsLine(results: ListResult[]): string {
   const parts = results.map((r) => {
     const w = r.paddockWindow;
     const paddock = w ? `; Paddock in that window: event-loop delay p99 ${f(w.eventLoopDelayMs.p99)}, max ${f(w.eventLoopDelayMs.max)} ms, GC pauses over 20 ms: ${w.gcPausesOver20ms.join(', ') || 'none'}` : '';
-    const stalls = (r.stalls ?? []).map((s) => `${s.target} ${f(s.ms)} ms (median ${f(s.medianMs)}): ${s.cause}`);
-    return `${k(r.size)}: ${stalls.length ? stalls.join('; ') : 'none'}${paddock}`;
+    const t = r.stalls;
+    const listed = (t?.tails ?? []).map((x) => `${x.target} ${f(x.ms)} ms (median ${f(x.median)}): ${describeCause(x)}`);
+    const more = t && t.count > listed.length ? `; ${t.count - listed.length} more` : '';
+    return `${k(r.size)}: ${t?.count ? `${t.count} of ${t.samples}, ${t.explained} explained — ${listed.join('; ')}${more}` : 'none'}${paddock}`;
   });
-  return `Sequential requests slower than ${STALL_FACTOR}× their target's median, and what overlapped them — ${parts.join('. ')}.`;
+  return `Sequential requests slower than ${TAIL_FACTOR}× their target's median, and what overlapped them — ${parts.join('. ')}.`;
 }
 
 function watchTable(w: WatchResult): string {
@@ -295,14 +296,15 @@ function fanoutsOf(w: WatchResult): string {
 function tailsMarkdown(t: TailsResult): string {
   const out = ['## Tails', '',
     `Every sequential list request and every watch delivery of the run is a sample; one slower than ${t.factor}× the median of its target is a tail. ` +
-    'Its cause is named when Paddock (for a sample it served) or the benchmark client stalled for at least half of the time the sample took beyond the median while it was under way: ' +
-    'a GC pause or the event loop blocked, as each process records it (`probe/stall-probe.cjs`); a watch delivery is also explained when kube-apiserver\'s own watch ' +
-    '(a direct watch open in every phase) delivered the same change late by at least as much. ' +
+    'Its cause is the first of these to take at least half of the time the sample took beyond the median while it was under way: ' +
+    'Paddock\'s main thread (for a sample it served), then the benchmark client\'s, waiting for a CPU (the run-queue wait of `/proc/<pid>/schedstat`, for list requests); ' +
+    'for a watch delivery, kube-apiserver\'s own watch (a direct watch open in every phase) delivering the same change late by at least as much; ' +
+    'a GC pause or the event loop blocked in Paddock (for a sample it served), then in the benchmark client, as each process records it (`probe/stall-probe.cjs`). ' +
     `${t.count} tails of ${t.samples} samples, ${t.explained} explained.`, ''];
   if (t.count) {
     out.push(table(['cause', 'tails'], Object.entries(t.byCause).sort((a, b) => b[1] - a[1]).map(([c, n]) => [c, n])), '');
     out.push(table(['scenario', 'target', 'median ms', 'samples', 'tails', 'explained'], (t.byTarget ?? []).map((x) => [x.scenario, x.target, f(x.median), x.samples, x.count, x.explained])), '');
-    out.push(table(['scenario', 'target', 'ms', 'median ms', 'cause'], t.tails.slice(0, 10).map((x) => [x.scenario, x.target, f(x.ms), f(x.median), x.cause ?? 'unexplained'])));
+    out.push(table(['scenario', 'target', 'ms', 'median ms', 'cause'], t.tails.slice(0, 10).map((x) => [x.scenario, x.target, f(x.ms), f(x.median), describeCause(x)])));
   }
   return out.join('\n');
 }

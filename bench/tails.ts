@@ -1,16 +1,29 @@
 /**
  * The run's tails: every timed request and watch delivery of the list and watch scenarios is a sample,
- * and one slower than 10× the median of its target is a tail. Each tail gets a named cause when one was
- * recorded while it was under way: a GC pause or an event-loop stall of Paddock (recorded inside it by
- * probe/stall-probe.cjs) or of the benchmark's own process, which is the measuring client (recorded
- * here, the same way). Paddock's stalls can only explain samples Paddock served; the client's, any.
+ * and one slower than 10× the median of its target is a tail. A tail's cause is the first of these that
+ * accounts for at least half of the time the sample took beyond its median:
+ *
+ * 1. Paddock's main thread waited for a CPU over the sample (its run-queue wait, sched.ts);
+ * 2. the benchmark client's main thread waited for a CPU;
+ * 3. kube-apiserver's own watch delivered the change late too (a watch delivery's reference);
+ * 4. a GC pause or an event-loop stall of Paddock (recorded inside it by probe/stall-probe.cjs);
+ * 5. a GC pause or an event-loop stall of the benchmark's own process, the measuring client (recorded
+ *    here, the same way).
+ *
+ * Paddock's waits and stalls explain only samples Paddock served; the client's, any. A wait comes before
+ * a stall: a thread that waits for a CPU shows the wait as a late timer, or a longer GC pause, too.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { sleep } from '../test/controlplane/processes';
+import type { SampleSched, Sched } from './sched';
 import { round } from './stats';
 
 /** A sample slower than this many times its target's median is a tail. */
 export const TAIL_FACTOR = 10;
+
+/** Paddock's stall probe appends a stall at most a second after it happened (probe/stall-probe.cjs); with a margin. */
+const PADDOCK_STALLS_LAG_MS = 1500;
 
 export interface SampleOf {
   scenario: string;
@@ -18,12 +31,18 @@ export interface SampleOf {
   role: 'paddock' | 'baseline';
 }
 
-interface Sample extends SampleOf {
+/** What else was seen over a sample, beside its time. */
+export interface SampleSeen {
+  /** A watch delivery's: when kube-apiserver's own watch delivered the change, ms after the write was sent. */
+  upstreamMs?: number;
+  /** The run-queue accounting of the client's and Paddock's main threads over the sample. */
+  sched?: SampleSched;
+}
+
+export interface Sample extends SampleOf, SampleSeen {
   /** Wall-clock ms when the request was sent (or the change written). */
   start: number;
   ms: number;
-  /** A watch delivery's: when kube-apiserver's own watch delivered the change, ms after the write was sent. */
-  upstreamMs?: number;
 }
 
 /** One stall of a process (stall-monitor.cjs): wall-clock start and length in ms. */
@@ -38,8 +57,10 @@ export interface Tail {
   target: string;
   ms: number;
   median: number;
-  /** What stalled meanwhile, e.g. "Paddock: major GC 41 ms"; absent when nothing recorded explains it. */
+  /** What held it up, e.g. "Paddock: major GC"; absent when nothing recorded explains it. */
   cause?: string;
+  /** A Paddock sample with no cause: what Paddock's main thread did over it, when that was read. */
+  paddockLoop?: Sched;
 }
 
 export interface TailsResult {
@@ -49,7 +70,7 @@ export interface TailsResult {
   count: number;
   /** Those with a named cause. */
   explained: number;
-  /** Tails by cause ("unexplained" for the rest). */
+  /** Tails by cause, without its times ("unexplained" for the rest). */
   byCause: Record<string, number>;
   /** The targets with tails: how many, and how many explained. */
   byTarget: { scenario: string; target: string; median: number; samples: number; count: number; explained: number }[];
@@ -57,9 +78,32 @@ export interface TailsResult {
   tails: Tail[];
 }
 
+/** A tail's cause: `text` as reported, `kind` the same without its times (what tails are counted by). */
+interface Cause {
+  kind: string;
+  text: string;
+}
+
 type MonitorStalls = (onStall: (s: Stall) => void, opts?: { intervalMs?: number; minLoopMs?: number; minGcMs?: number }) => () => void;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { monitorStalls } = require('./probe/stall-monitor.cjs') as { monitorStalls: MonitorStalls };
+
+/** A thread that waited for a CPU for at least half of `excess` (the sample's time beyond its median). */
+function waitCause(thread: string, sched: Sched | undefined, excess: number): Cause | undefined {
+  if (!sched || sched.waitMs < 0.5 * excess) return undefined;
+  const ran = '(the machine\'s other processes ran)';
+  return { kind: `${thread} waited for a CPU ${ran}`, text: `${thread} waited ${round(sched.waitMs)} ms for a CPU ${ran}` };
+}
+
+/**
+ * A watch delivery that was late because kube-apiserver's own watch delivered the change late: it reached
+ * the direct watch at least half of the delivery's time beyond its target's median after the write.
+ */
+function upstreamCause(sample: Sample, median: number): Cause | undefined {
+  if (sample.upstreamMs === undefined || sample.upstreamMs - median < 0.5 * (sample.ms - median)) return undefined;
+  const text = 'kube-apiserver: its own watch delivered the change late too';
+  return { kind: text, text };
+}
 
 /** Where a process's stalls overlap [start, end], and which stall overlaps most. */
 function overlapOf(stalls: readonly Stall[], start: number, end: number): { ms: number; gcMs: number; largest?: Stall; largestGc?: Stall } {
@@ -82,24 +126,69 @@ function overlapOf(stalls: readonly Stall[], start: number, end: number): { ms: 
 }
 
 /**
- * The cause of a tail in one process: its stalls during the sample account for at least half of the time
- * the sample took beyond its median. A GC pause is named when GC was at least half of the stalled time.
+ * A process's stalls during the sample that account for at least half of `excess`. A GC pause is named
+ * when GC was at least half of the stalled time.
  */
-function causeIn(name: string, stalls: readonly Stall[], sample: Sample, median: number): string | undefined {
+function stallCause(name: string, stalls: readonly Stall[], sample: Sample, excess: number): Cause | undefined {
   const o = overlapOf(stalls, sample.start, sample.start + sample.ms);
   const stalled = Math.max(o.ms, o.gcMs);
-  if (stalled < 0.5 * (sample.ms - median)) return undefined;
-  if (o.largestGc && o.gcMs >= 0.5 * stalled) return `${name}: ${o.largestGc.kind}`;
-  return `${name}: event loop blocked (not GC)`;
+  if (stalled < 0.5 * excess) return undefined;
+  const text = o.largestGc && o.gcMs >= 0.5 * stalled ? `${name}: ${o.largestGc.kind}` : `${name}: event loop blocked (not GC)`;
+  return { kind: text, text };
 }
 
-/**
- * A watch delivery that was late because kube-apiserver's own watch delivered the change late: it reached
- * the direct watch at least half of the delivery's time beyond its target's median after the write.
- */
-function upstreamCause(sample: Sample, median: number): string | undefined {
-  if (sample.upstreamMs === undefined || sample.upstreamMs - median < 0.5 * (sample.ms - median)) return undefined;
-  return 'kube-apiserver: its own watch delivered the change late too';
+/** The first cause, in the order of this module's comment, of a tail of a target with `median`. */
+function causeOf(s: Sample, median: number, paddockStalls: readonly Stall[], clientStalls: readonly Stall[]): Cause | undefined {
+  const excess = s.ms - median;
+  const paddock = s.role === 'paddock';
+  return (paddock ? waitCause('Paddock\'s event loop', s.sched?.paddock, excess) : undefined)
+    ?? waitCause('the benchmark client', s.sched?.client, excess)
+    ?? upstreamCause(s, median)
+    ?? (paddock ? stallCause('Paddock', paddockStalls, s, excess) : undefined)
+    ?? stallCause('benchmark client', clientStalls, s, excess);
+}
+
+/** A tail's cause as reported: its cause, or "unexplained" with what Paddock's main thread did, when known. */
+export function describeCause(t: Tail): string {
+  if (t.cause) return t.cause;
+  return `unexplained${t.paddockLoop ? ` (Paddock's event loop on a CPU ${t.paddockLoop.cpuMs} ms, waiting ${t.paddockLoop.waitMs} ms)` : ''}`;
+}
+
+/** Groups samples by target, finds each target's tails and names their causes. */
+export function summarizeTails(samples: readonly Sample[], paddockStalls: readonly Stall[], clientStalls: readonly Stall[]): TailsResult {
+  const byTarget = new Map<string, Sample[]>();
+  for (const s of samples) {
+    const key = `${s.scenario}\u0000${s.target}`;
+    let group = byTarget.get(key);
+    if (!group) byTarget.set(key, (group = []));
+    group.push(s);
+  }
+  const found: { tail: Tail; kind: string }[] = [];
+  const targets: TailsResult['byTarget'] = [];
+  for (const group of byTarget.values()) {
+    const sorted = group.map((s) => s.ms).sort((a, b) => a - b);
+    const median = sorted[Math.ceil(sorted.length / 2) - 1];
+    let count = 0;
+    let explained = 0;
+    for (const s of group) {
+      if (s.ms <= TAIL_FACTOR * median) continue;
+      const cause = causeOf(s, median, paddockStalls, clientStalls);
+      const loop = !cause && s.role === 'paddock' ? s.sched?.paddock : undefined;
+      const tail: Tail = {
+        scenario: s.scenario, target: s.target, ms: round(s.ms), median: round(median),
+        ...(cause ? { cause: cause.text } : {}), ...(loop ? { paddockLoop: { cpuMs: round(loop.cpuMs), waitMs: round(loop.waitMs) } } : {}),
+      };
+      found.push({ tail, kind: cause?.kind ?? 'unexplained' });
+      count++;
+      if (cause) explained++;
+    }
+    if (count) targets.push({ scenario: group[0].scenario, target: group[0].target, median: round(median), samples: group.length, count, explained });
+  }
+  found.sort((a, b) => b.tail.ms - a.tail.ms);
+  const byCause: Record<string, number> = {};
+  for (const { kind } of found) byCause[kind] = (byCause[kind] ?? 0) + 1;
+  const tails = found.map((f) => f.tail);
+  return { factor: TAIL_FACTOR, samples: samples.length, count: tails.length, explained: tails.filter((t) => t.cause).length, byCause, byTarget: targets, tails: tails.slice(0, 50) };
 }
 
 /** The samples of one run and the client's stalls; `tails` is the run's one recorder. */
@@ -119,17 +208,29 @@ export class TailRecorder {
   }
 
   /**
-   * One sample: sent at `sentAt` (performance.now() of this process), taking `ms`; for a watch delivery,
-   * `upstreamMs` after the write it reached a direct watch of kube-apiserver.
+   * One sample: sent at `sentAt` (performance.now() of this process), taking `ms`, with what else was seen
+   * over it (for a watch delivery, when a direct watch of kube-apiserver got the change).
    */
-  record(of: SampleOf, sentAt: number, ms: number, upstreamMs?: number): void {
-    this.#samples.push({ ...of, start: performance.timeOrigin + sentAt, ms, ...(upstreamMs === undefined ? {} : { upstreamMs }) });
+  record(of: SampleOf, sentAt: number, ms: number, seen: SampleSeen = {}): void {
+    const { upstreamMs, sched } = seen;
+    this.#samples.push({ ...of, start: performance.timeOrigin + sentAt, ms, ...(upstreamMs === undefined ? {} : { upstreamMs }), ...(sched ? { sched } : {}) });
   }
 
-  /** The tails of every sample so far, with Paddock's stalls read from `paddockStallsFile`. */
-  summarize(paddockStallsFile: string): TailsResult {
-    const paddock = readStalls(paddockStallsFile);
-    return summarizeTails(this.#samples, paddock, this.#clientStalls);
+  /** Where the samples recorded from now on begin: {@link summarize} from it takes only those. */
+  mark(): number {
+    return this.#samples.length;
+  }
+
+  /**
+   * The tails of the samples recorded since `since` (a {@link mark}; every sample when 0), with Paddock's
+   * stalls read from `paddockStallsFile` once its probe has written those up to the last sample's end.
+   */
+  async summarize(paddockStallsFile: string, since = 0): Promise<TailsResult> {
+    const samples = this.#samples.slice(since);
+    const lastEnd = samples.reduce((end, s) => Math.max(end, s.start + s.ms), 0);
+    const wait = lastEnd + PADDOCK_STALLS_LAG_MS - (performance.timeOrigin + performance.now());
+    if (wait > 0) await sleep(wait);
+    return summarizeTails(samples, readStalls(paddockStallsFile), this.#clientStalls);
   }
 }
 
@@ -138,33 +239,4 @@ export const tails = new TailRecorder();
 function readStalls(file: string): Stall[] {
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Stall);
-}
-
-/** Groups samples by target, finds each target's tails and names their causes. */
-export function summarizeTails(samples: readonly Sample[], paddockStalls: readonly Stall[], clientStalls: readonly Stall[]): TailsResult {
-  const byTarget = new Map<string, Sample[]>();
-  for (const s of samples) {
-    const key = `${s.scenario}\u0000${s.target}`;
-    let group = byTarget.get(key);
-    if (!group) byTarget.set(key, (group = []));
-    group.push(s);
-  }
-  const found: Tail[] = [];
-  const targets: TailsResult['byTarget'] = [];
-  for (const group of byTarget.values()) {
-    const sorted = group.map((s) => s.ms).sort((a, b) => a - b);
-    const median = sorted[Math.ceil(sorted.length / 2) - 1];
-    const before = found.length;
-    for (const s of group) {
-      if (s.ms <= TAIL_FACTOR * median) continue;
-      const cause = upstreamCause(s, median) ?? (s.role === 'paddock' ? causeIn('Paddock', paddockStalls, s, median) : undefined) ?? causeIn('benchmark client', clientStalls, s, median);
-      found.push({ scenario: s.scenario, target: s.target, ms: round(s.ms), median: round(median), ...(cause ? { cause } : {}) });
-    }
-    const mine = found.slice(before);
-    if (mine.length) targets.push({ scenario: group[0].scenario, target: group[0].target, median: round(median), samples: group.length, count: mine.length, explained: mine.filter((t) => t.cause).length });
-  }
-  found.sort((a, b) => b.ms - a.ms);
-  const byCause: Record<string, number> = {};
-  for (const t of found) byCause[t.cause ?? 'unexplained'] = (byCause[t.cause ?? 'unexplained'] ?? 0) + 1;
-  return { factor: TAIL_FACTOR, samples: samples.length, count: found.length, explained: found.filter((t) => t.cause).length, byCause, byTarget: targets, tails: found.slice(0, 50) };
 }

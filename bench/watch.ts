@@ -262,7 +262,7 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     for (const { seq, at } of deliveries) {
       const upstream = referenceAt[seq] === undefined ? undefined : referenceAt[seq] - sentAt[seq];
       if (upstream !== undefined) hops.push(at - referenceAt[seq]);
-      tails.record(sampleOf, sentAt[seq], at - sentAt[seq], upstream);
+      tails.record(sampleOf, sentAt[seq], at - sentAt[seq], { upstreamMs: upstream });
     }
     const paddockWrites = cluster.paddockWrites(audit);
     if (paddockWrites.total > 0) {

@@ -240,7 +240,7 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     encodings,
     memory: runs('memory') ? memoryResult(memory) : undefined,
     capsuleProxy: capsule,
-    tails: tailsOf(c),
+    tails: await tailsOf(c),
   };
   return withDerived(partial);
 }
@@ -251,9 +251,9 @@ function ratiosLine(ratios: WatchRatio[]): string {
 }
 
 /** The run's tails (every list and watch sample so far), logged in one line. */
-function tailsOf(c: BenchCluster): TailsResult {
+async function tailsOf(c: BenchCluster): Promise<TailsResult> {
   tails.stop();
-  const t = tails.summarize(c.stallsFile);
+  const t = await tails.summarize(c.stallsFile);
   log(`tails: ${t.count} of ${t.samples} samples over ${t.factor}× their target's median, ${t.explained} with a named cause: ${JSON.stringify(t.byCause)}`);
   return t;
 }

@@ -1,0 +1,67 @@
+import { describeCause, summarizeTails, type Sample, type SampleOf, type Stall } from './tails';
+
+/** A target's samples: nine of 1 ms, one every 10 ms from t = 0, then `slow` (sent at t = 1000). */
+function targetWith(of: SampleOf, slow: Omit<Sample, keyof SampleOf | 'start'>): Sample[] {
+  const fast = Array.from({ length: 9 }, (_, i): Sample => ({ ...of, start: i * 10, ms: 1 }));
+  return [...fast, { ...of, start: 1000, ...slow }];
+}
+
+const paddock: SampleOf = { scenario: 'owner list at 1k', target: 'Paddock direct', role: 'paddock' };
+const baseline: SampleOf = { scenario: 'owner list at 1k', target: 'kube-apiserver namespaces', role: 'baseline' };
+const idle = { cpuMs: 1, waitMs: 0 };
+const tailOf = ({ scenario, target }: SampleOf) => ({ scenario, target });
+
+/** A major GC over the whole of the slow sample (1000–1041), in whichever process's stalls it is given. */
+const gc: Stall[] = [{ kind: 'major GC', start: 1000, ms: 41 }];
+
+describe('a tail\'s cause', () => {
+  it('is only a sample over 10× its target\'s median', () => {
+    const r = summarizeTails(targetWith(paddock, { ms: 10 }), gc, []);
+    expect(r).toMatchObject({ factor: 10, samples: 10, count: 0, explained: 0, tails: [] });
+  });
+
+  it('is Paddock\'s run-queue wait before a GC of Paddock that overlaps it', () => {
+    const r = summarizeTails(targetWith(paddock, { ms: 41, sched: { client: idle, paddock: { cpuMs: 2, waitMs: 30 } } }), gc, []);
+    expect(r.tails).toEqual([{ ...tailOf(paddock), ms: 41, median: 1, cause: 'Paddock\'s event loop waited 30 ms for a CPU (the machine\'s other processes ran)' }]);
+    expect(r.byCause).toEqual({ 'Paddock\'s event loop waited for a CPU (the machine\'s other processes ran)': 1 });
+  });
+
+  it('is the client\'s run-queue wait before a GC of the client', () => {
+    const r = summarizeTails(targetWith(paddock, { ms: 41, sched: { client: { cpuMs: 1, waitMs: 25 }, paddock: idle } }), [], gc);
+    expect(r.tails[0].cause).toBe('the benchmark client waited 25 ms for a CPU (the machine\'s other processes ran)');
+  });
+
+  it('needs a wait of at least half of the time beyond the median', () => {
+    const r = summarizeTails(targetWith(paddock, { ms: 41, sched: { client: idle, paddock: { cpuMs: 2, waitMs: 19 } } }), gc, []);
+    expect(r.tails[0].cause).toBe('Paddock: major GC');
+  });
+
+  it('is never Paddock\'s for a sample Paddock did not serve', () => {
+    const r = summarizeTails(targetWith(baseline, { ms: 41, sched: { client: idle, paddock: { cpuMs: 2, waitMs: 30 } } }), gc, []);
+    expect(r.tails).toEqual([{ ...tailOf(baseline), ms: 41, median: 1 }]);
+    expect(r).toMatchObject({ count: 1, explained: 0, byCause: { unexplained: 1 } });
+    expect(describeCause(r.tails[0])).toBe('unexplained');
+  });
+
+  it('is the client\'s stall for a sample Paddock did not serve', () => {
+    const r = summarizeTails(targetWith(baseline, { ms: 41 }), gc, [{ kind: 'event loop blocked', start: 1010, ms: 25 }]);
+    expect(r.tails[0].cause).toBe('benchmark client: event loop blocked (not GC)');
+  });
+
+  it('is kube-apiserver\'s own watch when it delivered the change late too, before a stall', () => {
+    const r = summarizeTails(targetWith(paddock, { ms: 41, upstreamMs: 38 }), gc, []);
+    expect(r.tails[0].cause).toBe('kube-apiserver: its own watch delivered the change late too');
+  });
+
+  it('comes after the run-queue waits when kube-apiserver\'s watch was late too', () => {
+    const r = summarizeTails(targetWith(paddock, { ms: 41, upstreamMs: 38, sched: { client: { cpuMs: 1, waitMs: 30 } } }), [], []);
+    expect(r.tails[0].cause).toBe('the benchmark client waited 30 ms for a CPU (the machine\'s other processes ran)');
+  });
+
+  it('is unexplained, with what Paddock\'s loop did, when nothing recorded accounts for it', () => {
+    const r = summarizeTails(targetWith(paddock, { ms: 41, sched: { client: idle, paddock: { cpuMs: 3.14159, waitMs: 2 } } }), [], []);
+    expect(r.tails[0]).toEqual({ ...tailOf(paddock), ms: 41, median: 1, paddockLoop: { cpuMs: 3.14, waitMs: 2 } });
+    expect(describeCause(r.tails[0])).toBe('unexplained (Paddock\'s event loop on a CPU 3.14 ms, waiting 2 ms)');
+    expect(r.byTarget).toEqual([{ scenario: paddock.scenario, target: paddock.target, median: 1, samples: 10, count: 1, explained: 0 }]);
+  });
+});
