@@ -300,7 +300,7 @@ describe('SharedInformer with a fake list/watch', () => {
     const rec = recorder();
     const reg = inf.addEventHandler(rec.handler);
     expect(reg.hasSynced()).toBe(true);
-    expect(rec.log).toEqual(['add a (initial)', 'add b (initial)']);
+    expect([...rec.log].sort()).toEqual(['add a (initial)', 'add b (initial)']);
     const w = await lw.nthWatch(1);
     w.push({ type: 'ADDED', object: ns('c', '11') });
     await soon('three handler calls', () => rec.log.length === 3);

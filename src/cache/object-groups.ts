@@ -1,4 +1,5 @@
 import type { KubeObject } from '../kube/types';
+import { nameOfCached, namespaceOfCached } from './records';
 
 /**
  * The objects of one namespace in a store, by size: one object as itself, a few as an array, more as a
@@ -13,6 +14,19 @@ export type ObjectGroup<T> = T | T[] | Map<string, T>;
 /** The most objects held in an array; one more makes a Map. */
 const SMALL = 8;
 
+/** The groups of a store by namespace: a Map, or a table that reads each group's namespace off it (see {@link namespaceOfGroup}). */
+export interface Groups<T> {
+  get(at: string): ObjectGroup<T> | undefined;
+  set(at: string, group: ObjectGroup<T>): unknown;
+  delete(at: string): unknown;
+}
+
+/** The namespace of a group's objects (they share it). */
+export function namespaceOfGroup<T extends KubeObject>(group: ObjectGroup<T>): string {
+  const first = Array.isArray(group) ? group[0] : isMap(group) ? group.values().next().value! : group;
+  return namespaceOfCached(first) ?? '';
+}
+
 function isMap<T>(group: ObjectGroup<T>): group is Map<string, T> {
   return group instanceof Map;
 }
@@ -20,24 +34,24 @@ function isMap<T>(group: ObjectGroup<T>): group is Map<string, T> {
 /** The object named `name` in `group`. */
 export function groupGet<T extends KubeObject>(group: ObjectGroup<T> | undefined, name: string): T | undefined {
   if (group === undefined) return undefined;
-  if (Array.isArray(group)) return group.find((o) => o.metadata.name === name);
+  if (Array.isArray(group)) return group.find((o) => nameOfCached(o) === name);
   if (isMap(group)) return group.get(name);
-  return group.metadata.name === name ? group : undefined;
+  return nameOfCached(group) === name ? group : undefined;
 }
 
 /** Puts `obj` in the group `groups` holds under `at`, replacing the object of the same name; returns that one. */
-export function groupSet<T extends KubeObject>(groups: Map<string, ObjectGroup<T>>, at: string, obj: T): T | undefined {
-  const name = obj.metadata.name;
+export function groupSet<T extends KubeObject>(groups: Groups<T>, at: string, obj: T): T | undefined {
+  const name = nameOfCached(obj);
   const group = groups.get(at);
   if (group === undefined) {
     groups.set(at, obj);
     return undefined;
   }
   if (Array.isArray(group)) {
-    const i = group.findIndex((o) => o.metadata.name === name);
+    const i = group.findIndex((o) => nameOfCached(o) === name);
     if (i >= 0) return replaceAt(group, i, obj);
     if (group.length < SMALL) groups.set(at, group.concat(obj)); // exact length: push would leave room for ~16 more
-    else groups.set(at, new Map([...group, obj].map((o) => [o.metadata.name, o])));
+    else groups.set(at, new Map([...group, obj].map((o) => [nameOfCached(o), o])));
     return undefined;
   }
   if (isMap(group)) {
@@ -45,7 +59,7 @@ export function groupSet<T extends KubeObject>(groups: Map<string, ObjectGroup<T
     group.set(name, obj);
     return old;
   }
-  if (group.metadata.name === name) {
+  if (nameOfCached(group) === name) {
     groups.set(at, obj);
     return group;
   }
@@ -60,11 +74,11 @@ function replaceAt<T>(group: T[], i: number, obj: T): T {
 }
 
 /** Removes the object named `name` from the group under `at`; returns it. */
-export function groupDelete<T extends KubeObject>(groups: Map<string, ObjectGroup<T>>, at: string, name: string): T | undefined {
+export function groupDelete<T extends KubeObject>(groups: Groups<T>, at: string, name: string): T | undefined {
   const group = groups.get(at);
   if (group === undefined) return undefined;
   if (Array.isArray(group)) {
-    const i = group.findIndex((o) => o.metadata.name === name);
+    const i = group.findIndex((o) => nameOfCached(o) === name);
     if (i < 0) return undefined;
     const [old] = group.splice(i, 1);
     if (group.length === 1) groups.set(at, group[0]);
@@ -77,7 +91,7 @@ export function groupDelete<T extends KubeObject>(groups: Map<string, ObjectGrou
     if (group.size <= SMALL) groups.set(at, group.size === 1 ? group.values().next().value! : [...group.values()]);
     return old;
   }
-  if (group.metadata.name !== name) return undefined;
+  if (nameOfCached(group) !== name) return undefined;
   groups.delete(at);
   return group;
 }

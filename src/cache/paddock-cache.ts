@@ -10,8 +10,6 @@ import { namespaceSummary, tenantSummary, type KeptAnnotations, type NamespaceNa
 export const INDEX = {
   /** Namespace, or an object kept once per tenant → the value of its `paddock.dev/tenant` label. */
   tenant: 'tenant',
-  /** Tenant → `<tenant>-<name>` for each declared namespace (to find who declared a namespace name). */
-  declared: 'declared',
   /** Tenant → owner subject keys (`User:alice`, `Group:gas-devs`, `ServiceAccount:ci/deployer`). */
   owner: 'owner',
   namespace: NAMESPACE_INDEX,
@@ -49,8 +47,8 @@ export interface NamedObject {
  * knows the Kubernetes resources, not what Paddock makes of them.
  */
 export interface PaddockCacheOptions {
-  /** Tenant indexes (INDEX.owner, INDEX.declared); `namespaceName` is as in {@link CachedNamespaces}. */
-  tenantIndexers(namespaceName: NamespaceNames): Indexers<Tenant>;
+  /** Tenant indexes (INDEX.owner). */
+  readonly tenantIndexers: Indexers<Tenant>;
   /** The annotations of a namespace that are kept. */
   readonly namespaceAnnotations: KeptAnnotations;
   /** The guardrail kinds, in the order they are applied. */
@@ -64,7 +62,7 @@ export interface PaddockCacheOptions {
 /**
  * The informers both halves of Paddock read, made once from one factory so the reconciler and the API
  * server share every list and watch:
- * - all Tenants, indexed by owner subject and by declared namespace name;
+ * - all Tenants, indexed by owner subject;
  * - all Namespaces (a namespace that is not Paddock's must be seen to be refused), indexed by tenant;
  * - each guardrail kind, as its declaration says (Paddock's objects only: those in tenant namespaces
  *   indexed by namespace — nothing reads them by tenant, and such an index would cost a set of keys
@@ -103,7 +101,7 @@ export class PaddockCache {
     this.tenants = factory.informerFor<Tenant>(RESOURCES.tenants, {
       transform: (t) => tenantSummary(t, undefined, (n) => this.namespaces.store.get(n)),
       listsAfter: this.namespaces,
-      indexers: options.tenantIndexers(name),
+      indexers: options.tenantIndexers,
     });
     for (const kind of options.guardrails) this.#guardrails.set(kind.resource.kind, factory.informerFor(kind.resource, kind.informer({ informer: this.namespaces, name })));
     this.storageClasses = factory.informerFor<KubeObject>(RESOURCES.storageClasses);

@@ -12,7 +12,7 @@
  * class, and JSON.stringify writes the object (`toJSON`). Spreading a record (`{ ...record }`) does not
  * copy those: pass records as they are.
  */
-import type { Labels, Namespace, ObjectMeta, OwnerReference } from '../kube/types';
+import type { KubeObject, Labels, Namespace, ObjectMeta, OwnerReference } from '../kube/types';
 
 /**
  * A resourceVersion as stored: a number when it is a canonical decimal integer that a double holds
@@ -116,6 +116,17 @@ function recordClass(apiVersion: string | undefined, kind: string | undefined, c
 export function recordOf<T>(apiVersion: string | undefined, kind: string | undefined, content: ContentFields, ...fields: GuardrailFields): T {
   const Record = recordClass(apiVersion, kind, content);
   return new Record(...fields) as unknown as T;
+}
+
+/** The name of a cached object, read off a record without making its metadata (see the file comment). */
+export function nameOfCached(obj: KubeObject): string {
+  return obj instanceof GuardrailRecord || obj instanceof NamespaceRecord ? obj.name : obj.metadata.name;
+}
+
+/** The namespace of a cached object (undefined when cluster-scoped), read as {@link nameOfCached} reads its name. */
+export function namespaceOfCached(obj: KubeObject): string | undefined {
+  if (obj instanceof GuardrailRecord) return obj.namespace;
+  return obj instanceof NamespaceRecord ? undefined : obj.metadata.namespace;
 }
 
 /** The label kube-apiserver sets on every namespace, to its name. */

@@ -1,7 +1,9 @@
 import type { KubeObject } from '../kube/types';
 import { addKey as addTo, keysIn, removeKey as removeFrom, type KeySet as Keys } from './key-sets';
 import { objectKey } from './keys';
-import { groupDelete, groupGet, groupSet, groupValues, type ObjectGroup } from './object-groups';
+import { NameTable } from './name-table';
+import { groupDelete, groupGet, groupSet, groupValues, namespaceOfGroup, type ObjectGroup } from './object-groups';
+import { nameOfCached, namespaceOfCached } from './records';
 
 /** Computes the index values of an object (e.g. its owner names); an object may have any number of them. */
 export type IndexFunc<T> = (obj: T) => readonly string[];
@@ -28,16 +30,19 @@ export interface ObjectCache<T> {
 /**
  * The objects of a collection, looked up by key — `namespace/name`, or `name` when cluster-scoped — with
  * named indexes. Namespaced objects are grouped by namespace (see object-groups.ts), and the group is
- * the namespace index: no key string is kept per object, and {@link NAMESPACE_INDEX} costs nothing. Every
+ * the namespace index: no key string is kept per object, and {@link NAMESPACE_INDEX} costs nothing.
+ * Both the cluster-scoped objects and the groups are held in tables that read each entry's name off the
+ * entry (name-table.ts): a pointer per slot, not a Map's key, value and chain. Every
  * other index is a Map from index value to the set of keys, so `byIndex` costs O(result), not O(store).
  *
  * Invariant: for every stored object and every other indexer, the object's key is in exactly the sets of
  * the values the indexer returns for it. The store does not copy or freeze: callers store read-only objects.
- * Objects are listed cluster-scoped first, then by namespace, each in insertion order.
+ * Objects are listed cluster-scoped first, then namespaced, in no order within each: the tables keep
+ * no keys and no insertion order (see name-table.ts).
  */
 export class Store<T extends KubeObject> implements ObjectCache<T> {
-  readonly #clusterScoped = new Map<string, T>();
-  readonly #namespaced = new Map<string, ObjectGroup<T>>();
+  readonly #clusterScoped = new NameTable<T>(nameOfCached);
+  readonly #namespaced = new NameTable<ObjectGroup<T>>(namespaceOfGroup);
   #size = 0;
   readonly #indexers = new Map<string, IndexFunc<T>>();
   /** Index name → value → the keys with that value (see key-sets.ts: most hold one key, or a few). */
@@ -68,9 +73,9 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
 
   keys(): string[] { return this.list().map(objectKey); }
 
-  /** The objects (a copy unless all are cluster-scoped): the store must not be changed while they are iterated. */
+  /** The objects, a copy: the store may be changed while they are iterated. */
   values(): IterableIterator<T> {
-    return this.#namespaced.size === 0 ? this.#clusterScoped.values() : this.list().values();
+    return this.list().values();
   }
 
   /** The objects whose indexer `indexName` returned `indexValue`. Throws for an unknown index. */
@@ -116,7 +121,8 @@ export class Store<T extends KubeObject> implements ObjectCache<T> {
    * (one copy of each key, not one per version).
    */
   upsert(obj: T): Delta<T> {
-    const { namespace, name } = obj.metadata;
+    const name = nameOfCached(obj);
+    const namespace = namespaceOfCached(obj);
     let old: T | undefined;
     if (namespace) old = groupSet(this.#namespaced, namespace, obj);
     else {

@@ -12,6 +12,7 @@ import { hash } from 'node:crypto';
 import type { Condition, KubeObject, Labels, Namespace, NamespaceClaim, Tenant, TenantSpec } from '../kube/types';
 import { BINDING_CONTENT, NAMESPACE_NAME_LABEL, namespaceMeta, NamespaceRecord, OWN_NAME, recordOf, SPEC_CONTENT, storedVersion, type GuardrailMarks, type NamespaceMeta, type NamespaceShape } from './records';
 import { deepFreeze } from './transform';
+import { WeakSlots } from './weak-slots';
 
 /** Messages of conditions that hold, up to this long, are taken from the pool of strings. */
 const SHARED_MESSAGE_LENGTH = 64;
@@ -21,19 +22,17 @@ const MIN_SWEEP = 1024;
 
 /**
  * A pool of frozen values shared by every object that holds an equal one (by JSON text). Values are held
- * weakly: one no cached object refers to any more is collected. Its reference is dropped when a lookup
- * of the same hash passes it, or by a sweep of the whole pool, made each time as many values have been
+ * weakly: one no cached object refers to any more is collected. Its reference is reused by the next value
+ * of the same hash a lookup brings past it, or dropped by a sweep of the whole pool, made each time as many values have been
  * added as it held after the last sweep (so the references of collected values never outnumber those
  * of live ones by much, and a sweep costs O(1) per insertion). The pool is keyed by a 32-bit hash of
  * the JSON text, not the text itself (a value's text is made again to confirm a match), so a value
- * costs its weak reference and no copy of the text — and no finalization registration, which would
- * cost twice as much again.
+ * costs its weak reference and a slot of hash and reference (weak-slots.ts) and no copy of the text —
+ * and no finalization registration, which would cost twice as much again.
  */
 export class Interner {
-  /** Hash of the JSON text → the values with that hash (almost always one). */
-  readonly #values = new Map<number, WeakRef<object> | WeakRef<object>[]>();
-  /** Weak references held, some perhaps to collected values. */
-  #references = 0;
+  /** The values by the hash of their JSON text (almost always one per hash). */
+  readonly #values = new WeakSlots();
   /** Values added since the last sweep, and references held after it. */
   #added = 0;
   #kept = 0;
@@ -46,35 +45,20 @@ export class Interner {
     if (typeof value !== 'object' || value === null) return value;
     const text = JSON.stringify(value);
     const key = hash('sha1', text, 'buffer').readInt32BE(0);
-    const held = this.#values.get(key);
-    // The references under this hash to values still alive (almost always none or one).
-    const live: WeakRef<object>[] = [];
-    for (const ref of held === undefined ? [] : Array.isArray(held) ? held : [held]) {
-      const hit = ref.deref();
-      if (hit === undefined) continue;
-      if (JSON.stringify(hit) === text) return hit as T;
-      live.push(ref);
-    }
-    const frozen = deepFreeze(value) as T & object;
-    live.push(new WeakRef(frozen));
-    this.#references += live.length - (held === undefined ? 0 : Array.isArray(held) ? held.length : 1);
-    this.#values.set(key, live.length === 1 ? live[0] : live);
-    if (++this.#added >= Math.max(MIN_SWEEP, this.#kept)) this.sweep();
-    return frozen;
+    let made = false;
+    const found = this.#values.findOrAdd(key, (hit) => JSON.stringify(hit) === text, () => {
+      made = true;
+      return deepFreeze(value) as T & object;
+    });
+    if (made && ++this.#added >= Math.max(MIN_SWEEP, this.#kept)) this.sweep();
+    return found;
   }
 
   /** Drops the references to collected values. */
   sweep(): void {
-    for (const [key, held] of this.#values) {
-      const all = Array.isArray(held) ? held : [held];
-      const live = all.filter((ref) => ref.deref() !== undefined);
-      if (live.length === all.length) continue;
-      this.#references -= all.length - live.length;
-      if (live.length === 0) this.#values.delete(key);
-      else this.#values.set(key, live.length === 1 ? live[0] : live);
-    }
+    this.#values.sweep();
     this.#added = 0;
-    this.#kept = this.#references;
+    this.#kept = this.#values.size;
   }
 
   /**
@@ -91,7 +75,7 @@ export class Interner {
 
   /** Weak references the pool holds, including those to values collected since they were last looked at (for tests and metrics). */
   get size(): number {
-    return this.#references;
+    return this.#values.size;
   }
 }
 

@@ -1,10 +1,11 @@
-import { INDEX, type PaddockCache } from '../cache/paddock-cache';
+import type { PaddockCache } from '../cache/paddock-cache';
 import type { SharedInformer } from '../cache/informer';
 import { PADDOCK, type KubeObject } from '../kube/types';
 import type { Logger } from '../log/logger';
 import { clusterRoleBindings, clusterRoles, mergeObject, needsUpdate } from '../tenancy';
 import { CLASS_FIELDS } from '../tenancy/allowed';
 import { jsonEqual } from '../tenancy/json';
+import { tenantsDeclaring } from '../tenancy/names';
 import { namespaceUpdateMatters } from '../tenancy/namespace';
 import type { TenantReconciler } from './reconciler';
 import { WorkQueue } from './workqueue';
@@ -114,7 +115,7 @@ export class TenantController {
     const byNamespace = (o: KubeObject) => {
       byTenantLabel(o);
       // A namespace someone else holds may be one a tenant declared (NamespaceConflict until it goes away).
-      for (const t of this.cache.tenants.store.byIndex(INDEX.declared, o.metadata.name)) enqueue(t.metadata.name);
+      for (const t of tenantsDeclaring(o.metadata.name, (n) => this.cache.tenants.store.get(n))) enqueue(t.metadata.name);
     };
     const enqueueNodeSelecting = () => {
       this.reconciler.nodeMatches.clear();

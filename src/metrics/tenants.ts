@@ -1,4 +1,4 @@
-import { Gauge } from 'prom-client';
+import type { Metric, Registry } from 'prom-client';
 import { registry } from './registry';
 
 /** What a replica's cache says of one Tenant, read at each scrape. */
@@ -14,34 +14,50 @@ export interface TenantSample {
 }
 
 /**
- * Per-tenant metrics, computed from the cache when scraped (nothing is kept between scrapes, so a deleted
- * Tenant's series vanish with it). Cardinality is bounded: exactly one series per Tenant for each of the
- * three per-tenant gauges, and one per phase for the count. Every replica exports them from its own
- * cache; aggregate with `max by (tenant)`.
+ * Per-tenant metrics, computed from the cache when scraped and kept nowhere: a deleted Tenant's series
+ * vanish with it, and no series is held between scrapes (a prom-client Gauge keeps the values its collect
+ * set in a map of its own until the next scrape: for three gauges at 2,000 Tenants, about 0.8 MiB held
+ * for nothing). Cardinality is bounded: exactly one series per Tenant for each of the three per-tenant
+ * gauges, and one per phase for the count. The cache is read once per scrape for all four. Every replica
+ * exports them from its own cache; aggregate with `max by (tenant)`.
  */
-export function registerTenantMetrics(read: () => readonly TenantSample[]): void {
-  new Gauge({
-    name: 'paddock_tenants',
-    help: 'Tenants by status.phase.',
-    labelNames: ['phase'] as const,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const phase of ['Pending', 'Active', 'Degraded', 'Terminating']) this.set({ phase }, 0);
-      for (const s of read()) this.inc({ phase: s.phase });
-    },
-  });
-  perTenant('paddock_tenant_ready', 'Whether the Tenant\'s Ready condition is True (1) or not (0).', read, (s) => s.ready);
-  perTenant('paddock_tenant_namespaces', 'Namespaces the Tenant has.', read, (s) => s.namespaces);
-  perTenant('paddock_tenant_quota_used_ratio', 'The highest used/hard of any resource in any ResourceQuota of the Tenant\'s namespaces.', read, (s) => s.quotaUsedRatio);
+export function registerTenantMetrics(read: () => readonly TenantSample[], into: Registry = registry): void {
+  const samples = oncePerScrape(read);
+  into.registerMetric(scrapedGauge('paddock_tenants', 'Tenants by status.phase.', ['phase'], () => {
+    const counts = new Map(['Pending', 'Active', 'Degraded', 'Terminating'].map((phase) => [phase, 0]));
+    for (const s of samples()) counts.set(s.phase, (counts.get(s.phase) ?? 0) + 1);
+    return [...counts].map(([phase, value]) => ({ labels: { phase }, value }));
+  }));
+  const perTenant = (name: string, help: string, value: (s: TenantSample) => number) =>
+    into.registerMetric(scrapedGauge(name, help, ['tenant'], () => samples().map((s) => ({ labels: { tenant: s.tenant }, value: value(s) }))));
+  perTenant('paddock_tenant_ready', 'Whether the Tenant\'s Ready condition is True (1) or not (0).', (s) => s.ready);
+  perTenant('paddock_tenant_namespaces', 'Namespaces the Tenant has.', (s) => s.namespaces);
+  perTenant('paddock_tenant_quota_used_ratio', 'The highest used/hard of any resource in any ResourceQuota of the Tenant\'s namespaces.', (s) => s.quotaUsedRatio);
 }
 
-function perTenant(name: string, help: string, read: () => readonly TenantSample[], value: (s: TenantSample) => number): void {
-  new Gauge({
-    name, help, labelNames: ['tenant'] as const, registers: [registry],
-    collect() {
-      this.reset();
-      for (const s of read()) this.set({ tenant: s.tenant }, value(s));
-    },
-  });
+type Values = { labels: Record<string, string>; value: number }[];
+
+/** A gauge that prom-client's registry reads through `get()` at each scrape, its values made then and dropped after. */
+function scrapedGauge(name: string, help: string, labelNames: readonly string[], values: () => Values): Metric {
+  const gauge = {
+    name, help, labelNames, type: 'gauge', aggregator: 'max',
+    get: async () => ({ name, help, type: 'gauge', aggregator: 'max', values: values() }),
+    reset: () => {},
+  };
+  return gauge as unknown as Metric;
+}
+
+/**
+ * `read`, called at most once per scrape: a scrape asks every metric for its values in one turn of the
+ * event loop, so the samples are kept until the microtasks of that turn have run, then dropped.
+ */
+function oncePerScrape<T>(read: () => T): () => T {
+  let held: { value: T } | undefined;
+  return () => {
+    if (!held) {
+      held = { value: read() };
+      queueMicrotask(() => { held = undefined; });
+    }
+    return held.value;
+  };
 }

@@ -10,7 +10,7 @@ import { ADMISSION_OBJECTS } from './admission-policies';
 import { GUARDRAILS } from './guardrails/registry';
 import { tenantRestrictions } from './guardrails/tenant-restriction';
 import { HOSTNAME_LEDGER_NAME, HOSTNAME_LEDGER_NAMESPACE } from './hostnames/ledger';
-import { declaredNamespaceName, MANAGED_METADATA_ANNOTATION, PADDOCK_KEY_PREFIX } from './names';
+import { MANAGED_METADATA_ANNOTATION, PADDOCK_KEY_PREFIX } from './names';
 import { decodeManagedKeys } from './namespace';
 import { ownerKeysOfTenant } from './owner-keys';
 
@@ -28,11 +28,7 @@ export const PADDOCK_ANNOTATIONS: KeptAnnotations = {
 };
 
 export const TENANCY_CACHE: PaddockCacheOptions = {
-  tenantIndexers: (namespaceName) => ({
-    [INDEX.owner]: (t) => ownerKeysOfTenant(t),
-    // The cached Namespace's instance of the name, when there is one: not a copy per Tenant.
-    [INDEX.declared]: (t) => (t.spec?.namespaces ?? []).map((n) => namespaceName(declaredNamespaceName(t.metadata.name, n))),
-  }),
+  tenantIndexers: { [INDEX.owner]: (t) => ownerKeysOfTenant(t) },
   namespaceAnnotations: PADDOCK_ANNOTATIONS,
   guardrails: GUARDRAILS,
   admission: ADMISSION_OBJECTS,

@@ -3,7 +3,7 @@
  * reconciler finds its objects again by these names, so they must stay stable across releases. The
  * names of guardrails are given by their kinds' modules (guardrails/).
  */
-import { PADDOCK, type OwnerRole } from '../kube/types';
+import { PADDOCK, type OwnerRole, type Tenant } from '../kube/types';
 
 /** Pod Security Admission labels Paddock sets on every tenant namespace. */
 export const POD_SECURITY_ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
@@ -37,6 +37,21 @@ export const OWNER_ROLES: readonly OwnerRole[] = ['admin', 'operator', 'viewer']
 /** `<tenant>-<name>`: the namespace a declared name becomes. */
 export function declaredNamespaceName(tenant: string, name: string): string {
   return `${tenant}-${name}`;
+}
+
+/**
+ * The Tenants that declare `namespace`: for each split of it at a `-` into `<tenant>-<name>`, the Tenant
+ * of that name if it exists (`tenantNamed`) and declares that name — more than one when two tenants'
+ * declarations meet in one name (`a-b` declaring `c`, `a` declaring `b-c`). Read off the Tenants
+ * themselves, so no index of every declared name is kept.
+ */
+export function tenantsDeclaring(namespace: string, tenantNamed: (name: string) => Tenant | undefined): Tenant[] {
+  const out: Tenant[] = [];
+  for (let i = namespace.indexOf('-'); i > 0; i = namespace.indexOf('-', i + 1)) {
+    const tenant = tenantNamed(namespace.slice(0, i));
+    if (tenant?.spec?.namespaces?.includes(namespace.slice(i + 1))) out.push(tenant);
+  }
+  return out;
 }
 
 /** The shipped ClusterRole an owner with `role` is bound to. */

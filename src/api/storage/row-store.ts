@@ -1,6 +1,7 @@
 import { historyOf, type SourceHistory } from '../../cache/history';
 import type { SharedInformer } from '../../cache/informer';
 import { addKey, keysIn, removeKey, type KeySet } from '../../cache/key-sets';
+import { NameTable } from '../../cache/name-table';
 import type { KubeObject } from '../../kube/types';
 import type { Audience, Change, Restamp, RowState } from './change';
 import { ChangeLog, type RowJoin } from './change-log';
@@ -21,6 +22,8 @@ export interface RowShape<T extends KubeObject, R extends RowState<T>> {
   unchanged(before: R, computed: R): R;
   /** A served object stamped with `resourceVersion` (what a change sends of a row the caller loses). */
   restamp: Restamp<T>;
+  /** The row's name, read without making its metadata when the row can (the rows are kept by it). */
+  name?(row: R): string;
 }
 
 /** Rows that are `{ object, audience }` records: stamped by a frozen copy of the object. */
@@ -71,7 +74,8 @@ export interface RowStoreOptions<T extends KubeObject, R extends RowState<T>> {
 export class RowStore<T extends KubeObject, R extends RowState<T> = RowState<T>> implements RowStorage<T> {
   readonly log: ChangeLog<T>;
   readonly admits: (viewer: Viewer, audience: Audience) => boolean;
-  readonly #rows = new Map<string, R>();
+  /** The rows by name, in a table that reads the name off the row (name-table.ts): no key per row. */
+  readonly #rows: NameTable<R>;
   readonly #names = new SortedNames();
   readonly #groups = new Map<string, KeySet>();
   readonly #visibility: Visibility<T>;
@@ -86,6 +90,7 @@ export class RowStore<T extends KubeObject, R extends RowState<T> = RowState<T>>
     this.#visibility = options.visibility;
     this.admits = options.visibility.admits;
     this.#shape = options.shape;
+    this.#rows = new NameTable<R>(options.shape.name ?? ((row) => row.object.metadata.name));
     this.#groupOf = options.groupOf;
     whenListed(options.sources, () => this.#restampAll());
   }

@@ -43,6 +43,7 @@ const SHAPE: RowShape<TenantNamespace, Row> = {
   // does not show), it reads the new one, so as not to keep the one it replaced alive.
   unchanged: (before, computed) => (before.namespace !== computed.namespace ? before.reading(computed.namespace) : before),
   restamp: restampRow,
+  name: (row) => row.name,
 };
 
 /**
