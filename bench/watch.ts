@@ -1,6 +1,6 @@
 import { eachLine } from '../src/testing/lines';
 import { request, type Agent } from 'node:https';
-import type { ClientRequest } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { sleep } from '../test/controlplane/processes';
 import { TENANT_LABEL, TNS, type BenchCluster } from './cluster';
@@ -30,6 +30,13 @@ export interface WatchPhaseResult {
   delivered: number;
   /** Deliveries to a watcher whose owner does not own the namespace (must be 0). */
   unexpected: number;
+  /**
+   * Watches that ended before the phase closed them (must be 0): the server ended the stream, with an
+   * ERROR event or without, or the connection failed. Their missing deliveries are in `expected − delivered`.
+   */
+  endedEarly: number;
+  /** Those watches by why they ended (only when there were any): `ERROR <code> <reason>`, `end`, `error: ...`. */
+  endedEarlyBy?: Record<string, number>;
   /** Paddock's writes to kube-apiserver during the phase (audit log; must be 0: label changes are not drift). */
   paddockWrites: number;
   /** Those writes by verb and resource (only when there were any). */
@@ -90,20 +97,59 @@ function prng(seed: number): () => number {
   };
 }
 
+/** What a watch's stream has told so far. */
+export interface WatchStream {
+  /** The changes of the phase it delivered. */
+  seen: Set<number>;
+  /**
+   * Why it ended, once it did: the server's ERROR event (`ERROR <code> <reason>`, its message), or the
+   * response's end or failure without one. Read before the phase closes the watch itself.
+   */
+  ended?: { why: string; message: string };
+}
+
 interface OpenWatch {
   req: ClientRequest;
-  seen: Set<number>;
+  stream: WatchStream;
 }
 
 /**
- * Opens one watch and resolves once its response headers arrived. Every event line is parsed; an event
- * whose object carries `phase-<seq>` in the seq label counts as one delivery of change `seq` to this
- * watcher (first arrival only).
+ * Follows a watch's response: every event line is parsed; an event whose object carries
+ * `<phase>-<seq>` in the seq label counts as one delivery of change `seq` (first arrival only). An
+ * ERROR event, the response's end or its failure is recorded in `ended`: a watch that ended delivers
+ * nothing more, and its phase must say so rather than count it as a watcher that was sent nothing.
  */
+export function followWatch(res: IncomingMessage, phase: string, onDelivery: (seq: number, at: number) => void): WatchStream {
+  const stream: WatchStream = { seen: new Set() };
+  const prefix = `${phase}-`;
+  let error: WatchStream['ended'];
+  const end = (why: string, message = why) => {
+    stream.ended ??= error ?? { why, message };
+  };
+  eachLine(res, (line, at) => {
+    if (line.startsWith('{"type":"ERROR"')) {
+      const status = (JSON.parse(line) as { object?: { code?: number; reason?: string; message?: string } }).object;
+      error ??= { why: `ERROR ${status?.code} ${status?.reason}`, message: status?.message ?? '' };
+      return;
+    }
+    if (!line.includes(prefix)) return;
+    const event = JSON.parse(line) as { object?: { metadata?: { labels?: Record<string, string> } } };
+    const value = event.object?.metadata?.labels?.[SEQ_LABEL];
+    if (!value?.startsWith(prefix)) return;
+    const seq = Number(value.slice(prefix.length));
+    if (stream.seen.has(seq)) return;
+    stream.seen.add(seq);
+    onDelivery(seq, at);
+  });
+  res.on('end', () => end('end', 'the server ended the response'));
+  res.on('error', (err) => end(`error: ${err.message}`));
+  res.on('close', () => end('close', 'the connection closed'));
+  return stream;
+}
+
+/** Opens one watch and resolves once its response headers arrived; its events are followed by `followWatch`. */
 function openWatch(agent: Agent, url: string, phase: string, onDelivery: (seq: number, at: number) => void): Promise<OpenWatch> {
   return new Promise((resolve, reject) => {
-    const seen = new Set<number>();
-    const prefix = `${phase}-`;
     const req = request(url, { agent, headers: { Accept: 'application/json' } }, (res) => {
       if (res.statusCode !== 200) {
         let body = '';
@@ -116,18 +162,7 @@ function openWatch(agent: Agent, url: string, phase: string, onDelivery: (seq: n
         });
         return;
       }
-      eachLine(res, (line, at) => {
-        if (!line.includes(prefix)) return;
-        const event = JSON.parse(line) as { object?: { metadata?: { labels?: Record<string, string> } } };
-        const value = event.object?.metadata?.labels?.[SEQ_LABEL];
-        if (!value?.startsWith(prefix)) return;
-        const seq = Number(value.slice(prefix.length));
-        if (seen.has(seq)) return;
-        seen.add(seq);
-        onDelivery(seq, at);
-      });
-      res.on('error', () => {});
-      resolve({ req, seen });
+      resolve({ req, stream: followWatch(res, phase, onDelivery) });
     });
     req.on('error', (err) => reject(err));
     req.end();
@@ -181,13 +216,12 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
   const fanouts = opts.fanouts ?? [w.watchersPerOwner];
   const most = Math.max(...fanouts);
   const owners = Array.from({ length: config.owners }, (_, i) => ownerName(i));
-  const paddockRv = (await cluster.paddockAdmin!.getJson<{ metadata: { resourceVersion: string } }>(`${TNS}?limit=1`)).metadata.resourceVersion;
   const baselineAgent = cluster.client(cluster.state.server, cluster.state.pki.users.admin, owners.length * most + 8).agent;
   const paddockAgents = new Map<string, Client>(owners.map((o) => [o, cluster.client(cluster.paddockUrl, cluster.userCert(o), most + 2)]));
   const phases: Phase[] = [
     {
       target: 'Paddock direct (tenantnamespaces)', role: 'paddock',
-      watchesOf: (owner) => ({ agent: paddockAgents.get(owner)!.agent, url: `${cluster.paddockUrl}${TNS}?watch=1&resourceVersion=${paddockRv}` }),
+      watchesOf: (owner) => ({ agent: paddockAgents.get(owner)!.agent, url: `${cluster.paddockUrl}${TNS}?watch=1` }),
     },
     opts.baseline ?? {
       target: 'kube-apiserver namespaces, label selector', role: 'baseline',
@@ -216,8 +250,11 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
         deliveries.push({ seq, at });
       }
     };
+    // Every phase's watches start from the state just before they open, each on its own server's
+    // resourceVersion. One taken before an earlier phase would have each watch replay that phase's changes
+    // first (a resume), and once it is older than the watch window the watch ends at once with 410 Expired.
     const kubeRv = (await cluster.admin.getJson<{ metadata: { resourceVersion: string } }>('/api/v1/namespaces?limit=1')).metadata.resourceVersion;
-    const rv = phase.role === 'baseline' ? kubeRv : '';
+    const rv = phase.role === 'baseline' ? kubeRv : (await cluster.paddockAdmin!.getJson<{ metadata: { resourceVersion: string } }>(`${TNS}?limit=1`)).metadata.resourceVersion;
     // The reference: one watch of every namespace straight on kube-apiserver, open in every phase alike.
     // When a change reaches it is when kube-apiserver's own watch delivered it; the rest is the phase's hop.
     const referenceAt = new Array<number>(total);
@@ -227,7 +264,7 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     const open: OpenWatch[] = [];
     await pool(slots, 32, async (owner) => {
       const { agent, url } = phase.watchesOf(owner);
-      open.push(await openWatchRetrying(agent, rv ? `${url}&resourceVersion=${rv}` : url, tag, deliveryTo(owner)));
+      open.push(await openWatchRetrying(agent, `${url}&resourceVersion=${encodeURIComponent(rv)}`, tag, deliveryTo(owner)));
     });
     const openMs = performance.now() - opening;
     const audit = cluster.auditOffset();
@@ -257,6 +294,11 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     while (latencies.length < expected && performance.now() < deadline) await sleep(100);
     const rss = sampler.stop();
     cluster.toggleProfile();
+    // Before the phase closes them: which watches the server ended, or lost their connection, meanwhile.
+    const endedEarlyBy: Record<string, number> = {};
+    const ended = [...open, reference].flatMap((o) => (o.stream.ended ? [o.stream.ended] : []));
+    for (const { why } of ended) endedEarlyBy[why] = (endedEarlyBy[why] ?? 0) + 1;
+    if (ended.length > 0) cluster.log(`  ${phase.target}: ${ended.length} of ${open.length + 1} watches ended early: ${JSON.stringify(endedEarlyBy)}; the first: ${ended[0].message.slice(0, 300)}`);
     for (const o of [...open, reference]) o.req.destroy();
     const hops: number[] = [];
     for (const { seq, at } of deliveries) {
@@ -271,12 +313,16 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     }
     results.push({
       target: phase.target, role: phase.role, watchers: slots.length, openMs: round(openMs), changes: total, expected,
-      delivered: latencies.length, unexpected, paddockWrites: paddockWrites.total,
+      delivered: latencies.length, unexpected, endedEarly: ended.length, ...(ended.length > 0 ? { endedEarlyBy } : {}),
+      paddockWrites: paddockWrites.total,
       ...(paddockWrites.total > 0 ? { paddockWritesByResource: paddockWrites.byResource } : {}),
       delivery: summarize(latencies), hop: summarize(hops), write: summarize(writes),
       rssPeakMiB: { paddock: round(rss.paddock.peakMiB), kubeApiserver: round(rss.kubeApiserver.peakMiB) },
       rssMeanMiB: { paddock: round(rss.paddock.meanMiB), kubeApiserver: round(rss.kubeApiserver.meanMiB) },
     });
+    const r = results[results.length - 1];
+    cluster.log(`  ${phase.target}, ${r.watchers} watchers: opened in ${r.openMs} ms, ${r.delivered}/${r.expected} delivered, ${r.endedEarly} ended early; ` +
+      `delivery p50 ${round(r.delivery.p50)} / p99 ${round(r.delivery.p99)} ms, hop p50 ${round(r.hop!.p50)} / p99 ${round(r.hop!.p99)} ms`);
     await sleep(2000);
   }
   for (const c of paddockAgents.values()) c.close();
