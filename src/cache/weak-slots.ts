@@ -63,25 +63,21 @@ export class WeakSlots {
 
   /** Rebuilds the table from its live references, with room for `more` beyond them at half load. */
   #rebuild(more: number): void {
-    const hashes = this.#hashes;
-    const refs = this.#refs;
-    let live = 0;
-    for (const ref of refs) if (ref !== undefined && ref.deref() !== undefined) live++;
+    const live: number[] = [];
+    for (let j = 0; j < this.#refs.length; j++) if (this.#refs[j]?.deref() !== undefined) live.push(j);
     let capacity = MIN_CAPACITY;
-    while (capacity < (live + more) * 2) capacity *= 2;
+    while (capacity < (live.length + more) * 2) capacity *= 2;
+    const [hashes, refs] = [this.#hashes, this.#refs];
     this.#hashes = new Int32Array(capacity);
     this.#refs = new Array<WeakRef<object> | undefined>(capacity).fill(undefined);
-    this.#size = 0;
     const mask = capacity - 1;
-    for (let j = 0; j < refs.length; j++) {
-      const ref = refs[j];
-      if (ref === undefined || ref.deref() === undefined) continue;
+    for (const j of live) {
       let i = hashes[j] & mask;
       while (this.#refs[i] !== undefined) i = (i + 1) & mask;
       this.#hashes[i] = hashes[j];
-      this.#refs[i] = ref;
-      this.#size++;
+      this.#refs[i] = refs[j];
     }
+    this.#size = live.length;
   }
 }
 
