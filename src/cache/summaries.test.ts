@@ -1,9 +1,8 @@
 import type { Namespace, ResourceQuota, RoleBinding, Tenant } from '../kube/types';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { guardrailSummary, Interner, namespaceSummary, tenantSummary, type KeptAnnotations } from './summaries';
 import { tenant } from '../testing/tenants';
 import { prepareForCache } from './transform';
+import { alive, collectGarbage } from '../testing/collect';
 
 const owner = { apiVersion: 'paddock.dev/v1alpha1', kind: 'Tenant', name: 'oil', uid: 't-uid', controller: true, blockOwnerDeletion: true };
 const labels = { 'app.kubernetes.io/managed-by': 'paddock', 'paddock.dev/tenant': 'oil' };
@@ -152,40 +151,34 @@ describe('Interner', () => {
   });
 
   it('drops the entries of collected values when it sweeps, and keeps the live ones', async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     const pool = new Interner();
-    for (let i = 0; i < 100; i++) pool.value({ gone: i });
+    const gone = Array.from({ length: 100 }, (_, i) => new WeakRef(pool.value({ gone: i })));
     const kept = pool.value({ kept: true });
     expect(pool.size).toBe(101);
-    // A weak reference's target is collectable only once the job that made or read it has ended.
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
+    await collectGarbage();
+    const survivors = alive(gone); // none, unless the collector kept some (each still in the pool then)
+    expect(survivors).toBeLessThan(100);
     pool.sweep();
-    expect(pool.size).toBe(1);
+    expect(pool.size).toBe(survivors + 1);
     expect(pool.value({ kept: true })).toBe(kept);
   }, 60_000);
 
   it('sweeps itself once as many values have been added as it held, so collected ones never pile up', async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     const pool = new Interner();
-    for (let i = 0; i < 1023; i++) pool.value({ gone: i });
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
+    const gone = Array.from({ length: 1023 }, (_, i) => new WeakRef(pool.value({ gone: i })));
+    await collectGarbage();
     expect(pool.size).toBe(1023);
-    pool.value({ last: true }); // the 1024th value added: a sweep, which leaves only it
-    expect(pool.size).toBe(1);
+    const survivors = alive(gone);
+    expect(survivors).toBeLessThan(1023);
+    pool.value({ last: true }); // the 1024th value added: a sweep, which leaves only it and the survivors
+    expect(pool.size).toBe(survivors + 1);
   }, 60_000);
 
   it('keeps one reference for a value that is collected and comes back, however often', async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     const pool = new Interner();
     for (let i = 0; i < 5; i++) {
       pool.value({ hard: { pods: '10' }, used: { pods: '1' } }); // a quota's usage that flaps back, say
-      await new Promise((resolve) => setImmediate(resolve));
-      gc();
+      await collectGarbage();
     }
     expect(pool.size).toBe(1);
   }, 60_000);
