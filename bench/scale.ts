@@ -4,6 +4,8 @@ import { resourcePath } from '../src/kube/resources';
 import { metaTime } from '../src/kube/time';
 import { PADDOCK, type KubeObject, type NamespaceClaim, type Tenant } from '../src/kube/types';
 import { desiredState, tenantStatus } from '../src/tenancy';
+import { unresolvedReferences } from '../src/tenancy/references';
+import { admissionObjects } from '../src/tenancy/admission-policies';
 import { sleep } from '../test/controlplane/processes';
 import { benchTenant, type AuditWrites, type BenchCluster, type PaddockFlags } from './cluster';
 import { pool, type Client } from './http';
@@ -107,8 +109,10 @@ export async function buildTenant(client: Client, spec: Tenant, now: Date): Prom
     claims.push({ name: ns.metadata.name, origin: 'Declared', claimedAt: metaTime(now), uid: ns.metadata.uid });
   }
   await Promise.all(desired.namespaces.flatMap((n) => n.guardrails.map((g) => post(g))));
-  // The status Paddock itself would write after provisioning them: claims proven by UID, Ready.
-  const observed = { namespaces: claims.map((c) => c.name).sort(), conflicts: [], missing: [], drifted: [], overQuota: [], keptOverQuota: [], claims, allowed: {} };
+  // The status Paddock itself would write after provisioning them: claims proven by UID, Ready, and
+  // the references resolved against the bench cluster (it has no classes and no nodes).
+  const unresolved = unresolvedReferences(tenant, { classes: () => [], nodeMatches: () => false });
+  const observed = { namespaces: claims.map((c) => c.name).sort(), conflicts: [], missing: [], drifted: [], overQuota: [], keptOverQuota: [], claims, allowed: {}, unresolved };
   const status = tenantStatus(tenant, desired, observed, now);
   const res = await client.send('PUT', `/apis/paddock.dev/v1alpha1/tenants/${name}/status`, { 'Content-Type': 'application/json', Accept: 'application/json' }, JSON.stringify({ ...tenant, status }));
   if (res.status !== 200) throw new Error(`writing the status of Tenant ${name}: ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
@@ -160,9 +164,21 @@ export async function buildInBulk(indices: readonly number[], concurrency: numbe
   return { built: [...done].sort((x, y) => x - y), requests, seconds: (performance.now() - started) / 1000, brokeAt: failure };
 }
 
-/** Tenants 0..`tenants`-1 of the scale cluster, built in bulk. */
-function build(c: BenchCluster, config: BenchConfig, tenants: number, concurrency: number, budgetMs: number, log: Log): Promise<BulkBuild> {
+/**
+ * The cluster-wide admission policies and bindings Paddock keeps while any Tenant exists, created as it
+ * would (policies before the bindings that name them), so that Paddock starts on a converged cluster.
+ */
+async function buildAdmission(client: Client): Promise<void> {
+  for (const obj of admissionObjects()) {
+    const res = await client.postJson<{ message?: string }>(resourcePath(REF_BY_KIND[obj.kind!]!, {}), obj);
+    if (res.status !== 201) throw new Error(`creating ${obj.kind} ${obj.metadata.name}: ${res.status} ${res.body.message ?? ''}`);
+  }
+}
+
+/** The admission objects, then Tenants 0..`tenants`-1 of the scale cluster, built in bulk. */
+async function build(c: BenchCluster, config: BenchConfig, tenants: number, concurrency: number, budgetMs: number, log: Log): Promise<BulkBuild> {
   const client = c.client(c.state.server, c.state.pki.users.admin, 64);
+  await buildAdmission(client);
   const now = new Date();
   const order = Array.from({ length: tenants }, (_, i) => i);
   const buildOne = async (i: number) => (await buildTenant(client, benchTenant(tenantName(i), [ownerOfTenant(config, i)], config.namespacesPerTenant) as Tenant, now)).requests;
@@ -249,7 +265,7 @@ export async function scaleScenario(c: BenchCluster, config: BenchConfig, scale:
     tenants: b.built.length,
     ...(b.brokeAt ? { brokeAt: b.brokeAt } : {}),
     build: {
-      how: 'created by the benchmark directly through kube-apiserver as Paddock would have made them (Tenant with finalizer, namespaces, guardrails, then status.claims with the namespace UIDs), not through the reconciler',
+      how: 'created by the benchmark directly through kube-apiserver as Paddock would have made them (the admission policies and bindings; each Tenant with finalizer, namespaces, guardrails, then its status with the claims proven by the namespace UIDs), not through the reconciler',
       seconds: round(b.seconds),
       requests: b.requests,
       requestsPerSecond: round(b.requests / b.seconds),

@@ -215,7 +215,8 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
   // Watchers per owner of each fan-out, in order: both phases run at each.
   const fanouts = opts.fanouts ?? [w.watchersPerOwner];
   const most = Math.max(...fanouts);
-  const owners = Array.from({ length: config.owners }, (_, i) => ownerName(i));
+  // The owners that own a tenant of this world (at a small size, some own none and have nothing to watch).
+  const owners = Array.from({ length: config.owners }, (_, i) => ownerName(i)).filter((o) => world.tenantsOf.has(o));
   const baselineAgent = cluster.client(cluster.state.server, cluster.state.pki.users.admin, owners.length * most + 8).agent;
   const paddockAgents = new Map<string, Client>(owners.map((o) => [o, cluster.client(cluster.paddockUrl, cluster.userCert(o), most + 2)]));
   const phases: Phase[] = [
