@@ -175,14 +175,18 @@ async function buildAdmission(client: Client): Promise<void> {
   }
 }
 
-/** The admission objects, then Tenants 0..`tenants`-1 of the scale cluster, built in bulk. */
+/**
+ * Tenants 0..`tenants`-1 of the scale cluster, built in bulk, then the admission objects (last: every
+ * create before them would be evaluated by them, to no purpose, as nothing is restricted).
+ */
 async function build(c: BenchCluster, config: BenchConfig, tenants: number, concurrency: number, budgetMs: number, log: Log): Promise<BulkBuild> {
   const client = c.client(c.state.server, c.state.pki.users.admin, 64);
-  await buildAdmission(client);
   const now = new Date();
   const order = Array.from({ length: tenants }, (_, i) => i);
   const buildOne = async (i: number) => (await buildTenant(client, benchTenant(tenantName(i), [ownerOfTenant(config, i)], config.namespacesPerTenant) as Tenant, now)).requests;
-  return buildInBulk(order, concurrency, budgetMs, log, buildOne, (n) => `${n * config.namespacesPerTenant} namespaces`);
+  const built = await buildInBulk(order, concurrency, budgetMs, log, buildOne, (n) => `${n * config.namespacesPerTenant} namespaces`);
+  await buildAdmission(client);
+  return built;
 }
 
 /** Waits until a running Paddock has reconciled `tenants` Tenants and its workqueue is empty. */

@@ -156,6 +156,30 @@ describe('a resourceVersion from one replica, resumed on another', () => {
   });
 });
 
+describe('watches that resume from one resourceVersion together', () => {
+  it('share one replay, and so the bytes of each event, until a source moves on', () => {
+    const all = changes(3, 80);
+    const a = replica();
+    for (const c of all.slice(0, 40)) a.apply(c);
+    const rv = a.view.log.resourceVersion;
+    for (const c of all.slice(40)) a.apply(c);
+    const first = a.view.log.since(rv);
+    expect(Array.isArray(first) && first.length > 0).toBe(true);
+    expect(a.view.log.since(rv)).toBe(first);
+    // Another resourceVersion gets its own replay; the first one's is then made again, the same.
+    expect(a.view.log.since(a.view.log.resourceVersion)).toEqual([]);
+    const again = a.view.log.since(rv);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    // A namespace change that changes no row moves its source: the replay is made again, as long.
+    a.namespaces.set('elsewhere', { metadata: { name: 'elsewhere', uid: 'uid-elsewhere' } });
+    const moved = a.view.log.since(rv);
+    expect(moved).not.toBe(again);
+    expect(moved).toHaveLength((first as unknown[]).length);
+    expect(a.view.log.since(rv)).toBe(moved);
+  });
+});
+
 describe('waiting for a resourceVersion this replica has not reached', () => {
   /** A replica 40 changes behind another, and a resourceVersion of the other. */
   function behind() {

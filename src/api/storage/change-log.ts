@@ -73,6 +73,14 @@ interface Read {
 export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
   /** Requests waiting in whenReached. */
   #waits = 0;
+  /**
+   * The last replay made, with the sources' heads it was made at. A replay depends only on the
+   * resourceVersion and the sources, never on who asks, so the watches that resume together from one
+   * resourceVersion (every client of a replica that went away, told its last one by a bookmark; the
+   * pages of one list) share it, and each event's bytes with it (Change.encoded). Dropped when the
+   * next change is appended: it would not be given out again.
+   */
+  #lastReplay: { rv: string; heads: readonly number[]; changes: readonly Change<T>[] } | undefined;
 
   constructor(
     readonly sources: readonly SourceHistory<KubeObject>[],
@@ -110,6 +118,7 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
    */
   append(source: number, before: RowState<T> | undefined, after: RowState<T> | undefined, audienceOnly = false): Change<T> {
     const name = (after ?? before)!.object.metadata.name;
+    this.#lastReplay = undefined;
     return this.publish(new Change(this.versionOf(source, name), before, after, this.restamp, audienceOnly));
   }
 
@@ -151,10 +160,16 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
     return { client: [...body.positions], step: body.mark };
   }
 
-  /** The changes after `rv`, in order, or why there are none to give. */
-  since(rv: string): Change<T>[] | Exclude<Located, object> {
+  /** The changes after `rv`, in order, or why there are none to give. Shared: never modified by a caller. */
+  since(rv: string): readonly Change<T>[] | Exclude<Located, object> {
     const located = this.locate(rv);
-    return typeof located === 'string' ? located : this.#replay(located);
+    if (typeof located === 'string') return located;
+    const heads = this.sources.map((s) => s.head);
+    const last = this.#lastReplay;
+    if (last?.rv === rv && last.heads.every((head, i) => head === heads[i])) return last.changes;
+    const changes = this.#replay(located);
+    if (typeof changes !== 'string') this.#lastReplay = { rv, heads, changes };
+    return changes;
   }
 
   /** The row `name` in the state `rv` names, undefined when there was none, or why that state cannot be read here. */

@@ -44,7 +44,7 @@ export interface RowStorage<T extends KubeObject> {
   /** Where a client's resourceVersion stands here: positions (and whether they are the current ones), or why not. */
   locate(rv: string): Located;
   /** The changes after `rv`, in order, or why there are none to give. */
-  since(rv: string): Change<T>[] | Exclude<Located, object>;
+  since(rv: string): readonly Change<T>[] | Exclude<Located, object>;
   /** Resolves once `rv` is no longer ahead of this replica, or after `timeoutMs` (bounded: see ChangeLog). */
   whenReached(rv: string, timeoutMs: number): Promise<void>;
   /** Live changes, handed over synchronously as they are logged: a snapshot read and a subscribe in one tick miss nothing. */

@@ -88,7 +88,7 @@ describe('TenantNamespaceView', () => {
     const rv = view.log.resourceVersion;
     tenant('oil', [{ kind: 'User', name: 'alice' }, { kind: 'User', name: 'bob' }]);
     expect(live).toHaveLength(3);
-    const changes = view.log.since(rv) as { type: string; object: { metadata: { name: string } } }[];
+    const changes = view.log.since(rv) as readonly { type: string; object: { metadata: { name: string } } }[];
     expect(changes.map((c) => `${c.type} ${c.object.metadata.name}`).sort()).toEqual(['MODIFIED oil-a', 'MODIFIED oil-b', 'MODIFIED oil-c']);
     expect(names(view.visibleRows(bob))).toEqual(['gas-a', 'oil-a', 'oil-b', 'oil-c']);
   });
@@ -134,7 +134,7 @@ describe('the share of a tenant-wide quota', () => {
     quotas.set('oil-a/paddock-tenant-quota', shareAt('2', '0'));
     quotas.set('oil-a/paddock-tenant-quota', shareAt('2', '1'));
     quotas.set('oil-a/paddock-tenant-quota', shareAt('2', '1'));
-    const changes = view.log.since(rv) as { type: string; object: { metadata: { name: string }; status: { tenantQuota: unknown } } }[];
+    const changes = view.log.since(rv) as readonly { type: string; object: { metadata: { name: string }; status: { tenantQuota: unknown } } }[];
     expect(changes.map((c) => [c.type, c.object.metadata.name, c.object.status.tenantQuota])).toEqual([
       ['MODIFIED', 'oil-a', { share: { pods: '5' }, used: { pods: '0' }, pending: { pods: '2' } }],
       ['MODIFIED', 'oil-a', { share: { pods: '2' }, used: { pods: '0' } }],
