@@ -12,6 +12,8 @@ export interface Response {
   body: Buffer;
   /** Milliseconds from sending the request to the last byte of the body. */
   ms: number;
+  /** Seconds the server asked the client to wait before retrying (Retry-After), if it did. */
+  retryAfter?: number;
 }
 
 /**
@@ -39,7 +41,8 @@ export class Client {
       const req = request(this.base + path, { method, agent: this.agent, headers, timeout: 60_000 }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), ms: performance.now() - started }));
+        const retryAfter = Number(res.headers['retry-after']);
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), ms: performance.now() - started, ...(retryAfter >= 0 ? { retryAfter } : {}) }));
         res.on('error', reject);
       });
       req.on('timeout', () => req.destroy(new Error(`timeout: ${method} ${path}`)));

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { killGroup, startDetached, waitFor } from '../test/controlplane/processes';
+import { killGroup, sleep, startDetached, waitFor } from '../test/controlplane/processes';
 import type { BenchCluster } from './cluster';
 import { TENANT_LABEL, TNS } from './cluster';
 import { AGGREGATED_FLOOR_PATH, startAggregatedFloor } from './aggregated-floor';
@@ -33,6 +33,8 @@ export interface TargetResult {
   latency: LatencySummary;
   /** Requests per second with `concurrency` clients in flight. */
   rps: number;
+  /** Requests answered 429 or 503 with Retry-After and retried (none: absent). */
+  retried?: number;
 }
 
 export interface ListResult {
@@ -63,10 +65,27 @@ export function shuffled<T>(items: readonly T[]): T[] {
   return out;
 }
 
+/** Requests of each target answered 429 or 503 with Retry-After, and retried (the run's, by target name). */
+const retried = new Map<string, number>();
+
+/**
+ * One request of `t`, timed as its client sees it: a 429 or 503 with Retry-After is retried after the
+ * wait it asks for, as client-go does (up to 5 times), and the time includes the waits.
+ */
 async function once(t: Target): Promise<{ ms: number; bytes: number; rows: number }> {
-  const res = await t.client.get(t.path, t.accept);
-  if (res.status !== 200) throw new Error(`${t.name}: GET ${t.path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
-  return { ms: res.ms, bytes: res.body.length, rows: rowsOf(res.body) };
+  let waited = 0;
+  for (let attempt = 0; ; attempt++) {
+    const res = await t.client.get(t.path, t.accept);
+    if ((res.status === 429 || res.status === 503) && res.retryAfter !== undefined && attempt < 5) {
+      retried.set(t.name, (retried.get(t.name) ?? 0) + 1);
+      const ms = Math.max(1, res.retryAfter) * 1000;
+      await sleep(ms);
+      waited += res.ms + ms;
+      continue;
+    }
+    if (res.status !== 200) throw new Error(`${t.name}: GET ${t.path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+    return { ms: waited + res.ms, bytes: res.body.length, rows: rowsOf(res.body) };
+  }
 }
 
 /**
@@ -139,7 +158,9 @@ async function measured(targets: Target[], opts: MeasureOptions & { paddock?: Pa
     await pool(Array.from({ length: opts.burst }), opts.concurrency, async () => void (await once(t)));
     const rps = opts.burst / ((performance.now() - started) / 1000);
     const f = first.get(t.name)!;
-    results.push({ target: t.name, role: t.role, rows: f.rows, bytes: f.bytes, latency: summarize(samples.get(t.name)!), rps: round(rps) });
+    const retries = retried.get(t.name);
+    retried.delete(t.name);
+    results.push({ target: t.name, role: t.role, rows: f.rows, bytes: f.bytes, latency: summarize(samples.get(t.name)!), rps: round(rps), ...(retries ? { retried: retries } : {}) });
   }
   return { targets: results, ...(paddockWindow ? { paddockWindow } : {}) };
 }

@@ -98,7 +98,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   'idle-timeout': { env: 'PADDOCK_IDLE_TIMEOUT', default: '90s', help: 'idle keep-alive connections close after this' },
   'watch-window': { env: 'PADDOCK_WATCH_WINDOW', default: '10000', help: 'watch events kept for resuming from a resourceVersion, at most, per source' },
   'watch-window-age': { env: 'PADDOCK_WATCH_WINDOW_AGE', default: '2m', help: 'how long watch events are kept for resuming (the last 100 of each source are kept whatever their age)' },
-  'watch-buffer-bytes': { env: 'PADDOCK_WATCH_BUFFER_BYTES', default: '8388608', help: 'unread bytes after which a watch is closed as too slow' },
+  'watch-buffer-bytes': { env: 'PADDOCK_WATCH_BUFFER_BYTES', default: '8388608', help: 'unread bytes behind the live events after which a watch is closed as too slow (its initial events and replay do not count while it reads them)' },
   'bindable-cluster-roles': {
     env: 'PADDOCK_BINDABLE_CLUSTER_ROLES',
     default: DEFAULT_BINDABLE_CLUSTER_ROLES.join(','),

@@ -224,6 +224,44 @@ describe('resourceVersions', () => {
   });
 });
 
+describe('a catch-up larger than the watch buffer bound', () => {
+  const name = uniqueName('wcu');
+  const spaces = Array.from({ length: 60 }, (_, i) => `n${i}`);
+  let tiny: PaddockProcess;
+
+  beforeAll(async () => {
+    await applyObject(tenant(name, ALICE, spaces));
+    await served(spaces.map((s) => `${name}-${s}`));
+    const { kubeconfig } = JSON.parse(readFileSync(PADDOCK_STATE_FILE, 'utf8')) as { kubeconfig: string };
+    // The smallest bound there is (4 KiB): 60 rows as Table rows with their objects are tens of times more.
+    tiny = await startPaddock(controlPlane(), kubeconfig, { name: 'paddock-catchup', mode: 'apiserver', extraArgs: ['--leader-elect=false', '--watch-buffer-bytes=4096'] });
+  });
+
+  afterAll(async () => {
+    await stopPaddock(tiny);
+    await kubectl('admin', ['delete', 'tenant', name, '--wait=false']);
+    await waitFor(`the rows of ${name} gone`, async () => (await kubectlJson('admin', ['get', 'tns', '--field-selector', `spec.tenant=${name}`])).items.length === 0, 170_000, 1000);
+  });
+
+  it('sends a WatchList its initial events whole (written at once, far past the bound), then the live changes', async () => {
+    const { pki } = controlPlane();
+    const w = await DirectWatch.open(tiny.port, `sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&fieldSelector=spec.tenant=${name}&includeObject=Object`, pki.users.alice, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+    try {
+      const initialEnd = (e: { type: string; object: any }) => e.type === 'BOOKMARK' && e.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true';
+      await w.waitFor('the initial events and their end', (ev) => ev.some(initialEnd) || w.ended);
+      expect(w.ended).toBe(false);
+      const initial = w.events.slice(0, w.events.findIndex(initialEnd));
+      expect(initial.flatMap((e) => e.object.rows.map((r: any) => r.object.metadata.name)).sort()).toEqual(spaces.map((s) => `${name}-${s}`).sort());
+      expect(JSON.stringify(initial).length).toBeGreaterThan(4 * 4096);
+      await kubectl('admin', ['label', 'namespace', `${name}-n7`, 'after-catch-up=yes']);
+      await w.waitFor('the live change', (ev) => ev.some((e) => e.type === 'MODIFIED' && e.object.rows?.[0]?.object.metadata.labels?.['after-catch-up'] === 'yes') || w.ended);
+      expect(w.ended).toBe(false);
+    } finally {
+      w.close();
+    }
+  });
+});
+
 describe('WebSocket watch', () => {
   it('delivers the same events as the chunked one', async () => {
     const name = uniqueName('wws');

@@ -110,4 +110,57 @@ describe('Watcher', () => {
       jest.useRealTimers();
     }
   });
+
+  describe('a catch-up (the initial events, a replay) larger than the bound', () => {
+    /** A watcher with a 20-byte bound that was just sent 10 initial rows (about 150 bytes, none read). */
+    function caughtUp() {
+      jest.useFakeTimers();
+      const w = setup('alice', 20);
+      const rows = Array.from({ length: 10 }, (_, i) => state(`oil-${i}`, 1, 'alice'));
+      w.watcher.sendInitial((o) => new Change('1', undefined, { object: o, audience: rows[0].audience }), rows.map((r) => r.object));
+      return { ...w, size: w.sink.bufferedBytes };
+    }
+    afterEach(() => jest.useRealTimers());
+
+    it('is written whole, and the watch stays open as long as the client reads some of it every grace', () => {
+      const { sink, watcher, closes, size } = caughtUp();
+      expect(sink.lines).toHaveLength(10);
+      expect(size).toBeGreaterThan(4 * 20);
+      for (let unread = size - 10; unread > 0; unread -= 10) {
+        sink.bufferedBytes = unread;
+        jest.advanceTimersByTime(2000);
+      }
+      expect(watcher.closed).toBe(false);
+      expect(closes).toEqual([]);
+    });
+
+    it('does not hold the watch open for a client that reads none of it over a grace', () => {
+      const { sink, closes } = caughtUp();
+      sink.bufferedBytes -= 10;
+      jest.advanceTimersByTime(2000); // it read some: still open
+      expect(closes).toEqual([]);
+      jest.advanceTimersByTime(2000); // and then nothing
+      expect(closes).toEqual(['slow']);
+    });
+
+    it('does not count toward falling behind the live events, which do', () => {
+      const { log, sink, closes } = caughtUp();
+      sink.bufferedBytes -= 10; // reading its catch-up, slowly
+      log.append(undefined, state('oil-live-1', 1, 'alice')); // 18 bytes behind: within the bound
+      jest.advanceTimersByTime(2000);
+      expect(closes).toEqual([]);
+      sink.bufferedBytes -= 10;
+      log.append(undefined, state('oil-live-2', 1, 'alice')); // 36 bytes behind
+      jest.advanceTimersByTime(2000);
+      expect(closes).toEqual(['slow']);
+    });
+
+    it('a replay alike: a resume of many changes is written whole', () => {
+      jest.useFakeTimers();
+      const { sink, watcher } = setup('alice', 20);
+      watcher.replay(Array.from({ length: 10 }, (_, i) => new Change(String(i + 2), undefined, state(`oil-${i}`, 1, 'alice'))));
+      expect(sink.lines).toHaveLength(10);
+      expect(watcher.closed).toBe(false);
+    });
+  });
 });

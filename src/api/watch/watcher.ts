@@ -23,9 +23,10 @@ export interface WatcherOptions<T> {
   /** The bytes of one event in this watcher's form; shared with every watcher of the same form. */
   encode(change: Change<T>, type: ChangeType, object: T): Buffer;
   /**
-   * Past this many unread bytes for longer than `slowGraceMs` the watcher is closed as too slow; past four
-   * times as many it is closed at once. A burst (the initial events, a tenant change that rewrites every
-   * row) may pass the bound briefly; a client that keeps up brings it back within the grace.
+   * How far behind the live events a client may fall, in unread bytes: past this for longer than
+   * `slowGraceMs` the watcher is closed as too slow; past four times as many, at once. A live burst (a
+   * tenant change that rewrites every row) may pass it briefly; a client that keeps up brings it back
+   * within the grace. The initial events and a resume's replay are not live: see Watcher.
    */
   maxBufferedBytes: number;
   /** Default 2 s. */
@@ -47,6 +48,15 @@ export interface WatcherOptions<T> {
 export class Watcher<T> {
   #closed = false;
   #slowCheck: NodeJS.Timeout | undefined;
+  /** Bytes handed to the sink so far: with its unread bytes, how far the client has read. */
+  #written = 0;
+  /**
+   * Where the last catch-up ends in the stream (#written after it): the initial events or a resume's
+   * replay, written at once. Its bytes are what the client asked to be brought up to date with, as many
+   * as it may see (a WatchList of every row is tens of MiB at 100k namespaces), and never count as
+   * falling behind, as long as the client reads: kube-apiserver sends them as the client takes them.
+   */
+  #catchUpEnd = 0;
 
   constructor(readonly sink: WatchSink, readonly options: WatcherOptions<T>) {}
 
@@ -58,8 +68,9 @@ export class Watcher<T> {
   sendInitial(change: (object: T) => Change<T>, objects: Iterable<T>): void {
     for (const object of objects) {
       if (this.#closed) return;
-      this.#write(this.options.encode(change(object), 'ADDED', object));
+      this.#put(this.options.encode(change(object), 'ADDED', object));
     }
+    this.#caughtUp();
   }
 
   /** Sends the event, if any, that `change` makes for this watch, and puts it on the wire at once. */
@@ -70,8 +81,9 @@ export class Watcher<T> {
   /** Sends the events of `changes` (a resume's replay), in order, then puts them on the wire together. */
   replay(changes: Iterable<Change<T>>): void {
     let sent = false;
-    for (const change of changes) sent = this.#send(change) || sent;
+    for (const change of changes) sent = this.#send(change, true) || sent;
     if (sent) this.#flush();
+    this.#caughtUp();
   }
 
   /** Writes bytes that are not a change (bookmarks, the final ERROR event). */
@@ -88,12 +100,14 @@ export class Watcher<T> {
     this.options.onClose(reason);
   }
 
-  /** Writes the event `change` makes for this watch, if any; true when it wrote one. */
-  #send(change: Change<T>): boolean {
+  /** Writes the event `change` makes for this watch, if any (in a catch-up, or live); true when it wrote one. */
+  #send(change: Change<T>, catchUp = false): boolean {
     if (this.#closed) return false;
     const event = eventFor(this.options.sight, change);
     if (!event) return false;
-    this.#write(this.options.encode(change, event.type, event.object));
+    const bytes = this.options.encode(change, event.type, event.object);
+    if (catchUp) this.#put(bytes);
+    else this.#write(bytes);
     return true;
   }
 
@@ -102,16 +116,48 @@ export class Watcher<T> {
     if (!this.#closed) this.sink.flush();
   }
 
-  #write(bytes: Buffer): void {
+  /** Hands bytes to the sink, not yet judged against the client's pace (a catch-up's: see #catchUpEnd). */
+  #put(bytes: Buffer): void {
     this.sink.write(bytes);
+    this.#written += bytes.length;
+  }
+
+  /** Writes live bytes, and closes the watcher if its client has fallen too far behind. */
+  #write(bytes: Buffer): void {
+    this.#put(bytes);
+    this.#checkPace();
+  }
+
+  /** A catch-up was written: the client has until it reads it, as long as it reads. */
+  #caughtUp(): void {
+    this.#catchUpEnd = this.#written;
+    this.#checkPace();
+  }
+
+  /** Unread bytes beyond the last catch-up, given how far the client has read: how far it is behind the live events. */
+  #behind(read: number): number {
+    return this.#written - Math.max(read, this.#catchUpEnd);
+  }
+
+  /**
+   * Closes the watcher as slow once its client is more than `maxBufferedBytes` behind the live events for
+   * the grace (more than four times as many: at once), or has more unread bytes than that and read none
+   * of them over a whole grace: a client that stopped reading holds no catch-up for ever.
+   */
+  #checkPace(): void {
+    if (this.#closed) return;
     const { maxBufferedBytes, slowGraceMs = 2000 } = this.options;
-    const buffered = this.sink.bufferedBytes;
-    if (buffered > 4 * maxBufferedBytes) {
+    const read = this.#written - this.sink.bufferedBytes;
+    if (this.#behind(read) > 4 * maxBufferedBytes) {
       this.close('slow');
-    } else if (buffered > maxBufferedBytes && !this.#slowCheck) {
+    } else if (this.sink.bufferedBytes > maxBufferedBytes && !this.#slowCheck) {
       this.#slowCheck = setTimeout(() => {
         this.#slowCheck = undefined;
-        if (this.sink.bufferedBytes > maxBufferedBytes) this.close('slow');
+        const unread = this.sink.bufferedBytes;
+        if (unread <= maxBufferedBytes) return;
+        const readNow = this.#written - unread;
+        if (this.#behind(readNow) > maxBufferedBytes || readNow === read) this.close('slow');
+        else this.#checkPace(); // still reading its catch-up: look again after another grace
       }, slowGraceMs);
       this.#slowCheck.unref();
     }
