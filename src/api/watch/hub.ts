@@ -121,7 +121,7 @@ export class WatchHub<T extends KubeObject = KubeObject> {
         this.#open.delete(watcher);
         watchersGauge.dec({ transport: req.transport });
         watchersClosed.inc({ reason });
-        if (reason === 'slow') this.options.log.warn('closed a watch that could not keep up', { user: viewer.name, bufferedBytes: sink.bufferedBytes });
+        if (reason === 'slow') this.options.log.warn('closed a watch that could not keep up', { user: viewer.name, ...watcher.pace });
         onClosed();
       },
     });

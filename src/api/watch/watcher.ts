@@ -64,6 +64,12 @@ export class Watcher<T> {
     return this.#closed;
   }
 
+  /** Where the client stands, in bytes (for the log line of a watch closed as slow): sent, where the last catch-up ends among them, unread, behind the live events. */
+  get pace(): { sentBytes: number; catchUpEndsAt: number; bufferedBytes: number; behindBytes: number } {
+    const buffered = this.sink.bufferedBytes;
+    return { sentBytes: this.#written, catchUpEndsAt: this.#catchUpEnd, bufferedBytes: buffered, behindBytes: this.#behind(this.#written - buffered) };
+  }
+
   /** Sends the initial state: an ADDED for each object (already filtered for visibility). */
   sendInitial(change: (object: T) => Change<T>, objects: Iterable<T>): void {
     for (const object of objects) {
