@@ -34,10 +34,14 @@ export class Client {
     });
   }
 
-  /** One request, timed from send to the end of the body; rejects on a transport error only. */
-  send(method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Response> {
+  /**
+   * One request, timed from send to the end of the body; rejects on a transport error only. A GET sent
+   * on a kept-alive connection that the server closed meanwhile (as idle) is sent again on a new one, as
+   * Go's transport does for an idempotent request that got no response: the race is the connection's,
+   * not the server's answer.
+   */
+  send(method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer, started = performance.now(), again = true): Promise<Response> {
     return new Promise((resolve, reject) => {
-      const started = performance.now();
       const req = request(this.base + path, { method, agent: this.agent, headers, timeout: 60_000 }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -46,7 +50,10 @@ export class Client {
         res.on('error', reject);
       });
       req.on('timeout', () => req.destroy(new Error(`timeout: ${method} ${path}`)));
-      req.on('error', reject);
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (again && method === 'GET' && req.reusedSocket && err.code === 'ECONNRESET') resolve(this.send(method, path, headers, body, started, false));
+        else reject(err);
+      });
       req.end(body);
     });
   }
