@@ -1,6 +1,6 @@
 import { Change, type ChangeType, type RowState } from '../storage/change';
 import { NumberedFeed } from '../storage/testing/numbered-feed';
-import { Watcher, type WatchSink } from './watcher';
+import { STALLED_GRACES, Watcher, type WatchSink } from './watcher';
 
 interface Row { name: string; v: number }
 
@@ -134,12 +134,15 @@ describe('Watcher', () => {
       expect(closes).toEqual([]);
     });
 
-    it('does not hold the watch open for a client that reads none of it over a grace', () => {
+    it(`does not hold the watch open for a client that reads none of it for ${STALLED_GRACES} graces in a row`, () => {
       const { sink, closes } = caughtUp();
-      sink.bufferedBytes -= 10;
-      jest.advanceTimersByTime(2000); // it read some: still open
+      jest.advanceTimersByTime(2000 * (STALLED_GRACES - 1)); // busy, reading nothing yet: not taken for stalled
       expect(closes).toEqual([]);
-      jest.advanceTimersByTime(2000); // and then nothing
+      sink.bufferedBytes -= 10;
+      jest.advanceTimersByTime(2000); // it read some: the count starts again
+      jest.advanceTimersByTime(2000 * (STALLED_GRACES - 1));
+      expect(closes).toEqual([]);
+      jest.advanceTimersByTime(2000); // and then nothing, for the whole time
       expect(closes).toEqual(['slow']);
     });
 

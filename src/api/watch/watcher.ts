@@ -148,9 +148,10 @@ export class Watcher<T> {
   /**
    * Closes the watcher as slow once its client is more than `maxBufferedBytes` behind the live events for
    * the grace (more than four times as many: at once), or has more unread bytes than that and read none
-   * of them over a whole grace: a client that stopped reading holds no catch-up for ever.
+   * of them for STALLED_GRACES graces: a client that stopped reading holds no catch-up for ever, and one
+   * that is busy starting (kube-controller-manager opens its informers all at once) is not taken for one.
    */
-  #checkPace(): void {
+  #checkPace(stillGraces = 0): void {
     if (this.#closed) return;
     const { maxBufferedBytes, slowGraceMs = 2000 } = this.options;
     const read = this.#written - this.sink.bufferedBytes;
@@ -162,10 +163,15 @@ export class Watcher<T> {
         const unread = this.sink.bufferedBytes;
         if (unread <= maxBufferedBytes) return;
         const readNow = this.#written - unread;
-        if (this.#behind(readNow) > maxBufferedBytes || readNow === read) this.close('slow');
-        else this.#checkPace(); // still reading its catch-up: look again after another grace
+        // Graces in a row in which the client read nothing.
+        const still = readNow === read ? stillGraces + 1 : 0;
+        if (this.#behind(readNow) > maxBufferedBytes || still >= STALLED_GRACES) this.close('slow');
+        else this.#checkPace(still); // still reading its catch-up: look again after another grace
       }, slowGraceMs);
       this.#slowCheck.unref();
     }
   }
 }
+
+/** Graces in a row without reading a byte after which a client with more than the bound unread is closed (30 s by default). */
+export const STALLED_GRACES = 15;
