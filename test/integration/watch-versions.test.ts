@@ -225,6 +225,7 @@ describe('resourceVersions', () => {
 });
 
 describe('a catch-up larger than the watch buffer bound', () => {
+  const BOUND = 16 * 1024;
   const name = uniqueName('wcu');
   const spaces = Array.from({ length: 60 }, (_, i) => `n${i}`);
   let tiny: PaddockProcess;
@@ -233,8 +234,9 @@ describe('a catch-up larger than the watch buffer bound', () => {
     await applyObject(tenant(name, ALICE, spaces));
     await served(spaces.map((s) => `${name}-${s}`));
     const { kubeconfig } = JSON.parse(readFileSync(PADDOCK_STATE_FILE, 'utf8')) as { kubeconfig: string };
-    // The smallest bound there is (4 KiB): 60 rows as Table rows with their objects are tens of times more.
-    tiny = await startPaddock(controlPlane(), kubeconfig, { name: 'paddock-catchup', mode: 'apiserver', extraArgs: ['--leader-elect=false', '--watch-buffer-bytes=4096'] });
+    // A 16 KiB bound, so a catch-up is made in 16 KiB slices, each in a turn of its own once the connection
+    // has taken the one before. 60 rows as Table rows with their objects are several times more.
+    tiny = await startPaddock(controlPlane(), kubeconfig, { name: 'paddock-catchup', mode: 'apiserver', extraArgs: ['--leader-elect=false', `--watch-buffer-bytes=${BOUND}`] });
   });
 
   afterAll(async () => {
@@ -243,7 +245,7 @@ describe('a catch-up larger than the watch buffer bound', () => {
     await waitFor(`the rows of ${name} gone`, async () => (await kubectlJson('admin', ['get', 'tns', '--field-selector', `spec.tenant=${name}`])).items.length === 0, 170_000, 1000);
   });
 
-  it('sends a WatchList its initial events whole (written at once, far past the bound), then the live changes', async () => {
+  it('sends a WatchList its initial events a slice at a time (each as the client takes the last), then the live changes', async () => {
     const { pki } = controlPlane();
     const w = await DirectWatch.open(tiny.port, `sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&fieldSelector=spec.tenant=${name}&includeObject=Object`, pki.users.alice, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
     try {
@@ -252,12 +254,29 @@ describe('a catch-up larger than the watch buffer bound', () => {
       expect(w.ended).toBe(false);
       const initial = w.events.slice(0, w.events.findIndex(initialEnd));
       expect(initial.flatMap((e) => e.object.rows.map((r: any) => r.object.metadata.name)).sort()).toEqual(spaces.map((s) => `${name}-${s}`).sort());
-      expect(JSON.stringify(initial).length).toBeGreaterThan(4 * 4096);
+      expect(JSON.stringify(initial).length).toBeGreaterThan(3 * BOUND);
       await kubectl('admin', ['label', 'namespace', `${name}-n7`, 'after-catch-up=yes']);
       await w.waitFor('the live change', (ev) => ev.some((e) => e.type === 'MODIFIED' && e.object.rows?.[0]?.object.metadata.labels?.['after-catch-up'] === 'yes') || w.ended);
       expect(w.ended).toBe(false);
     } finally {
       w.close();
+    }
+  });
+
+  it('sends them over a WebSocket alike: each slice once the messages of the last are written out', async () => {
+    const { pki } = controlPlane();
+    const ws = await WebSocketWatch.open(tiny.port, `sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&fieldSelector=spec.tenant=${name}`, pki.users.alice);
+    try {
+      const initialEnd = (e: { type: string; object: any }) => e.type === 'BOOKMARK' && e.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true';
+      await waitFor('the initial events and their end over the WebSocket', async () => ws.events.some(initialEnd), 30_000, 50);
+      const initial = ws.events.slice(0, ws.events.findIndex(initialEnd));
+      expect(initial.map((e) => e.type)).toEqual(spaces.map(() => 'ADDED'));
+      expect(initial.map((e) => e.object.metadata.name).sort()).toEqual(spaces.map((s) => `${name}-${s}`).sort());
+      expect(JSON.stringify(initial).length).toBeGreaterThan(2 * BOUND);
+      await kubectl('admin', ['label', 'namespace', `${name}-n9`, 'after-ws-catch-up=yes']);
+      await waitFor('the live change over the WebSocket', async () => ws.events.some((e) => e.type === 'MODIFIED' && e.object.metadata.labels?.['after-ws-catch-up'] === 'yes'), 30_000, 50);
+    } finally {
+      ws.close();
     }
   });
 });

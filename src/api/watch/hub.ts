@@ -124,6 +124,7 @@ export class WatchHub<T extends KubeObject = KubeObject> {
         if (reason === 'slow') this.options.log.warn('closed a watch that could not keep up', { user: viewer.name, ...watcher.pace });
         onClosed();
       },
+      onError: (err) => this.options.log.error('closed a watch whose catch-up could not be made', { resource: resource.names.resource, user: viewer.name, err }),
     });
     watchersGauge.inc({ transport: req.transport });
 

@@ -30,6 +30,9 @@ class RecordingSink implements WatchSink {
   end(): void {}
   destroy(): void {}
   flush(): void {}
+  onDrain(ready: () => void): void {
+    setImmediate(ready);
+  }
 }
 
 const USERS = ['u0', 'u1', 'u2', 'u3'];
@@ -151,7 +154,7 @@ describe('AudienceRoutes: watches closing while a change is handed out', () => {
           for (const other of watchers) if (other !== w) other.close('client');
           return true;
         },
-        bufferedBytes: 0, end() {}, destroy() {}, flush() {},
+        bufferedBytes: 0, end() {}, destroy() {}, flush() {}, onDrain: (ready) => setImmediate(ready),
       }, {
         sight: { admits: (a) => admits(alice, a), matches: () => true },
         encode: (_c, type, o) => Buffer.from(`${type} ${o.v}`),

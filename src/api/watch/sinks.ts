@@ -14,6 +14,18 @@ export function httpSink(res: ServerResponse): WatchSink {
     flush: () => {
       if (res.socket?.writableCorked) res.socket.uncork();
     },
+    // Without a write past the response's high-water mark there is no 'drain' to wait for: the socket took
+    // everything (or holds less than that mark), and the next slice comes in the next turn.
+    onDrain: (ready) => {
+      if (!res.writableNeedDrain || res.destroyed) return void setImmediate(ready);
+      const done = (): void => {
+        res.off('drain', done);
+        res.off('close', done);
+        ready();
+      };
+      res.on('drain', done);
+      res.on('close', done);
+    },
     end: () => res.end(),
     destroy: () => res.destroy(),
   };
@@ -21,9 +33,16 @@ export function httpSink(res: ServerResponse): WatchSink {
 
 /** A watch over a WebSocket: each event is one text message (its JSON line without the newline). */
 export function webSocketSink(ws: WebSocket): WatchSink {
+  // Messages handed to ws and not yet written out (each send's callback runs then, or when it fails).
+  let sending = 0;
+  const drained: (() => void)[] = [];
+  const sent = (): void => {
+    if (--sending === 0) for (const ready of drained.splice(0)) ready();
+  };
   return {
     write: (b) => {
-      ws.send(b.subarray(0, b.length - 1).toString('utf8'));
+      sending++;
+      ws.send(b.subarray(0, b.length - 1).toString('utf8'), sent);
       return true;
     },
     get bufferedBytes() {
@@ -31,6 +50,10 @@ export function webSocketSink(ws: WebSocket): WatchSink {
     },
     // ws writes each message to the socket as it is sent.
     flush: () => {},
+    onDrain: (ready) => {
+      if (sending === 0 || ws.readyState !== ws.OPEN) setImmediate(ready);
+      else drained.push(ready);
+    },
     end: () => ws.close(1000),
     destroy: () => ws.terminate(),
   };

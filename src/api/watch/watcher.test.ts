@@ -1,6 +1,6 @@
 import { Change, type ChangeType, type RowState } from '../storage/change';
 import { NumberedFeed } from '../storage/testing/numbered-feed';
-import { STALLED_GRACES, Watcher, type WatchSink } from './watcher';
+import { CATCH_UP_SLICE_BYTES, STALLED_GRACES, Watcher, type WatchSink } from './watcher';
 
 interface Row { name: string; v: number }
 
@@ -19,6 +19,15 @@ class MemorySink implements WatchSink {
   /** What was written before each flush: the lines on the wire. */
   flushedAt: number[] = [];
   flush(): void { this.flushedAt.push(this.lines.length); }
+  /** Who waits for the buffer to empty. */
+  #drainWaiters: (() => void)[] = [];
+  onDrain(ready: () => void): void { this.#drainWaiters.push(ready); }
+  /** The client reads everything written so far: the buffer empties, and who waited for that is told. */
+  readAll(): void {
+    this.bufferedBytes = 0;
+    for (const ready of this.#drainWaiters.splice(0)) ready();
+  }
+  get waitingForDrain(): boolean { return this.#drainWaiters.length > 0; }
 }
 
 /** A row state whose audience is the given user names. */
@@ -112,58 +121,159 @@ describe('Watcher', () => {
   });
 
   describe('a catch-up (the initial events, a replay) larger than the bound', () => {
-    /** A watcher with a 20-byte bound that was just sent 10 initial rows (about 150 bytes, none read). */
-    function caughtUp() {
+    /** A watcher with a 20-byte bound that was just asked to send 10 initial rows (about 150 bytes). */
+    function catchingUp() {
       jest.useFakeTimers();
       const w = setup('alice', 20);
       const rows = Array.from({ length: 10 }, (_, i) => state(`oil-${i}`, 1, 'alice'));
       w.watcher.sendInitial((o) => new Change('1', undefined, { object: o, audience: rows[0].audience }), rows.map((r) => r.object));
-      return { ...w, size: w.sink.bufferedBytes };
+      return w;
+    }
+    /** The client reads everything, slice after slice, until nothing more comes. */
+    function readToEnd(sink: MemorySink): void {
+      while (sink.waitingForDrain) sink.readAll();
     }
     afterEach(() => jest.useRealTimers());
 
-    it('is written whole, and the watch stays open as long as the client reads some of it every grace', () => {
-      const { sink, watcher, closes, size } = caughtUp();
-      expect(sink.lines).toHaveLength(10);
-      expect(size).toBeGreaterThan(4 * 20);
-      for (let unread = size - 10; unread > 0; unread -= 10) {
-        sink.bufferedBytes = unread;
-        jest.advanceTimersByTime(2000);
-      }
+    it('is written a slice at a time, each once the client has taken the one before', () => {
+      const { sink, watcher, closes } = catchingUp();
+      // 'ADDED oil-0 v1' is 14 bytes: two of them fill a 20-byte slice.
+      expect(sink.lines).toEqual(['ADDED oil-0 v1', 'ADDED oil-1 v1']);
+      expect(sink.flushedAt).toEqual([2]);
+      sink.readAll();
+      expect(sink.lines).toHaveLength(4);
+      readToEnd(sink);
+      expect(sink.lines).toEqual(Array.from({ length: 10 }, (_, i) => `ADDED oil-${i} v1`));
       expect(watcher.closed).toBe(false);
       expect(closes).toEqual([]);
     });
 
-    it(`does not hold the watch open for a client that reads none of it for ${STALLED_GRACES} graces in a row`, () => {
-      const { sink, closes } = caughtUp();
+    it(`holds a slice for a client that reads none of it, and closes it after ${STALLED_GRACES} graces in a row without a byte read`, () => {
+      const { sink, closes } = catchingUp();
       jest.advanceTimersByTime(2000 * (STALLED_GRACES - 1)); // busy, reading nothing yet: not taken for stalled
       expect(closes).toEqual([]);
-      sink.bufferedBytes -= 10;
-      jest.advanceTimersByTime(2000); // it read some: the count starts again
+      expect(sink.lines).toHaveLength(2);
+      sink.bufferedBytes -= 5; // it read some, not all (28 bytes were written): the count starts again
+      jest.advanceTimersByTime(2000);
       jest.advanceTimersByTime(2000 * (STALLED_GRACES - 1));
       expect(closes).toEqual([]);
       jest.advanceTimersByTime(2000); // and then nothing, for the whole time
       expect(closes).toEqual(['slow']);
+      expect(sink.destroyed).toBe(true);
     });
 
-    it('does not count toward falling behind the live events, which do', () => {
-      const { log, sink, closes } = caughtUp();
-      sink.bufferedBytes -= 10; // reading its catch-up, slowly
-      log.append(undefined, state('oil-live-1', 1, 'alice')); // 18 bytes behind: within the bound
-      jest.advanceTimersByTime(2000);
-      expect(closes).toEqual([]);
-      sink.bufferedBytes -= 10;
-      log.append(undefined, state('oil-live-2', 1, 'alice')); // 36 bytes behind
-      jest.advanceTimersByTime(2000);
-      expect(closes).toEqual(['slow']);
+    it('sends what comes meanwhile after it, in order: live events, then a bookmark', () => {
+      const { log, sink, watcher } = catchingUp();
+      log.append(undefined, state('oil-live', 1, 'alice'));
+      log.append(undefined, state('gas-live', 1, 'bob')); // not alice's: nothing to send
+      watcher.writeRaw(Buffer.from('BOOKMARK'));
+      expect(sink.lines).toHaveLength(2);
+      readToEnd(sink);
+      expect(sink.lines.slice(8)).toEqual(['ADDED oil-8 v1', 'ADDED oil-9 v1', 'ADDED oil-live v1', 'BOOKMARK']);
+      log.append(undefined, state('oil-after', 1, 'alice')); // live again: written at once
+      expect(sink.lines.at(-1)).toBe('ADDED oil-after v1');
     });
 
-    it('a replay alike: a resume of many changes is written whole', () => {
+    it('counts what waits behind it as falling behind the live events, and the bound applies from its end', () => {
+      const piledUp = catchingUp();
+      piledUp.log.append(undefined, state('oil-live-1', 1, 'alice')); // 18 bytes waiting: within the bound
+      jest.advanceTimersByTime(2000);
+      piledUp.sink.bufferedBytes -= 10; // reading its catch-up, slowly
+      expect(piledUp.closes).toEqual([]);
+      piledUp.log.append(undefined, state('oil-live-2', 1, 'alice')); // 36 bytes waiting
+      piledUp.sink.bufferedBytes -= 10;
+      jest.advanceTimersByTime(2000);
+      expect(piledUp.closes).toEqual(['slow']);
+
+      const flood = catchingUp();
+      for (let i = 0; i < 5; i++) flood.log.append(undefined, state(`oil-live-${i}`, 1, 'alice')); // past 4× the bound
+      expect(flood.closes).toEqual(['slow']);
+
+      const done = catchingUp();
+      readToEnd(done.sink);
+      done.log.append(undefined, state('oil-live-1', 1, 'alice'));
+      done.log.append(undefined, state('oil-live-2', 1, 'alice')); // 36 bytes unread past its end
+      jest.advanceTimersByTime(2000);
+      expect(done.closes).toEqual(['slow']);
+    });
+
+    it('drops what waits behind it when the watch closes: no bookmark for a state not sent in full', () => {
+      const { sink, watcher, closes } = catchingUp();
+      watcher.writeRaw(Buffer.from('BOOKMARK'));
+      watcher.close('done');
+      readToEnd(sink);
+      expect(sink.lines).toHaveLength(2);
+      expect(sink.ended).toBe(true);
+      expect(closes).toEqual(['done']);
+    });
+
+    it('a replay alike: a resume of many changes is sent a slice at a time, the changes the client may not see left out', () => {
       jest.useFakeTimers();
       const { sink, watcher } = setup('alice', 20);
-      watcher.replay(Array.from({ length: 10 }, (_, i) => new Change(String(i + 2), undefined, state(`oil-${i}`, 1, 'alice'))));
-      expect(sink.lines).toHaveLength(10);
+      const changes = Array.from({ length: 10 }, (_, i) => new Change(String(i + 2), undefined, state(`oil-${i}`, 1, i % 2 ? 'bob' : 'alice')));
+      watcher.replay(changes);
+      expect(sink.lines).toEqual(['ADDED oil-0 v1', 'ADDED oil-2 v1']);
+      readToEnd(sink);
+      expect(sink.lines).toEqual(['ADDED oil-0 v1', 'ADDED oil-2 v1', 'ADDED oil-4 v1', 'ADDED oil-6 v1', 'ADDED oil-8 v1']);
       expect(watcher.closed).toBe(false);
+    });
+
+    it('a catch-up that fits in one slice is written at once, in the caller\'s turn', () => {
+      const { sink, watcher } = setup();
+      watcher.sendInitial((o) => new Change('1', undefined, { object: o, audience: new Set(['alice']) }), [{ name: 'oil-a', v: 1 }, { name: 'oil-b', v: 1 }]);
+      expect(sink.lines).toEqual(['ADDED oil-a v1', 'ADDED oil-b v1']);
+      expect(sink.waitingForDrain).toBe(false);
+      expect(CATCH_UP_SLICE_BYTES).toBeGreaterThan(sink.bufferedBytes);
+    });
+
+    it('ends a slice once a slice has been made in the turn, even when the connection took it all at once', () => {
+      jest.useFakeTimers();
+      const sink = new (class extends MemorySink {
+        override write(bytes: Buffer): boolean {
+          super.write(bytes);
+          this.bufferedBytes = 0; // the kernel took it
+          return true;
+        }
+      })();
+      const watcher = new Watcher<Row>(sink, { sight: { admits: () => true, matches: () => true }, encode: (_c, type, r) => Buffer.from(`${type} ${r.name} v${r.v}`), maxBufferedBytes: 20, onClose: () => {} });
+      watcher.sendInitial((o) => new Change('1', undefined, { object: o, audience: new Set() }), Array.from({ length: 10 }, (_, i) => ({ name: `oil-${i}`, v: 1 })));
+      expect(sink.lines).toHaveLength(2);
+      expect(sink.waitingForDrain).toBe(true);
+      readToEnd(sink);
+      expect(sink.lines).toHaveLength(10);
+    });
+
+    it('makes its first event in the caller\'s turn even when the sink already holds a slice', () => {
+      const { sink, watcher } = setup('alice', 20);
+      sink.bufferedBytes = 100; // a client that has read nothing yet
+      watcher.sendInitial((o) => new Change('1', undefined, { object: o, audience: new Set(['alice']) }), [{ name: 'oil-a', v: 1 }, { name: 'oil-b', v: 1 }]);
+      expect(sink.lines).toEqual(['ADDED oil-a v1']);
+      sink.readAll();
+      expect(sink.lines).toEqual(['ADDED oil-a v1', 'ADDED oil-b v1']);
+    });
+
+    it('closes the watch as failed when making a later slice throws, and says why', () => {
+      jest.useFakeTimers();
+      const errors: unknown[] = [];
+      const sink = new MemorySink();
+      const closes: string[] = [];
+      const watcher = new Watcher<Row>(sink, {
+        sight: { admits: () => true, matches: () => true },
+        encode: (_c, type, r) => {
+          if (r.v === 0) throw new Error('cannot encode');
+          return Buffer.from(`${type} ${r.name} v${r.v}`);
+        },
+        maxBufferedBytes: 20,
+        onClose: (why) => closes.push(why),
+        onError: (err) => errors.push(err),
+      });
+      const rows = [{ name: 'oil-a', v: 1 }, { name: 'oil-b', v: 1 }, { name: 'oil-c', v: 0 }];
+      watcher.sendInitial((o) => new Change('1', undefined, { object: o, audience: new Set() }), rows);
+      expect(sink.lines).toHaveLength(2);
+      sink.readAll();
+      expect(closes).toEqual(['failed']);
+      expect(sink.destroyed).toBe(true);
+      expect(String(errors[0])).toContain('cannot encode');
     });
   });
 });

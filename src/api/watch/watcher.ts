@@ -13,6 +13,11 @@ export interface WatchSink {
    * turn (the reconciles its own change started, the next watcher's writes).
    */
   flush(): void;
+  /**
+   * Calls `ready` once, when the sink has handed everything written to the connection (its buffer
+   * emptied) or will take nothing more (closed): a catch-up writes its next slice then.
+   */
+  onDrain(ready: () => void): void;
   end(): void;
   destroy(): void;
 }
@@ -31,9 +36,21 @@ export interface WatcherOptions<T> {
   maxBufferedBytes: number;
   /** Default 2 s. */
   slowGraceMs?: number;
-  /** Called once when the watcher closes, with why. */
-  onClose(reason: 'slow' | 'done' | 'client'): void;
+  /** Called once when the watcher closes, with why ('failed': making a catch-up's events threw, see onError). */
+  onClose(reason: CloseReason): void;
+  /** Told what made a catch-up fail after its first slice (the watch is then closed as 'failed'). */
+  onError?(err: unknown): void;
 }
+
+export type CloseReason = 'slow' | 'done' | 'client' | 'failed';
+
+/**
+ * The most of a catch-up handed to the sink at a time (and the bound, when smaller): the next slice is
+ * made once the client has taken the last one. So a WatchList of every row (tens of MiB at 100k
+ * namespaces) holds at most about this much in memory however slowly it is read, no more than a client
+ * may fall behind the live events, and making it never blocks the event loop for longer than one slice.
+ */
+export const CATCH_UP_SLICE_BYTES = 1 << 20;
 
 /**
  * One open watch. The type of each event is what its client must see, whatever the change was in the
@@ -52,11 +69,24 @@ export class Watcher<T> {
   #written = 0;
   /**
    * Where the last catch-up ends in the stream (#written after it): the initial events or a resume's
-   * replay, written at once. Its bytes are what the client asked to be brought up to date with, as many
-   * as it may see (a WatchList of every row is tens of MiB at 100k namespaces), and never count as
-   * falling behind, as long as the client reads: kube-apiserver sends them as the client takes them.
+   * replay. Its bytes are what the client asked to be brought up to date with, as many as it may see (a
+   * WatchList of every row is tens of MiB at 100k namespaces), and never count as falling behind, as long
+   * as the client reads.
    */
   #catchUpEnd = 0;
+  /**
+   * The rest of a catch-up under way, made slice by slice as the client takes it (as kube-apiserver sends
+   * initial events); undefined when none is. Its events are made from states fixed when it began (a
+   * snapshot of rows, a replay's changes), so making them later changes nothing they say.
+   */
+  #catchUp: Iterator<Buffer> | undefined;
+  /**
+   * What came while a catch-up was under way — live events, bookmarks — in order, written right after
+   * it: the client's picture is the catch-up's state, then each later change. These bytes are how far
+   * behind the live events the client is meanwhile.
+   */
+  #queued: Buffer[] = [];
+  #queuedBytes = 0;
 
   constructor(readonly sink: WatchSink, readonly options: WatcherOptions<T>) {}
 
@@ -64,62 +94,133 @@ export class Watcher<T> {
     return this.#closed;
   }
 
-  /** Where the client stands, in bytes (for the log line of a watch closed as slow): sent, where the last catch-up ends among them, unread, behind the live events. */
-  get pace(): { sentBytes: number; catchUpEndsAt: number; bufferedBytes: number; behindBytes: number } {
+  /** Where the client stands, in bytes (for the log line of a watch closed as slow): sent, where the last catch-up ends among them, unread, waiting behind a catch-up under way, behind the live events. */
+  get pace(): { sentBytes: number; catchUpEndsAt: number; bufferedBytes: number; queuedBytes: number; behindBytes: number } {
     const buffered = this.sink.bufferedBytes;
-    return { sentBytes: this.#written, catchUpEndsAt: this.#catchUpEnd, bufferedBytes: buffered, behindBytes: this.#behind(this.#written - buffered) };
+    return { sentBytes: this.#written, catchUpEndsAt: this.#catchUpEnd, bufferedBytes: buffered, queuedBytes: this.#queuedBytes, behindBytes: this.#behind(this.#written - buffered) };
   }
 
-  /** Sends the initial state: an ADDED for each object (already filtered for visibility). */
+  /**
+   * Sends the initial state: an ADDED for each object (already filtered for visibility), as the client
+   * takes them. `objects` is a snapshot (a view's rows are immutable, its lists frozen copies): it is read
+   * slice by slice, after later changes may have come.
+   */
   sendInitial(change: (object: T) => Change<T>, objects: Iterable<T>): void {
-    for (const object of objects) {
-      if (this.#closed) return;
-      this.#put(this.options.encode(change(object), 'ADDED', object));
-    }
-    this.#caughtUp();
+    const { encode } = this.options;
+    this.#startCatchUp((function* () {
+      for (const object of objects) yield encode(change(object), 'ADDED', object);
+    })());
   }
 
   /** Sends the event, if any, that `change` makes for this watch, and puts it on the wire at once. */
   deliver(change: Change<T>): void {
-    if (this.#send(change)) this.#flush();
+    const bytes = this.#eventOf(change);
+    if (!bytes) return;
+    if (this.#catchUp) return this.#queue(bytes);
+    this.#write(bytes);
+    this.#flush();
   }
 
-  /** Sends the events of `changes` (a resume's replay), in order, then puts them on the wire together. */
+  /** Sends the events of `changes` (a resume's replay, a fixed list), in order, as the client takes them. */
   replay(changes: Iterable<Change<T>>): void {
-    let sent = false;
-    for (const change of changes) sent = this.#send(change, true) || sent;
-    if (sent) this.#flush();
-    this.#caughtUp();
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const watcher = this;
+    this.#startCatchUp((function* () {
+      for (const change of changes) {
+        const bytes = watcher.#eventOf(change);
+        if (bytes) yield bytes;
+      }
+    })());
   }
 
   /** Writes bytes that are not a change (bookmarks, the final ERROR event). */
   writeRaw(bytes: Buffer): void {
-    if (!this.#closed) this.#write(bytes);
+    if (this.#closed) return;
+    if (this.#catchUp) this.#queue(bytes);
+    else this.#write(bytes);
   }
 
-  close(reason: 'slow' | 'done' | 'client'): void {
+  /**
+   * Closes the watch. What waits behind a catch-up under way is dropped with it, bookmarks included:
+   * a client is never told a resourceVersion whose state it has not been sent in full.
+   */
+  close(reason: CloseReason): void {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#slowCheck);
-    if (reason === 'slow') this.sink.destroy();
+    this.#catchUp = undefined;
+    this.#queued = [];
+    this.#queuedBytes = 0;
+    if (reason === 'slow' || reason === 'failed') this.sink.destroy();
     else if (reason === 'done') this.sink.end();
     this.options.onClose(reason);
   }
 
-  /** Writes the event `change` makes for this watch, if any (in a catch-up, or live); true when it wrote one. */
-  #send(change: Change<T>, catchUp = false): boolean {
-    if (this.#closed) return false;
+  /** The bytes of the event `change` makes for this watch; undefined when it makes none (or the watch is closed). */
+  #eventOf(change: Change<T>): Buffer | undefined {
+    if (this.#closed) return undefined;
     const event = eventFor(this.options.sight, change);
-    if (!event) return false;
-    const bytes = this.options.encode(change, event.type, event.object);
-    if (catchUp) this.#put(bytes);
-    else this.#write(bytes);
-    return true;
+    return event ? this.options.encode(change, event.type, event.object) : undefined;
   }
 
   #flush(): void {
     // A write past the slow bound may have closed (destroyed) the sink.
     if (!this.#closed) this.sink.flush();
+  }
+
+  #startCatchUp(events: Iterator<Buffer>): void {
+    if (this.#closed) return;
+    this.#catchUp = events;
+    this.#pump(true);
+  }
+
+  /**
+   * Writes the catch-up's next slice, and the next in a later turn, once the sink has handed this one to
+   * the connection. The first slice is made in the caller's turn and holds at least one event, so a
+   * catch-up that fits in one is written at once, and its first event is the first this watch makes (a
+   * Table's column headers go with the first).
+   */
+  #pump(first = false): void {
+    const events = this.#catchUp;
+    if (!events || this.#closed) return;
+    const slice = Math.min(this.options.maxBufferedBytes, CATCH_UP_SLICE_BYTES);
+    // A slice ends when this much has been made in this turn, or is waiting in the sink: the connection
+    // may take everything at once (the kernel's buffers), and the event loop is not held for more.
+    let made = 0;
+    try {
+      while ((first && made === 0) || (made < slice && this.sink.bufferedBytes < slice)) {
+        const next = events.next();
+        if (next.done) return this.#endCatchUp();
+        this.#put(next.value);
+        made += next.value.length;
+      }
+    } catch (err) {
+      if (first) throw err;
+      this.options.onError?.(err);
+      return this.close('failed');
+    }
+    this.#flush();
+    this.#checkPace();
+    if (!this.#closed) this.sink.onDrain(() => this.#pump());
+  }
+
+  /** The catch-up is all written: what waited behind it follows, and the bound applies from its end. */
+  #endCatchUp(): void {
+    this.#catchUp = undefined;
+    this.#catchUpEnd = this.#written;
+    const queued = this.#queued;
+    this.#queued = [];
+    this.#queuedBytes = 0;
+    for (const bytes of queued) this.#put(bytes);
+    this.#flush();
+    this.#checkPace();
+  }
+
+  /** Keeps bytes that came during a catch-up, to be written after it; they count as falling behind. */
+  #queue(bytes: Buffer): void {
+    this.#queued.push(bytes);
+    this.#queuedBytes += bytes.length;
+    this.#checkPace();
   }
 
   /** Hands bytes to the sink, not yet judged against the client's pace (a catch-up's: see #catchUpEnd). */
@@ -134,15 +235,18 @@ export class Watcher<T> {
     this.#checkPace();
   }
 
-  /** A catch-up was written: the client has until it reads it, as long as it reads. */
-  #caughtUp(): void {
-    this.#catchUpEnd = this.#written;
-    this.#checkPace();
+  /**
+   * How far behind the live events the client is, given how far it has read: what waits behind a
+   * catch-up under way, or else the unread bytes beyond the last catch-up.
+   */
+  #behind(read: number): number {
+    if (this.#catchUp) return this.#queuedBytes;
+    return this.#written - Math.max(read, this.#catchUpEnd);
   }
 
-  /** Unread bytes beyond the last catch-up, given how far the client has read: how far it is behind the live events. */
-  #behind(read: number): number {
-    return this.#written - Math.max(read, this.#catchUpEnd);
+  /** Bytes the client has still to read: unread by the sink, and waiting behind a catch-up. */
+  #unread(): number {
+    return this.sink.bufferedBytes + this.#queuedBytes;
   }
 
   /**
@@ -157,12 +261,11 @@ export class Watcher<T> {
     const read = this.#written - this.sink.bufferedBytes;
     if (this.#behind(read) > 4 * maxBufferedBytes) {
       this.close('slow');
-    } else if (this.sink.bufferedBytes > maxBufferedBytes && !this.#slowCheck) {
+    } else if (this.#unread() > maxBufferedBytes && !this.#slowCheck) {
       this.#slowCheck = setTimeout(() => {
         this.#slowCheck = undefined;
-        const unread = this.sink.bufferedBytes;
-        if (unread <= maxBufferedBytes) return;
-        const readNow = this.#written - unread;
+        if (this.#unread() <= maxBufferedBytes) return;
+        const readNow = this.#written - this.sink.bufferedBytes;
         // Graces in a row in which the client read nothing.
         const still = readNow === read ? stillGraces + 1 : 0;
         if (this.#behind(readNow) > maxBufferedBytes || still >= STALLED_GRACES) this.close('slow');

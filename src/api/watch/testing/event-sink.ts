@@ -19,6 +19,9 @@ export class EventSink<T extends KubeObject = KubeObject> implements WatchSink {
   }
   destroy(): void {}
   flush(): void {}
+  onDrain(ready: () => void): void {
+    setImmediate(ready);
+  }
   /** `TYPE name` of each event. */
   get kinds(): string[] {
     return this.events.map((e) => `${e.type} ${e.object.metadata.name}`);
