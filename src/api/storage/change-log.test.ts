@@ -85,6 +85,24 @@ const content = (r: TenantNamespace) => {
   return JSON.stringify({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
 };
 
+/** Applies the events `changes` make for alice to the rows she holds, checking each is one she can take (no empty or impossible event). */
+function replayOnto(client: Map<string, TenantNamespace>, changes: readonly Change<TenantNamespace>[], view: ReturnType<typeof replica>['view']): void {
+  for (const change of changes) {
+    const event = eventFor(sight(view), change);
+    if (!event) continue;
+    const name = event.object.metadata.name;
+    if (event.type === 'ADDED') expect(client.has(name)).toBe(false);
+    else expect(client.has(name)).toBe(true);
+    if (event.type === 'DELETED') {
+      expect(content(event.object)).toBe(content(client.get(name)!)); // the last state the client had
+      client.delete(name);
+    } else {
+      if (event.type === 'MODIFIED') expect(content(event.object)).not.toBe(content(client.get(name)!)); // no empty events
+      client.set(name, event.object);
+    }
+  }
+}
+
 describe('a resourceVersion from one replica, resumed on another', () => {
   it.each([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])('takes the client from the rows it saw to the rows it may see now, exactly (seed %i)', (seed) => {
     const all = changes(seed, 120);
@@ -100,20 +118,7 @@ describe('a resourceVersion from one replica, resumed on another', () => {
     for (const c of order) b.apply(c);
     const events = b.view.log.since(rv);
     expect(Array.isArray(events)).toBe(true);
-    for (const change of events as Change<TenantNamespace>[]) {
-      const event = eventFor(sight(b.view), change);
-      if (!event) continue;
-      const name = event.object.metadata.name;
-      if (event.type === 'ADDED') expect(client.has(name)).toBe(false);
-      else expect(client.has(name)).toBe(true);
-      if (event.type === 'DELETED') {
-        expect(content(event.object)).toBe(content(client.get(name)!)); // the last state the client had
-        client.delete(name);
-      } else {
-        if (event.type === 'MODIFIED') expect(content(event.object)).not.toBe(content(client.get(name)!)); // no empty events
-        client.set(name, event.object);
-      }
-    }
+    replayOnto(client, events as Change<TenantNamespace>[], b.view);
     expect([...client.keys()].sort()).toEqual([...visible(b.view).keys()].sort());
     for (const [name, row] of visible(b.view)) expect(content(client.get(name)!)).toBe(content(row));
   });
@@ -171,14 +176,54 @@ describe('watches that resume from one resourceVersion together', () => {
     const again = a.view.log.since(rv);
     expect(again).not.toBe(first);
     expect(again).toEqual(first);
-    // A namespace change that changes no row moves its source: the replay is made again, as long.
+    // A namespace change that changes no row moves its source: the replay is extended, by nothing.
     a.namespaces.set('elsewhere', { metadata: { name: 'elsewhere', uid: 'uid-elsewhere' } });
     const moved = a.view.log.since(rv);
     expect(moved).not.toBe(again);
     expect(moved).toHaveLength((first as unknown[]).length);
     expect(a.view.log.since(rv)).toBe(moved);
   });
+
+  it.each([1, 2, 3, 4, 5, 6])('extend the replay from where it ended as the sources move on, to exactly the rows now (seed %i)', (seed) => {
+    const all = changes(seed, 150);
+    const a = replica();
+    for (const c of all.slice(0, 30)) a.apply(c);
+    const client = visible(a.view);
+    const rv = a.view.log.resourceVersion;
+    // Resumes from rv come while the sources move on: each extends the replay made before it.
+    let replay: readonly Change<TenantNamespace>[] = [];
+    for (let at = 30; at < all.length; at += 10 + (seed % 7)) {
+      for (const c of all.slice(at, at + 10 + (seed % 7))) a.apply(c);
+      const next = a.view.log.since(rv) as Change<TenantNamespace>[];
+      // What was given before, the same changes (not made again, their bytes with them), then more.
+      expect(next.slice(0, replay.length).every((c, i) => c === replay[i])).toBe(true);
+      replay = next;
+    }
+    replayOnto(client, replay, a.view);
+    expect([...client.keys()].sort()).toEqual([...visible(a.view).keys()].sort());
+    for (const [name, row] of visible(a.view)) expect(content(client.get(name)!)).toBe(content(row));
+    // Each event's resourceVersion names the state after it: a client cut off there resumes with the rest,
+    // on this replica as on one that received the sources' changes in another order.
+    const b = replica();
+    for (const c of interleaved(all, seed * 17)) b.apply(c);
+    for (const k of [0, Math.floor(replay.length / 3), Math.floor(replay.length / 2), replay.length - 1]) {
+      const held = visible(replicaAt(all.slice(0, 30)).view);
+      replayOnto(held, replay.slice(0, k + 1), a.view); // alice's rows after event k
+      const rest = b.view.log.since(replay[k].rv);
+      expect(Array.isArray(rest)).toBe(true);
+      replayOnto(held, rest as Change<TenantNamespace>[], b.view);
+      expect([...held.keys()].sort()).toEqual([...visible(a.view).keys()].sort());
+      for (const [name, row] of visible(a.view)) expect(content(held.get(name)!)).toBe(content(row));
+    }
+  });
 });
+
+/** A replica that has applied `changes`. */
+function replicaAt(changesSoFar: SourceChange[]) {
+  const r = replica();
+  for (const c of changesSoFar) r.apply(c);
+  return r;
+}
 
 describe('waiting for a resourceVersion this replica has not reached', () => {
   /** A replica 40 changes behind another, and a resourceVersion of the other. */

@@ -74,13 +74,15 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
   /** Requests waiting in whenReached. */
   #waits = 0;
   /**
-   * The last replay made, with the sources' heads it was made at. A replay depends only on the
-   * resourceVersion and the sources, never on who asks, so the watches that resume together from one
-   * resourceVersion (every client of a replica that went away, told its last one by a bookmark; the
-   * pages of one list) share it, and each event's bytes with it (Change.encoded). Dropped when the
-   * next change is appended: it would not be given out again.
+   * The last replay made, and where it ends: the sources' heads (and their positions) when it was made.
+   * A replay depends only on the resourceVersion and the sources, never on who asks, so the watches that
+   * resume together from one resourceVersion (every client of a replica that went away, told its last one
+   * by a bookmark; the pages of one list) share it, and each event's bytes with it (Change.encoded). When
+   * the sources have moved since, the next resume from the same resourceVersion extends it with the
+   * replay from where it ended (see since), so resumes spread over a busy minute do not each replay the
+   * whole of it again.
    */
-  #lastReplay: { rv: string; heads: readonly number[]; changes: readonly Change<T>[] } | undefined;
+  #lastReplay: { rv: string; heads: readonly number[]; ends: readonly SourcePosition[]; changes: readonly Change<T>[]; cost: number } | undefined;
 
   constructor(
     readonly sources: readonly SourceHistory<KubeObject>[],
@@ -118,7 +120,6 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
    */
   append(source: number, before: RowState<T> | undefined, after: RowState<T> | undefined, audienceOnly = false): Change<T> {
     const name = (after ?? before)!.object.metadata.name;
-    this.#lastReplay = undefined;
     return this.publish(new Change(this.versionOf(source, name), before, after, this.restamp, audienceOnly));
   }
 
@@ -160,15 +161,26 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
     return { client: [...body.positions], step: body.mark };
   }
 
-  /** The changes after `rv`, in order, or why there are none to give. Shared: never modified by a caller. */
+  /**
+   * The changes after `rv`, in order, or why there are none to give. Shared: never modified by a caller.
+   * A replay made earlier from the same `rv` is given again while the sources have not moved, and
+   * extended by the replay from where it ended when they have: the changes from state `rv` to the state it
+   * ended at, then those from there to now (each with the positions after it, so a client cut off
+   * anywhere resumes from exactly there, here or on another replica).
+   */
   since(rv: string): readonly Change<T>[] | Exclude<Located, object> {
     const located = this.locate(rv);
     if (typeof located === 'string') return located;
     const heads = this.sources.map((s) => s.head);
-    const last = this.#lastReplay;
-    if (last?.rv === rv && last.heads.every((head, i) => head === heads[i])) return last.changes;
-    const changes = this.#replay(located);
-    if (typeof changes !== 'string') this.#lastReplay = { rv, heads, changes };
+    const ends = this.sources.map((s) => s.position);
+    const last = this.#lastReplay?.rv === rv ? this.#lastReplay : undefined;
+    if (last && last.heads.every((head, i) => head === heads[i])) return last.changes;
+    const extendable = last && last.heads.every((head, i) => this.sources[i].retains(head));
+    const from: Exclude<Located, string> = extendable ? { positions: [...last.heads], client: [...last.ends], current: false } : located;
+    const made = this.#replay(from, REPLAY_BUDGET - (extendable ? last.cost : 0));
+    if (made === 'expired') return made;
+    const changes = extendable ? [...last.changes, ...made.changes] : made.changes;
+    this.#lastReplay = { rv, heads, ends, changes, cost: (extendable ? last.cost : 0) + made.cost };
     return changes;
   }
 
@@ -208,7 +220,9 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
     });
   }
 
-  #replay({ positions, client, step }: Exclude<Located, string>): Change<T>[] | 'expired' {
+  /** The changes from the state `located` names to now, and what they cost of the budget; 'expired' past `budget`. */
+  #replay({ positions, client, step }: Exclude<Located, string>, budget: number): { changes: Change<T>[]; cost: number } | 'expired' {
+    const allowed = budget;
     // A change's resourceVersion: start before that source's change, and replay it for the rows after the mark.
     const start = positions.map((seq, i) => (step?.source === i ? seq - 1 : seq));
     const at = this.sources.map((s, i) => s.at(start[i]));
@@ -218,7 +232,6 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
     if (step) steps.unshift({ i: step.source, entry: this.sources[step.source].entriesAfter(start[step.source])[0], after: step.row });
     const current: SourcePosition[] = [...client];
     const changes: Change<T>[] = [];
-    let budget = REPLAY_BUDGET;
     for (const { i, entry, after: from } of steps) {
       // The rows it touches, in name order as live changes are sent; those up to the mark the client has.
       const names = [...new Set(this.join.affected(i, entry, at))].sort().filter((name) => name > from);
@@ -239,6 +252,6 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
         changes.push(new Change(rv, b, after, this.restamp, kind === 'audience'));
       });
     }
-    return changes;
+    return { changes, cost: allowed - budget };
   }
 }
