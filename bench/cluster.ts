@@ -93,13 +93,20 @@ export class BenchCluster {
    * and points the APIService at it. Resolves once /readyz answers (caches synced) and the APIService is
    * Available.
    */
-  async startPaddock(flags: PaddockFlags, name = 'paddock', readyTimeoutMs?: number, register = true): Promise<PaddockProcess> {
+  /**
+   * Starts Paddock; resolves once /readyz answers. `profileFromStart`: with PADDOCK_BENCH_PROFILE_DIR set,
+   * its CPU profile starts with the process (a cold start), and the next toggleProfile ends it.
+   */
+  async startPaddock(flags: PaddockFlags, name = 'paddock', readyTimeoutMs?: number, register = true, profileFromStart = false): Promise<PaddockProcess> {
     if (this.paddock) throw new Error('Paddock is already running');
     this.paddock = await startPaddock(this.state, this.paddockKubeconfig, {
       name,
       extraArgs: ['--leader-elect=false', '--log-level=info', `--qps=${flags.qps}`, `--burst=${flags.burst}`,
         `--workers=${flags.workers}`, `--resync-period=${flags.resyncPeriod}`],
-      env: { NODE_OPTIONS: `--expose-gc --require=${PROBE} --require=${CPU_PROBE} --require=${STALL_PROBE}`, PADDOCK_BENCH_HEAP_FILE: this.heapFile, PADDOCK_BENCH_STALLS_FILE: this.stallsFile },
+      env: {
+        NODE_OPTIONS: `--expose-gc --require=${PROBE} --require=${CPU_PROBE} --require=${STALL_PROBE}`, PADDOCK_BENCH_HEAP_FILE: this.heapFile, PADDOCK_BENCH_STALLS_FILE: this.stallsFile,
+        ...(profileFromStart ? { PADDOCK_BENCH_PROFILE_AT_START: '1' } : {}),
+      },
       // Listing a 10k-namespace cluster takes seconds alone, minutes on a machine others load too.
       readyTimeoutMs: readyTimeoutMs ?? 10 * 60_000,
     });

@@ -117,13 +117,13 @@ function stallsLine(results: ListResult[]): string {
 
 function watchTable(w: WatchResult): string {
   return table(
-    ['target', 'watchers', 'changes', 'delivered / expected', 'wrong owner', 'p50 ms', 'p99 ms', 'max ms', 'hop beyond kube-apiserver\'s watch p50 / p99 ms', 'PATCH p50 ms', 'Paddock RSS peak MiB', 'kube-apiserver RSS peak MiB', 'Paddock writes', 'vs baseline: p50 / p99'],
+    ['target', 'watchers', 'changes', 'delivered / expected', 'wrong owner', 'p50 ms', 'p99 ms', 'max ms', 'hop beyond kube-apiserver\'s watch p50 / p99 ms', 'Paddock per change: on a CPU / waiting for one ms', 'PATCH p50 ms', 'Paddock RSS peak MiB', 'kube-apiserver RSS peak MiB', 'Paddock writes', 'vs baseline: p50 / p99'],
     w.phases.map((p) => {
       // Each Paddock phase beside the baseline phase with as many watchers.
       const base = w.phases.find((b) => b.role === 'baseline' && b.watchers === p.watchers);
       return [
         p.target, p.watchers, p.changes, `${p.delivered} / ${p.expected}${p.endedEarly ? ` (${p.endedEarly} watches ended early)` : ''}`, p.unexpected, f(p.delivery.p50), f(p.delivery.p99), f(p.delivery.max),
-        p.hop ? `${f(p.hop.p50)} / ${f(p.hop.p99)}` : '–', f(p.write.p50), f(p.rssPeakMiB.paddock), f(p.rssPeakMiB.kubeApiserver), p.paddockWrites,
+        p.hop ? `${f(p.hop.p50)} / ${f(p.hop.p99)}` : '–', p.paddockPerChange ? `${f(p.paddockPerChange.cpuMs)} / ${f(p.paddockPerChange.waitMs)}` : '–', f(p.write.p50), f(p.rssPeakMiB.paddock), f(p.rssPeakMiB.kubeApiserver), p.paddockWrites,
         p.role === 'baseline' || !base ? 'baseline' : `${f(ratio(base.delivery.p50, p.delivery.p50))}× / ${f(ratio(base.delivery.p99, p.delivery.p99))}×`,
       ];
     }),

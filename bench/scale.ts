@@ -223,8 +223,10 @@ export async function scaleScenario(c: BenchCluster, config: BenchConfig, scale:
   log(`starting Paddock on ${namespaces} namespaces (cold cache)`);
   const offset = c.auditOffset();
   const t0 = performance.now();
-  await c.startPaddock(scale.flags, 'paddock-scale', scale.readyTimeoutMs);
+  // With PADDOCK_BENCH_PROFILE_DIR set: a CPU profile of the cold start, from the process's start to /readyz.
+  await c.startPaddock(scale.flags, 'paddock-scale', scale.readyTimeoutMs, true, true);
   const readySeconds = (performance.now() - t0) / 1000;
+  c.toggleProfile();
   log(`  /readyz after ${round(readySeconds)} s; waiting for the first pass over ${b.built.length} Tenants`);
   await waitFirstPass(c, b.built.length, 30 * 60_000);
   const firstPassSeconds = (performance.now() - t0) / 1000;

@@ -6,6 +6,7 @@ import { sleep } from '../test/controlplane/processes';
 import { TENANT_LABEL, TNS, type BenchCluster } from './cluster';
 import { pool, type Client } from './http';
 import { RssSampler } from './proc';
+import { schedFrom } from './sched';
 import { ownerName, type BenchConfig } from './scenarios';
 import { ratio, round, summarize, type LatencySummary } from './stats';
 import { tails } from './tails';
@@ -51,6 +52,13 @@ export interface WatchPhaseResult {
   hop?: LatencySummary;
   /** Latency of the PATCH requests themselves. */
   write: LatencySummary;
+  /**
+   * Paddock's main thread (its event loop) per change, from the first PATCH until every event arrived
+   * (/proc/<pid>/schedstat; Paddock phases only): time on a CPU, and time runnable but waiting for one
+   * while the machine's other processes ran. What a change costs Paddock, and what part of its hop it
+   * spent waiting its turn rather than working.
+   */
+  paddockPerChange?: { cpuMs: number; waitMs: number };
   rssPeakMiB: { paddock: number; kubeApiserver: number };
   rssMeanMiB: { paddock: number; kubeApiserver: number };
 }
@@ -272,6 +280,7 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     const sampler = new RssSampler({ paddock: cluster.paddock!.pid, kubeApiserver: cluster.state.pids.apiserver });
     cluster.toggleProfile();
     await sleep(1000);
+    const paddockSched = phase.role === 'paddock' ? schedFrom(cluster.paddock!.pid) : undefined;
 
     const writes: number[] = [];
     const pending: Promise<void>[] = [];
@@ -293,6 +302,7 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     const expected = total * perOwner;
     const deadline = performance.now() + 10_000;
     while (latencies.length < expected && performance.now() < deadline) await sleep(100);
+    const perChange = paddockSched?.()?.paddock;
     const rss = sampler.stop();
     cluster.toggleProfile();
     // Before the phase closes them: which watches the server ended, or lost their connection, meanwhile.
@@ -318,6 +328,7 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
       paddockWrites: paddockWrites.total,
       ...(paddockWrites.total > 0 ? { paddockWritesByResource: paddockWrites.byResource } : {}),
       delivery: summarize(latencies), hop: summarize(hops), write: summarize(writes),
+      ...(perChange ? { paddockPerChange: { cpuMs: round(perChange.cpuMs / total), waitMs: round(perChange.waitMs / total) } } : {}),
       rssPeakMiB: { paddock: round(rss.paddock.peakMiB), kubeApiserver: round(rss.kubeApiserver.peakMiB) },
       rssMeanMiB: { paddock: round(rss.paddock.meanMiB), kubeApiserver: round(rss.kubeApiserver.meanMiB) },
     });

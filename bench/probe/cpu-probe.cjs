@@ -3,7 +3,9 @@
 // first starts a CPU profile (V8's sampling profiler, 500 µs), a record of garbage-collection pauses and
 // a histogram of event-loop delay; the next stops them and writes `paddock-<n>.cpuprofile` (open it in
 // Chrome DevTools or read it with bench/profile-top.ts) and `paddock-<n>.json` (GC pauses by kind,
-// event-loop delay percentiles) to that directory. Without the variable it does nothing.
+// event-loop delay percentiles) to that directory. With PADDOCK_BENCH_PROFILE_AT_START=1 as well, the
+// first measurement starts as the process does (a cold start: the next SIGWINCH ends it). Without the
+// directory it does nothing.
 'use strict';
 const { writeFileSync, renameSync } = require('node:fs');
 const { join } = require('node:path');
@@ -24,7 +26,7 @@ if (dir) {
     writeFileSync(file + '.tmp', text);
     renameSync(file + '.tmp', file);
   };
-  process.on('SIGWINCH', () => {
+  const toggle = () => {
     if (!running) {
       const session = new Session();
       session.connect();
@@ -63,5 +65,7 @@ if (dir) {
       if (!err) writeAtomic(join(dir, `paddock-${id}.cpuprofile`), JSON.stringify(result.profile));
       session.disconnect();
     });
-  });
+  };
+  process.on('SIGWINCH', toggle);
+  if (process.env.PADDOCK_BENCH_PROFILE_AT_START === '1') toggle();
 }
