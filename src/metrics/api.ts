@@ -39,7 +39,7 @@ export const watchEventsSent = new Counter({
 
 export const watchersClosed = new Counter({
   name: 'paddock_watchers_closed_total',
-  help: 'Watches closed, by reason: done (timeout), client (went away), slow (could not keep up), expired.',
+  help: 'Watches closed, by reason: done (timeout), client (went away), slow (could not keep up), failed (its catch-up could not be made), expired.',
   labelNames: ['reason'] as const,
   registers: [registry],
 });
