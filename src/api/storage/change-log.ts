@@ -64,7 +64,9 @@ interface Read {
  * once. A resume does not replay this replica's own sequence of changes (another replica received the
  * sources' events in another interleaving and passed through other states): it replays the sources'
  * recorded changes after the client's positions through the view's join, in revision order, from the
- * exact state the client saw — so the events are the same on every replica that retains them.
+ * exact state the client saw — so the events are the same on every replica that retains them (but for a
+ * replay extended from an earlier one, whose changes of different sources may come in another order: it
+ * takes the client to the same rows, each change naming the state after it).
  *
  * Invariants: every change's resourceVersion names the exact state of all sources after it; `since(rv)`
  * returns the changes that take the rows of state `rv` to the rows now, each judged by the states before
@@ -120,6 +122,8 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
    */
   append(source: number, before: RowState<T> | undefined, after: RowState<T> | undefined, audienceOnly = false): Change<T> {
     const name = (after ?? before)!.object.metadata.name;
+    // A replay that can no longer be extended (the sources have forgotten where it ends) is not kept.
+    if (this.#lastReplay && !this.#retained(this.#lastReplay.heads)) this.#lastReplay = undefined;
     return this.publish(new Change(this.versionOf(source, name), before, after, this.restamp, audienceOnly));
   }
 
@@ -170,18 +174,29 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
    */
   since(rv: string): readonly Change<T>[] | Exclude<Located, object> {
     const located = this.locate(rv);
-    if (typeof located === 'string') return located;
+    const last = this.#lastReplay?.rv === rv ? this.#lastReplay : undefined;
+    if (typeof located === 'string') {
+      if (last) this.#lastReplay = undefined;
+      return located;
+    }
     const heads = this.sources.map((s) => s.head);
     const ends = this.sources.map((s) => s.position);
-    const last = this.#lastReplay?.rv === rv ? this.#lastReplay : undefined;
     if (last && last.heads.every((head, i) => head === heads[i])) return last.changes;
-    const extendable = last && last.heads.every((head, i) => this.sources[i].retains(head));
+    const extendable = last && this.#retained(last.heads);
     const from: Exclude<Located, string> = extendable ? { positions: [...last.heads], client: [...last.ends], current: false } : located;
     const made = this.#replay(from, REPLAY_BUDGET - (extendable ? last.cost : 0));
-    if (made === 'expired') return made;
+    if (made === 'expired') {
+      if (last) this.#lastReplay = undefined;
+      return made;
+    }
     const changes = extendable ? [...last.changes, ...made.changes] : made.changes;
     this.#lastReplay = { rv, heads, ends, changes, cost: (extendable ? last.cost : 0) + made.cost };
     return changes;
+  }
+
+  /** Whether every source still retains its position `heads[i]`. */
+  #retained(heads: readonly number[]): boolean {
+    return heads.every((head, i) => this.sources[i].retains(head));
   }
 
   /** The row `name` in the state `rv` names, undefined when there was none, or why that state cannot be read here. */

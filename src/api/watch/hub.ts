@@ -146,7 +146,10 @@ export class WatchHub<T extends KubeObject = KubeObject> {
     if (resumes && storage.locate(rv) === 'ahead') {
       // Another replica issued it and this one has not caught up yet: wait for it, as kube-apiserver's
       // watch cache waits for a revision it has not seen, then serve (or refuse) it.
-      void storage.whenReached(rv, this.options.resourceVersionWaitMs).then(() => start());
+      void storage.whenReached(rv, this.options.resourceVersionWaitMs).then(() => start()).catch((err: unknown) => {
+        this.options.log.error('closed a watch that could not be started', { resource: resource.names.resource, user: viewer.name, err });
+        watcher.close('failed');
+      });
       return watcher;
     }
     start();

@@ -252,6 +252,39 @@ describe('Watcher', () => {
       expect(sink.lines).toEqual(['ADDED oil-a v1', 'ADDED oil-b v1']);
     });
 
+    it(`closes a client that stops reading mid catch-up after ${STALLED_GRACES} graces, with a bound larger than a slice`, () => {
+      jest.useFakeTimers();
+      const sink = new MemorySink();
+      const closes: string[] = [];
+      const watcher = new Watcher<Row>(sink, {
+        sight: { admits: () => true, matches: () => true },
+        encode: (_c, type, r) => Buffer.alloc(100 * 1024, `${type} ${r.name}`),
+        maxBufferedBytes: 8 * CATCH_UP_SLICE_BYTES, // a slice (1 MiB) never holds the bound
+        onClose: (why) => closes.push(why),
+      });
+      watcher.sendInitial((o) => new Change('1', undefined, { object: o, audience: new Set() }), Array.from({ length: 40 }, (_, i) => ({ name: `oil-${i}`, v: 1 })));
+      expect(sink.bufferedBytes).toBeLessThan(8 * CATCH_UP_SLICE_BYTES);
+      jest.advanceTimersByTime(2000 * (STALLED_GRACES - 1));
+      expect(closes).toEqual([]);
+      jest.advanceTimersByTime(2000);
+      expect(closes).toEqual(['slow']);
+    });
+
+    it('closes the watch, and throws, when its first slice cannot be made: nothing waits behind it', () => {
+      const sink = new MemorySink();
+      const closes: string[] = [];
+      const watcher = new Watcher<Row>(sink, {
+        sight: { admits: () => true, matches: () => true },
+        encode: () => { throw new Error('cannot encode'); },
+        maxBufferedBytes: 20,
+        onClose: (why) => closes.push(why),
+      });
+      expect(() => watcher.sendInitial((o) => new Change('1', undefined, { object: o, audience: new Set() }), [{ name: 'oil-a', v: 1 }])).toThrow('cannot encode');
+      expect(watcher.closed).toBe(true);
+      expect(closes).toEqual(['failed']);
+      expect(sink.destroyed).toBe(true);
+    });
+
     it('closes the watch as failed when making a later slice throws, and says why', () => {
       jest.useFakeTimers();
       const errors: unknown[] = [];

@@ -195,9 +195,12 @@ export class Watcher<T> {
         made += next.value.length;
       }
     } catch (err) {
+      // Closed either way (nothing may wait behind a catch-up that cannot end); the first slice's failure
+      // is the caller's to report, as the request it serves fails with it.
+      if (!first) this.options.onError?.(err);
+      this.close('failed');
       if (first) throw err;
-      this.options.onError?.(err);
-      return this.close('failed');
+      return;
     }
     this.#flush();
     this.#checkPace();
@@ -244,15 +247,20 @@ export class Watcher<T> {
     return this.#written - Math.max(read, this.#catchUpEnd);
   }
 
-  /** Bytes the client has still to read: unread by the sink, and waiting behind a catch-up. */
-  #unread(): number {
-    return this.sink.bufferedBytes + this.#queuedBytes;
+  /**
+   * Whether the client holds bytes it must read for the watch to go on: more than the bound unread, or
+   * any of a catch-up's slice (its next slice waits for it; with a bound above the slice size it never
+   * holds more than the bound, and a client that stopped reading must not hold its catch-up for ever).
+   */
+  #holding(): boolean {
+    const buffered = this.sink.bufferedBytes;
+    return buffered + this.#queuedBytes > this.options.maxBufferedBytes || (this.#catchUp !== undefined && buffered > 0);
   }
 
   /**
    * Closes the watcher as slow once its client is more than `maxBufferedBytes` behind the live events for
-   * the grace (more than four times as many: at once), or has more unread bytes than that and read none
-   * of them for STALLED_GRACES graces: a client that stopped reading holds no catch-up for ever, and one
+   * the grace (more than four times as many: at once), or holds bytes it must read (see #holding) and read
+   * none of them for STALLED_GRACES graces: a client that stopped reading holds no catch-up for ever, and one
    * that is busy starting (kube-controller-manager opens its informers all at once) is not taken for one.
    */
   #checkPace(stillGraces = 0): void {
@@ -261,10 +269,10 @@ export class Watcher<T> {
     const read = this.#written - this.sink.bufferedBytes;
     if (this.#behind(read) > 4 * maxBufferedBytes) {
       this.close('slow');
-    } else if (this.#unread() > maxBufferedBytes && !this.#slowCheck) {
+    } else if (this.#holding() && !this.#slowCheck) {
       this.#slowCheck = setTimeout(() => {
         this.#slowCheck = undefined;
-        if (this.#unread() <= maxBufferedBytes) return;
+        if (!this.#holding()) return;
         const readNow = this.#written - this.sink.bufferedBytes;
         // Graces in a row in which the client read nothing.
         const still = readNow === read ? stillGraces + 1 : 0;
