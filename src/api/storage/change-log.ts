@@ -180,17 +180,18 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
       return located;
     }
     const heads = this.sources.map((s) => s.head);
-    const ends = this.sources.map((s) => s.position);
     if (last && last.heads.every((head, i) => head === heads[i])) return last.changes;
-    const extendable = last && this.#retained(last.heads);
-    const from: Exclude<Located, string> = extendable ? { positions: [...last.heads], client: [...last.ends], current: false } : located;
-    const made = this.#replay(from, REPLAY_BUDGET - (extendable ? last.cost : 0));
+    // What the replay starts from: the last one's end when the sources still retain it, else `rv`.
+    const base = last && this.#retained(last.heads) ? last : undefined;
+    const from: Exclude<Located, string> = base ? { positions: [...base.heads], client: [...base.ends], current: false } : located;
+    const spent = base?.cost ?? 0;
+    const made = this.#replay(from, REPLAY_BUDGET - spent);
     if (made === 'expired') {
       if (last) this.#lastReplay = undefined;
       return made;
     }
-    const changes = extendable ? [...last.changes, ...made.changes] : made.changes;
-    this.#lastReplay = { rv, heads, ends, changes, cost: (extendable ? last.cost : 0) + made.cost };
+    const changes = base ? [...base.changes, ...made.changes] : made.changes;
+    this.#lastReplay = { rv, heads, ends: this.sources.map((s) => s.position), changes, cost: spent + made.cost };
     return changes;
   }
 

@@ -123,14 +123,7 @@ export class Watcher<T> {
 
   /** Sends the events of `changes` (a resume's replay, a fixed list), in order, as the client takes them. */
   replay(changes: Iterable<Change<T>>): void {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const watcher = this;
-    this.#startCatchUp((function* () {
-      for (const change of changes) {
-        const bytes = watcher.#eventOf(change);
-        if (bytes) yield bytes;
-      }
-    })());
+    this.#startCatchUp(this.#eventsOf(changes));
   }
 
   /** Writes bytes that are not a change (bookmarks, the final ERROR event). */
@@ -161,6 +154,14 @@ export class Watcher<T> {
     if (this.#closed) return undefined;
     const event = eventFor(this.options.sight, change);
     return event ? this.options.encode(change, event.type, event.object) : undefined;
+  }
+
+  /** The bytes of the events `changes` make for this watch, made as they are asked for. */
+  *#eventsOf(changes: Iterable<Change<T>>): Generator<Buffer> {
+    for (const change of changes) {
+      const bytes = this.#eventOf(change);
+      if (bytes) yield bytes;
+    }
   }
 
   #flush(): void {
@@ -284,5 +285,5 @@ export class Watcher<T> {
   }
 }
 
-/** Graces in a row without reading a byte after which a client with more than the bound unread is closed (30 s by default). */
+/** Graces in a row without reading a byte after which a client holding bytes it must read is closed (30 s by default; see Watcher's #holding). */
 export const STALLED_GRACES = 15;
