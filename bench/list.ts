@@ -35,6 +35,22 @@ export interface TargetResult {
   rps: number;
   /** Requests answered 429 or 503 with Retry-After and retried (none: absent). */
   retried?: number;
+  /**
+   * Requests that got no byte of an answer for the client's timeout (60 s; none: absent). Each is a sample
+   * of the time until it was given up, which its real latency exceeds: the summary, and a ratio built on
+   * it, is then a lower bound.
+   */
+  timedOut?: number;
+  /** Set once the target timed out {@link GIVE_UP_AFTER} times: it was asked nothing more (not even the burst; rps 0). */
+  gaveUp?: boolean;
+}
+
+/** Timeouts after which a target is asked nothing more: a server that does not answer is not waited on for a whole run. */
+export const GIVE_UP_AFTER = 3;
+
+/** A request that got no byte of an answer for the client's timeout (http.ts `Client.send`). */
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && err.message.startsWith('timeout:');
 }
 
 export interface ListResult {
@@ -75,7 +91,11 @@ const retried = new Map<string, number>();
 async function once(t: Target): Promise<{ ms: number; bytes: number; rows: number }> {
   let waited = 0;
   for (let attempt = 0; ; attempt++) {
-    const res = await t.client.get(t.path, t.accept);
+    const sent = performance.now();
+    const res = await t.client.get(t.path, t.accept).catch((err: unknown) => {
+      if (isTimeout(err)) throw new TimedOut(waited + performance.now() - sent);
+      throw err;
+    });
     if ((res.status === 429 || res.status === 503) && res.retryAfter !== undefined && attempt < 5) {
       retried.set(t.name, (retried.get(t.name) ?? 0) + 1);
       const ms = Math.max(1, res.retryAfter) * 1000;
@@ -85,6 +105,13 @@ async function once(t: Target): Promise<{ ms: number; bytes: number; rows: numbe
     }
     if (res.status !== 200) throw new Error(`${t.name}: GET ${t.path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
     return { ms: waited + res.ms, bytes: res.body.length, rows: rowsOf(res.body) };
+  }
+}
+
+/** A request of a target that got no answer within the client's timeout, after `ms` in all (the retries' waits too). */
+class TimedOut extends Error {
+  constructor(readonly ms: number) {
+    super(`no answer within ${ms} ms`);
   }
 }
 
@@ -129,22 +156,40 @@ export async function measureExplained(targets: Target[], opts: MeasureOptions &
   return { targets: results, stalls: await tails.summarize(opts.paddock.stallsFile, mark), ...(paddockWindow ? { paddockWindow } : {}) };
 }
 
-/** What {@link measure} describes; given `paddock`, with its run-queue accounting and the cpu probe's window. */
+/**
+ * What {@link measure} describes; given `paddock`, with its run-queue accounting and the cpu probe's window.
+ * A request that gets no answer within the client's timeout is a sample of the time it was given (a
+ * lower bound) rather than the end of the run, and a target that timed out {@link GIVE_UP_AFTER} times is
+ * asked nothing more: its summary holds the samples it gave (its timeouts, when it gave nothing else).
+ */
 async function measured(targets: Target[], opts: MeasureOptions & { paddock?: PaddockProcess }): Promise<{ targets: TargetResult[]; paddockWindow?: PaddockWindow }> {
   const first = new Map<string, { bytes: number; rows: number }>();
-  for (const t of targets) {
-    const r = await once(t);
-    if (!t.expectRows(r.rows)) throw new Error(`${t.name}: unexpected row count ${r.rows}`);
-    first.set(t.name, r);
-  }
-  for (let i = 0; i < (opts.warmup ?? 5); i++) for (const t of targets) await once(t);
+  const timeouts = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const answering = (t: Target) => timeouts.get(t.name)!.length < GIVE_UP_AFTER;
+  /** One request of `t`: its answer (the first one's rows checked and kept), or the time it was given up after. */
+  const ask = async (t: Target): Promise<number> => {
+    try {
+      const r = await once(t);
+      if (!first.has(t.name)) {
+        if (!t.expectRows(r.rows)) throw new Error(`${t.name}: unexpected row count ${r.rows}`);
+        first.set(t.name, r);
+      }
+      return r.ms;
+    } catch (err) {
+      if (!(err instanceof TimedOut)) throw err;
+      timeouts.get(t.name)!.push(err.ms);
+      return err.ms;
+    }
+  };
+  for (const t of targets) await ask(t);
+  for (let i = 0; i < (opts.warmup ?? 5); i++) for (const t of targets.filter(answering)) await ask(t);
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const window = openProfileWindow(opts.paddock?.toggleProfile);
   for (let i = 0; i < opts.sequential; i++) {
-    for (const t of shuffled(targets)) {
+    for (const t of shuffled(targets.filter(answering))) {
       const schedSince = schedFrom(opts.paddock?.pid);
       const sentAt = performance.now();
-      const { ms } = await once(t);
+      const ms = await ask(t);
       const sched = schedSince();
       samples.get(t.name)!.push(ms);
       // The sequential samples are the run's tail samples too (the burst's measure throughput, not latency).
@@ -155,12 +200,17 @@ async function measured(targets: Target[], opts: MeasureOptions & { paddock?: Pa
   const results: TargetResult[] = [];
   for (const t of targets) {
     const started = performance.now();
-    await pool(Array.from({ length: opts.burst }), opts.concurrency, async () => void (await once(t)));
-    const rps = opts.burst / ((performance.now() - started) / 1000);
-    const f = first.get(t.name)!;
+    await pool(Array.from({ length: opts.burst }), opts.concurrency, async () => void (answering(t) && (await ask(t))));
+    const rps = answering(t) ? opts.burst / ((performance.now() - started) / 1000) : 0;
+    const f = first.get(t.name) ?? { rows: 0, bytes: 0 };
     const retries = retried.get(t.name);
     retried.delete(t.name);
-    results.push({ target: t.name, role: t.role, rows: f.rows, bytes: f.bytes, latency: summarize(samples.get(t.name)!), rps: round(rps), ...(retries ? { retried: retries } : {}) });
+    const timedOut = timeouts.get(t.name)!;
+    const sampled = samples.get(t.name)!;
+    results.push({
+      target: t.name, role: t.role, rows: f.rows, bytes: f.bytes, latency: summarize(sampled.length > 0 ? sampled : timedOut), rps: round(rps),
+      ...(retries ? { retried: retries } : {}), ...(timedOut.length > 0 ? { timedOut: timedOut.length } : {}), ...(answering(t) ? {} : { gaveUp: true }),
+    });
   }
   return { targets: results, ...(paddockWindow ? { paddockWindow } : {}) };
 }

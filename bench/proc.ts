@@ -8,17 +8,30 @@ export function memoryOf(pid: number): { rssMiB: number; hwmMiB: number } {
   return { rssMiB: kb('VmRSS') / 1024, hwmMiB: kb('VmHWM') / 1024 };
 }
 
-/** Samples the RSS of some processes every `intervalMs` until stopped; reports the peak and the mean. */
+/** The machine's memory available to new work without swapping (/proc/meminfo MemAvailable), in MiB. */
+export function memAvailableMiB(): number {
+  return Number(/^MemAvailable:\s+(\d+) kB/m.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? NaN) / 1024;
+}
+
+/** The name under which {@link RssSampler} reports the machine's available memory, when asked to. */
+export const MACHINE_AVAILABLE = 'machineAvailable';
+
+/**
+ * Samples the RSS of some processes every `intervalMs` until stopped (and, with `machine`, the machine's
+ * available memory as {@link MACHINE_AVAILABLE}); reports the peak, the mean and the least of each.
+ */
 export class RssSampler {
   readonly #samples = new Map<string, number[]>();
   readonly #timer: NodeJS.Timeout;
 
-  constructor(readonly pids: Record<string, number>, intervalMs = 500) {
-    for (const name of Object.keys(pids)) this.#samples.set(name, []);
+  constructor(readonly pids: Record<string, number>, intervalMs = 500, machine = false) {
+    const probes: [string, () => number][] = Object.entries(pids).map(([name, pid]) => [name, () => memoryOf(pid).rssMiB]);
+    if (machine) probes.push([MACHINE_AVAILABLE, memAvailableMiB]);
+    for (const [name] of probes) this.#samples.set(name, []);
     const sample = () => {
-      for (const [name, pid] of Object.entries(pids)) {
+      for (const [name, probe] of probes) {
         try {
-          this.#samples.get(name)!.push(memoryOf(pid).rssMiB);
+          this.#samples.get(name)!.push(probe());
         } catch {
           /* the process is gone; the report shows what was sampled */
         }
@@ -28,11 +41,11 @@ export class RssSampler {
     this.#timer = setInterval(sample, intervalMs);
   }
 
-  stop(): Record<string, { peakMiB: number; meanMiB: number }> {
+  stop(): Record<string, { peakMiB: number; meanMiB: number; leastMiB: number }> {
     clearInterval(this.#timer);
-    const out: Record<string, { peakMiB: number; meanMiB: number }> = {};
+    const out: Record<string, { peakMiB: number; meanMiB: number; leastMiB: number }> = {};
     for (const [name, xs] of this.#samples) {
-      out[name] = { peakMiB: Math.max(...xs), meanMiB: xs.reduce((a, b) => a + b, 0) / (xs.length || 1) };
+      out[name] = { peakMiB: Math.max(...xs), meanMiB: xs.reduce((a, b) => a + b, 0) / (xs.length || 1), leastMiB: Math.min(...xs) };
     }
     return out;
   }

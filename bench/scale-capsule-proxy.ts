@@ -10,6 +10,7 @@ import type { BenchCluster } from './cluster';
 import { CapsuleProxy, type CapsuleProxyBuild } from './capsule-proxy';
 import { capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios } from './capsule-proxy-scenarios';
 import { pool } from './http';
+import { MACHINE_AVAILABLE, memAvailableMiB, RssSampler } from './proc';
 import type { ListResult } from './list';
 import { ownerOfTenant, tenantName, type BenchConfig } from './scenarios';
 import { ratio, round } from './stats';
@@ -37,6 +38,13 @@ export interface ScaleCapsuleProxyResult {
   adminList?: Ratios & { result: ListResult };
   /** The watch fan-out: capsule-proxy's delivery latency ÷ Paddock's. */
   watch?: Ratios & { result: WatchResult };
+  /** The parts that failed (`ownerList`, `adminList`, `watch`), each with why in one line; the others were still measured. */
+  failed?: Record<string, string>;
+  /**
+   * Memory over capsule-proxy's part (MiB): the machine's least available, and the peak RSS of
+   * kube-apiserver, etcd and capsule-proxy — the machine is shared, and a server short of it is slow.
+   */
+  memory?: { leastAvailableMiB: number; kubeApiserverPeakMiB: number; etcdPeakMiB: number; capsuleProxyPeakMiB: number };
 }
 
 /** Capsule-proxy ÷ Paddock through kube-apiserver as Tables, from a list scenario's targets. */
@@ -63,6 +71,8 @@ export async function scaleCapsuleProxy(
   if ('skipped' in build) return { version: 'none', skipped: build.skipped };
   log('starting capsule-proxy (Capsule CRDs, CapsuleConfiguration users, ServiceAccount)');
   const cp = await CapsuleProxy.start(c, build, config);
+  // From capsule-proxy's start, its Tenants' writes included, to its last measurement.
+  const memory = new RssSampler({ kubeApiserver: c.state.pids.apiserver, etcd: c.state.pids.etcd, capsuleProxy: cp.pid }, 1000, true);
   try {
     log(`writing ${built.length} Capsule Tenants (spec and status) in bulk, ${concurrency} at once`);
     const started = performance.now();
@@ -76,23 +86,41 @@ export async function scaleCapsuleProxy(
     await cp.waitRows(last, built.filter((i) => ownerOfTenant(config, i) === last).length * config.namespacesPerTenant, 10 * 60_000);
     log(`  ${built.length} Capsule Tenants in ${round(seconds)} s; capsule-proxy ${cp.version} serving on :${cp.port}`);
 
+    const failed: Record<string, string> = {};
+    /** One part: its result, or undefined with why it failed in `failed` (a part that fails leaves the others' results). */
+    const part = async <R>(name: string, measure: () => Promise<R>): Promise<R | undefined> => {
+      try {
+        return await measure();
+      } catch (err) {
+        failed[name] = (err as Error).message.slice(0, 300);
+        log(`  capsule-proxy's ${name} failed: ${failed[name]} (machine memory available now ${round(memAvailableMiB())} MiB)`);
+        return undefined;
+      }
+    };
     log(`capsule-proxy owner list at ${namespaces}`);
-    const owner = await capsuleOwnerList(c, cp, config, namespaces);
-    const { ratioP50, ratioP99, ratioJsonP50, ratioJsonP99 } = ownerListRatios(owner);
-    log(`  capsule-proxy ÷ Paddock through kube-apiserver: p50 ${ratioP50}×, p99 ${ratioP99}×`);
+    const owner = await part('ownerList', () => capsuleOwnerList(c, cp, config, namespaces));
+    const ownerRatios = owner && ownerListRatios(owner);
+    if (ownerRatios) log(`  capsule-proxy ÷ Paddock through kube-apiserver: p50 ${ownerRatios.ratioP50}×, p99 ${ownerRatios.ratioP99}×`);
     log(`capsule-proxy admin list at ${namespaces}`);
-    const admin = await capsuleAdminList(c, cp, { ...config, adminList }, namespaces);
+    const admin = await part('adminList', () => capsuleAdminList(c, cp, { ...config, adminList }, namespaces));
     log(`capsule-proxy watch fan-out at ${namespaces}: ${config.owners * config.watch.watchersPerOwner} watchers`);
-    const watch = await capsuleWatch(c, cp, config, namespaces, world, [config.watch.watchersPerOwner]);
+    const watch = await part('watch', () => capsuleWatch(c, cp, config, namespaces, world, [config.watch.watchersPerOwner]));
+    const m = memory.stop();
     return {
       version: cp.version,
       size: namespaces,
       build: { tenants: built.length, seconds: round(seconds), requestsPerSecond: round((2 * built.length) / seconds) },
-      ownerList: { ratioP50, ratioP99, ratioJsonP50, ratioJsonP99, result: owner },
-      adminList: { ...tableRatios(admin), result: admin },
-      watch: { ...watchRatios(watch), result: watch },
+      ...(owner && ownerRatios ? { ownerList: { ...ownerRatios, result: owner } } : {}),
+      ...(admin ? { adminList: { ...tableRatios(admin), result: admin } } : {}),
+      ...(watch ? { watch: { ...watchRatios(watch), result: watch } } : {}),
+      ...(Object.keys(failed).length > 0 ? { failed } : {}),
+      memory: {
+        leastAvailableMiB: round(m[MACHINE_AVAILABLE].leastMiB), kubeApiserverPeakMiB: round(m.kubeApiserver.peakMiB),
+        etcdPeakMiB: round(m.etcd.peakMiB), capsuleProxyPeakMiB: round(m.capsuleProxy.peakMiB),
+      },
     };
   } finally {
+    memory.stop();
     await cp.stop();
   }
 }
@@ -105,6 +133,12 @@ export function scaleCapsuleProxyMarkdown(r: ScaleCapsuleProxyResult, listTable:
     `capsule-proxy ${r.version} on the same cluster, a Capsule Tenant written for each of the ${r.build?.tenants} bench Tenants (spec and the status the Capsule controller would write; ` +
     `${r.build?.seconds} s, ${r.build?.requestsPerSecond} requests/s). capsule-proxy ÷ Paddock through kube-apiserver (higher is better for Paddock) at ${r.size} namespaces: ` +
     `owner list (Table) ${x(r.ownerList)}; admin list (Table) ${x(r.adminList)}; watch delivery at ${r.watch ? r.watch.result.owners * r.watch.result.watchersPerOwner : 0} watchers ${x(r.watch)}.`, ''];
+  for (const [part, why] of Object.entries(r.failed ?? {})) out.push(`- ${part} failed: ${why}`);
+  if (r.memory) {
+    out.push(`- Memory over capsule-proxy's part: the machine's least available ${r.memory.leastAvailableMiB} MiB; peak RSS kube-apiserver ${r.memory.kubeApiserverPeakMiB}, ` +
+      `etcd ${r.memory.etcdPeakMiB}, capsule-proxy ${r.memory.capsuleProxyPeakMiB} MiB.`);
+  }
+  if (r.failed || r.memory) out.push('');
   const lists = [r.ownerList?.result, r.adminList?.result].filter((l): l is ListResult => !!l);
   if (lists.length) out.push(listTable(lists), '');
   if (r.watch) out.push(watchTable(r.watch.result), '');

@@ -4,11 +4,14 @@
  * waits when the thread waits: read around a request, the wait is what the machine's other processes took.
  */
 import { readFileSync } from 'node:fs';
+import { round } from './stats';
 
 /** A thread's scheduler accounting (ms): on a CPU, and runnable but waiting for one (the run queue). */
 export interface Sched {
   cpuMs: number;
   waitMs: number;
+  /** Times the thread was put on a CPU: each wake-up from sleep (or a turn back after preemption) is one. */
+  runs?: number;
 }
 
 /** Over one sample: the client's main thread (this process) and, when it was read, Paddock's. */
@@ -20,8 +23,8 @@ export interface SampleSched {
 /** The main thread's accounting of process `pid` (`self` for this one); undefined when it cannot be read. */
 export function schedOf(pid: number | 'self'): Sched | undefined {
   try {
-    const [cpu, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
-    return { cpuMs: cpu / 1e6, waitMs: wait / 1e6 };
+    const [cpu, wait, runs] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { cpuMs: cpu / 1e6, waitMs: wait / 1e6, runs };
   } catch {
     return undefined;
   }
@@ -29,7 +32,14 @@ export function schedOf(pid: number | 'self'): Sched | undefined {
 
 /** `after − before`, when both were read. */
 export function schedDelta(before: Sched | undefined, after: Sched | undefined): Sched | undefined {
-  return before && after ? { cpuMs: after.cpuMs - before.cpuMs, waitMs: after.waitMs - before.waitMs } : undefined;
+  if (!before || !after) return undefined;
+  const runs = before.runs !== undefined && after.runs !== undefined ? { runs: after.runs - before.runs } : {};
+  return { cpuMs: after.cpuMs - before.cpuMs, waitMs: after.waitMs - before.waitMs, ...runs };
+}
+
+/** `s` divided by `n` (per change, per second), rounded for a report. */
+export function schedPer(s: Sched, n: number): Sched {
+  return { cpuMs: round(s.cpuMs / n), waitMs: round(s.waitMs / n), ...(s.runs !== undefined ? { runs: round(s.runs / n) } : {}) };
 }
 
 /**

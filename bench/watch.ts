@@ -6,7 +6,7 @@ import { sleep } from '../test/controlplane/processes';
 import { TENANT_LABEL, TNS, type BenchCluster } from './cluster';
 import { pool, type Client } from './http';
 import { RssSampler } from './proc';
-import { schedFrom } from './sched';
+import { schedFrom, schedPer, type Sched } from './sched';
 import { ownerName, type BenchConfig } from './scenarios';
 import { ratio, round, summarize, type LatencySummary } from './stats';
 import { tails } from './tails';
@@ -56,9 +56,12 @@ export interface WatchPhaseResult {
    * Paddock's main thread (its event loop) per change, from the first PATCH until every event arrived
    * (/proc/<pid>/schedstat; Paddock phases only): time on a CPU, and time runnable but waiting for one
    * while the machine's other processes ran. What a change costs Paddock, and what part of its hop it
-   * spent waiting its turn rather than working.
+   * spent waiting its turn rather than working; and how many times it was put on a CPU (each wake-up
+   * pays a wait on a busy machine).
    */
-  paddockPerChange?: { cpuMs: number; waitMs: number };
+  paddockPerChange?: Sched;
+  /** The same thread per second just before, its watches open and no change made: its background (timers, the bench's probes). */
+  paddockIdlePerSecond?: Sched;
   rssPeakMiB: { paddock: number; kubeApiserver: number };
   rssMeanMiB: { paddock: number; kubeApiserver: number };
 }
@@ -155,10 +158,15 @@ export function followWatch(res: IncomingMessage, phase: string, onDelivery: (se
   return stream;
 }
 
+/** How long a watch may take to answer its request (its headers): a server that does not is not waited on for ever. */
+const OPEN_TIMEOUT_MS = 60_000;
+
 /** Opens one watch and resolves once its response headers arrived; its events are followed by `followWatch`. */
 function openWatch(agent: Agent, url: string, phase: string, onDelivery: (seq: number, at: number) => void): Promise<OpenWatch> {
   return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => req.destroy(new Error(`watch ${url}: no response headers within ${OPEN_TIMEOUT_MS / 1000} s`)), OPEN_TIMEOUT_MS);
     const req = request(url, { agent, headers: { Accept: 'application/json' } }, (res) => {
+      clearTimeout(timer);
       if (res.statusCode !== 200) {
         let body = '';
         res.on('data', (c) => (body += c));
@@ -172,7 +180,10 @@ function openWatch(agent: Agent, url: string, phase: string, onDelivery: (seq: n
       }
       resolve({ req, stream: followWatch(res, phase, onDelivery) });
     });
-    req.on('error', (err) => reject(err));
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
     req.end();
   });
 }
@@ -279,7 +290,12 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     const audit = cluster.auditOffset();
     const sampler = new RssSampler({ paddock: cluster.paddock!.pid, kubeApiserver: cluster.state.pids.apiserver });
     cluster.toggleProfile();
-    await sleep(1000);
+    // Paddock idle, its watches open: what its main thread does with no change to deliver (timers, probes).
+    const idleSched = phase.role === 'paddock' ? schedFrom(cluster.paddock!.pid) : undefined;
+    const idleStarted = performance.now();
+    await sleep(2000);
+    const idle = idleSched?.()?.paddock;
+    const idleSeconds = (performance.now() - idleStarted) / 1000;
     const paddockSched = phase.role === 'paddock' ? schedFrom(cluster.paddock!.pid) : undefined;
 
     const writes: number[] = [];
@@ -328,13 +344,15 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
       paddockWrites: paddockWrites.total,
       ...(paddockWrites.total > 0 ? { paddockWritesByResource: paddockWrites.byResource } : {}),
       delivery: summarize(latencies), hop: summarize(hops), write: summarize(writes),
-      ...(perChange ? { paddockPerChange: { cpuMs: round(perChange.cpuMs / total), waitMs: round(perChange.waitMs / total) } } : {}),
+      ...(idle ? { paddockIdlePerSecond: schedPer(idle, idleSeconds) } : {}),
+      ...(perChange ? { paddockPerChange: schedPer(perChange, total) } : {}),
       rssPeakMiB: { paddock: round(rss.paddock.peakMiB), kubeApiserver: round(rss.kubeApiserver.peakMiB) },
       rssMeanMiB: { paddock: round(rss.paddock.meanMiB), kubeApiserver: round(rss.kubeApiserver.meanMiB) },
     });
     const r = results[results.length - 1];
     cluster.log(`  ${phase.target}, ${r.watchers} watchers: opened in ${r.openMs} ms, ${r.delivered}/${r.expected} delivered, ${r.endedEarly} ended early; ` +
-      `delivery p50 ${round(r.delivery.p50)} / p99 ${round(r.delivery.p99)} ms, hop p50 ${round(r.hop!.p50)} / p99 ${round(r.hop!.p99)} ms`);
+      `delivery p50 ${round(r.delivery.p50)} / p99 ${round(r.delivery.p99)} ms, hop p50 ${round(r.hop!.p50)} / p99 ${round(r.hop!.p99)} ms` +
+      (r.paddockPerChange ? `; Paddock per change ${JSON.stringify(r.paddockPerChange)}, idle per second ${JSON.stringify(r.paddockIdlePerSecond)}` : ''));
     await sleep(2000);
   }
   for (const c of paddockAgents.values()) c.close();
