@@ -3,7 +3,7 @@ import type { Viewer } from '../registration/served-resource';
 import { tenantWorld } from '../testing/tenant-world';
 import type { Change } from './change';
 import { ResourceVersionSeal } from './version-seal';
-import { MAX_RESOURCE_VERSION_WAITS } from './change-log';
+import { MAX_RESOURCE_VERSION_WAITS, REPLAYS_KEPT } from './change-log';
 import { eventFor, type Sight } from './visibility';
 
 /**
@@ -171,17 +171,38 @@ describe('watches that resume from one resourceVersion together', () => {
     const first = a.view.log.since(rv);
     expect(Array.isArray(first) && first.length > 0).toBe(true);
     expect(a.view.log.since(rv)).toBe(first);
-    // Another resourceVersion gets its own replay; the first one's is then made again, the same.
+    // Another resourceVersion gets its own replay, and the first one's is still shared.
     expect(a.view.log.since(a.view.log.resourceVersion)).toEqual([]);
-    const again = a.view.log.since(rv);
-    expect(again).not.toBe(first);
-    expect(again).toEqual(first);
+    expect(a.view.log.since(rv)).toBe(first);
     // A namespace change that changes no row moves its source: the replay is extended, by nothing.
     a.namespaces.set('elsewhere', { metadata: { name: 'elsewhere', uid: 'uid-elsewhere' } });
     const moved = a.view.log.since(rv);
-    expect(moved).not.toBe(again);
+    expect(moved).not.toBe(first);
     expect(moved).toHaveLength((first as unknown[]).length);
     expect(a.view.log.since(rv)).toBe(moved);
+  });
+
+  it(`keep the replays of the ${REPLAYS_KEPT} resourceVersions last resumed from: groups resuming from each, in turns, share theirs`, () => {
+    const all = changes(5, 100);
+    const a = replica();
+    // REPLAYS_KEPT + 1 resourceVersions, each some changes before the end.
+    const rvs: string[] = [];
+    for (let k = 0; k <= REPLAYS_KEPT; k++) {
+      for (const c of all.slice(k * 10, (k + 1) * 10)) a.apply(c);
+      rvs.push(a.view.log.resourceVersion);
+    }
+    for (const c of all.slice((REPLAYS_KEPT + 1) * 10)) a.apply(c);
+    const kept = rvs.slice(1);
+    const made = kept.map((rv) => a.view.log.since(rv));
+    // In turns, in any order: each is its group's own replay, not made again.
+    for (const k of [2, 0, 3, 1, 1, 0]) expect(a.view.log.since(kept[k])).toBe(made[k]);
+    // One more resourceVersion pushes out the least recently used (kept[2]): its replay is made again, the same.
+    const first = a.view.log.since(rvs[0]);
+    expect(Array.isArray(first)).toBe(true);
+    for (const k of [0, 1, 3]) expect(a.view.log.since(kept[k])).toBe(made[k]);
+    const again = a.view.log.since(kept[2]);
+    expect(again).not.toBe(made[2]);
+    expect(again).toEqual(made[2]);
   });
 
   it.each([1, 2, 3, 4, 5, 6])('extend the replay from where it ended as the sources move on, to exactly the rows now (seed %i)', (seed) => {

@@ -30,6 +30,14 @@ export interface RowJoin<T> {
  */
 export const REPLAY_BUDGET = 20_000;
 
+/**
+ * The most replays kept at once, each for its own resourceVersion (the most recently used kept): the
+ * clients of two replicas that went away, or a list continued past its snapshot beside resuming watches,
+ * resume from a few resourceVersions at once, and each group shares its replay. Each replay cost at most
+ * REPLAY_BUDGET to make, so what they hold is bounded by this many budgets.
+ */
+export const REPLAYS_KEPT = 4;
+
 /** How long a request waits for a resourceVersion this replica has not reached (kube-apiserver's watch cache: 3 s). */
 export const RESOURCE_VERSION_WAIT_MS = 3000;
 
@@ -47,6 +55,14 @@ export const MAX_RESOURCE_VERSION_WAITS = 1000;
  * whether those positions are the current ones (a list with resourceVersionMatch=Exact is served only then).
  */
 export type Located = (Read & { positions: number[]; current: boolean }) | 'invalid' | 'expired' | 'ahead';
+
+/** A replay kept for its resourceVersion: the sources' heads and positions when it was made (where it ends), its changes and what they cost. */
+interface KeptReplay<T extends KubeObject> {
+  heads: readonly number[];
+  ends: readonly SourcePosition[];
+  changes: readonly Change<T>[];
+  cost: number;
+}
 
 /** A client's resourceVersion as read: each source's position, and the mark of a change's resourceVersion. */
 interface Read {
@@ -76,15 +92,15 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
   /** Requests waiting in whenReached. */
   #waits = 0;
   /**
-   * The last replay made, and where it ends: the sources' heads (and their positions) when it was made.
-   * A replay depends only on the resourceVersion and the sources, never on who asks, so the watches that
-   * resume together from one resourceVersion (every client of a replica that went away, told its last one
-   * by a bookmark; the pages of one list) share it, and each event's bytes with it (Change.encoded). When
-   * the sources have moved since, the next resume from the same resourceVersion extends it with the
-   * replay from where it ended (see since), so resumes spread over a busy minute do not each replay the
-   * whole of it again.
+   * The last replays made (at most REPLAYS_KEPT, by resourceVersion, least recently used first), each
+   * with where it ends: the sources' heads (and their positions) when it was made. A replay depends only
+   * on the resourceVersion and the sources, never on who asks, so the watches that resume together from
+   * one resourceVersion (every client of a replica that went away, told its last one by a bookmark; the
+   * pages of one list) share it, and each event's bytes with it (Change.encoded). When the sources have
+   * moved since, the next resume from the same resourceVersion extends it with the replay from where it
+   * ended (see since), so resumes spread over a busy minute do not each replay the whole of it again.
    */
-  #lastReplay: { rv: string; heads: readonly number[]; ends: readonly SourcePosition[]; changes: readonly Change<T>[]; cost: number } | undefined;
+  readonly #replays = new Map<string, KeptReplay<T>>();
 
   constructor(
     readonly sources: readonly SourceHistory<KubeObject>[],
@@ -123,7 +139,7 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
   append(source: number, before: RowState<T> | undefined, after: RowState<T> | undefined, audienceOnly = false): Change<T> {
     const name = (after ?? before)!.object.metadata.name;
     // A replay that can no longer be extended (the sources have forgotten where it ends) is not kept.
-    if (this.#lastReplay && !this.#retained(this.#lastReplay.heads)) this.#lastReplay = undefined;
+    for (const [rv, kept] of this.#replays) if (!this.#retained(kept.heads)) this.#replays.delete(rv);
     return this.publish(new Change(this.versionOf(source, name), before, after, this.restamp, audienceOnly));
   }
 
@@ -174,25 +190,30 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
    */
   since(rv: string): readonly Change<T>[] | Exclude<Located, object> {
     const located = this.locate(rv);
-    const last = this.#lastReplay?.rv === rv ? this.#lastReplay : undefined;
-    if (typeof located === 'string') {
-      if (last) this.#lastReplay = undefined;
-      return located;
-    }
+    const last = this.#replays.get(rv);
+    // Taken out, and put back as the most recently used when it is still good.
+    this.#replays.delete(rv);
+    if (typeof located === 'string') return located;
     const heads = this.sources.map((s) => s.head);
-    if (last && last.heads.every((head, i) => head === heads[i])) return last.changes;
+    if (last && last.heads.every((head, i) => head === heads[i])) return this.#keep(rv, last).changes;
     // What the replay starts from: the last one's end when the sources still retain it, else `rv`.
     const base = last && this.#retained(last.heads) ? last : undefined;
     const from: Exclude<Located, string> = base ? { positions: [...base.heads], client: [...base.ends], current: false } : located;
     const spent = base?.cost ?? 0;
     const made = this.#replay(from, REPLAY_BUDGET - spent);
-    if (made === 'expired') {
-      if (last) this.#lastReplay = undefined;
-      return made;
-    }
+    if (made === 'expired') return made;
     const changes = base ? [...base.changes, ...made.changes] : made.changes;
-    this.#lastReplay = { rv, heads, ends: this.sources.map((s) => s.position), changes, cost: spent + made.cost };
-    return changes;
+    return this.#keep(rv, { heads, ends: this.sources.map((s) => s.position), changes, cost: spent + made.cost }).changes;
+  }
+
+  /** Keeps `replay` as the most recently used, dropping the least recently used beyond REPLAYS_KEPT. */
+  #keep(rv: string, replay: KeptReplay<T>): KeptReplay<T> {
+    this.#replays.set(rv, replay);
+    for (const oldest of this.#replays.keys()) {
+      if (this.#replays.size <= REPLAYS_KEPT) break;
+      this.#replays.delete(oldest);
+    }
+    return replay;
   }
 
   /** Whether every source still retains its position `heads[i]`. */
