@@ -52,9 +52,9 @@ function changes(seed: number, count: number): SourceChange[] {
   return out;
 }
 
-/** One replica: its informers and view. */
-function replica() {
-  const w = tenantWorld({ window: 1000 });
+/** One replica: its informers and view, its sources' histories `window` changes long. */
+function replica(window = 1000) {
+  const w = tenantWorld({ window });
   const informers = { namespaces: w.namespaces, tenants: w.tenants, quotas: w.quotas } as const;
   const apply = (c: SourceChange) => {
     const informer = informers[c.source] as unknown as { set(k: string, o: KubeObject): void; remove(k: string): void };
@@ -182,27 +182,50 @@ describe('watches that resume from one resourceVersion together', () => {
     expect(a.view.log.since(rv)).toBe(moved);
   });
 
-  it(`keep the replays of the ${REPLAYS_KEPT} resourceVersions last resumed from: groups resuming from each, in turns, share theirs`, () => {
+  it(`keep ${REPLAYS_KEPT} replays, dropping the one cheapest to make again: groups resuming from each, in turns, share theirs`, () => {
     const all = changes(5, 100);
     const a = replica();
-    // REPLAYS_KEPT + 1 resourceVersions, each some changes before the end.
+    // REPLAYS_KEPT + 1 resourceVersions, each ten changes after the one before: the earlier, the longer its replay.
     const rvs: string[] = [];
     for (let k = 0; k <= REPLAYS_KEPT; k++) {
       for (const c of all.slice(k * 10, (k + 1) * 10)) a.apply(c);
       rvs.push(a.view.log.resourceVersion);
     }
     for (const c of all.slice((REPLAYS_KEPT + 1) * 10)) a.apply(c);
-    const kept = rvs.slice(1);
+    const kept = rvs.slice(0, REPLAYS_KEPT);
     const made = kept.map((rv) => a.view.log.since(rv));
     // In turns, in any order: each is its group's own replay, not made again.
     for (const k of [2, 0, 3, 1, 1, 0]) expect(a.view.log.since(kept[k])).toBe(made[k]);
-    // One more resourceVersion pushes out the least recently used (kept[2]): its replay is made again, the same.
-    const first = a.view.log.since(rvs[0]);
-    expect(Array.isArray(first)).toBe(true);
-    for (const k of [0, 1, 3]) expect(a.view.log.since(kept[k])).toBe(made[k]);
-    const again = a.view.log.since(kept[2]);
-    expect(again).not.toBe(made[2]);
-    expect(again).toEqual(made[2]);
+    // Resumes from where the view is now (every watch that restarts) cost nothing to make again: kept
+    // only while there is room, they never push out a group's replay.
+    for (let k = 0; k < 2 * REPLAYS_KEPT; k++) expect(a.view.log.since(a.view.log.resourceVersion)).toEqual([]);
+    for (const k of [0, 1, 2, 3]) expect(a.view.log.since(kept[k])).toBe(made[k]);
+    // One more, shorter than all of them: it is the one dropped, and made again (the same) when asked again.
+    const shortest = a.view.log.since(rvs[REPLAYS_KEPT]);
+    expect(Array.isArray(shortest) && shortest.length > 0).toBe(true);
+    for (const k of [0, 1, 2, 3]) expect(a.view.log.since(kept[k])).toBe(made[k]);
+    const again = a.view.log.since(rvs[REPLAYS_KEPT]);
+    expect(again).not.toBe(shortest);
+    expect(again).toEqual(shortest);
+  });
+
+  it('answer 410 at once, without making the replay again, once it has cost more than the budget', () => {
+    const all = changes(1, 6020);
+    const a = replica(20_000);
+    for (const c of all.slice(0, 50)) a.apply(c);
+    const rv = a.view.log.resourceVersion;
+    for (const c of all.slice(50, 6000)) a.apply(c);
+    const join = jest.spyOn(a.view.log.join, 'rowAt');
+    expect(a.view.log.since(rv)).toBe('expired');
+    expect(join.mock.calls.length).toBeGreaterThan(0);
+    join.mockClear();
+    // The next client of the group, and the one after the sources moved on: answered from memory.
+    expect(a.view.log.since(rv)).toBe('expired');
+    for (const c of all.slice(6000)) a.apply(c);
+    expect(a.view.log.since(rv)).toBe('expired');
+    expect(join).not.toHaveBeenCalled();
+    // A resourceVersion within the budget is still replayed.
+    expect(Array.isArray(a.view.log.since(a.view.log.resourceVersion))).toBe(true);
   });
 
   it.each([1, 2, 3, 4, 5, 6])('extend the replay from where it ended as the sources move on, to exactly the rows now (seed %i)', (seed) => {

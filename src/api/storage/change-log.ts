@@ -31,12 +31,21 @@ export interface RowJoin<T> {
 export const REPLAY_BUDGET = 20_000;
 
 /**
- * The most replays kept at once, each for its own resourceVersion (the most recently used kept): the
- * clients of two replicas that went away, or a list continued past its snapshot beside resuming watches,
- * resume from a few resourceVersions at once, and each group shares its replay. Each replay cost at most
- * REPLAY_BUDGET to make, so what they hold is bounded by this many budgets.
+ * The most replays kept at once, each for its own resourceVersion: the clients of two replicas that went
+ * away, or a list continued past its snapshot beside resuming watches, resume from a few
+ * resourceVersions at once, and each group shares its replay. Beyond it the one cheapest to make again
+ * is dropped (the least recently used of those), so the resumes every watch restart makes (an empty
+ * replay from a recent resourceVersion) never push out a group's long one. Each cost at most
+ * REPLAY_BUDGET to make, so their changes are bounded by this many budgets (and each change's
+ * encodings by the forms of events there are).
  */
 export const REPLAYS_KEPT = 4;
+
+/**
+ * The most resourceVersions remembered as too costly to replay: each is answered 410 Expired at once,
+ * not by spending the budget again (a group of clients resuming from one would each pay it).
+ */
+const TOO_COSTLY_KEPT = 16;
 
 /** How long a request waits for a resourceVersion this replica has not reached (kube-apiserver's watch cache: 3 s). */
 export const RESOURCE_VERSION_WAIT_MS = 3000;
@@ -92,8 +101,8 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
   /** Requests waiting in whenReached. */
   #waits = 0;
   /**
-   * The last replays made (at most REPLAYS_KEPT, by resourceVersion, least recently used first), each
-   * with where it ends: the sources' heads (and their positions) when it was made. A replay depends only
+   * The replays kept (at most REPLAYS_KEPT, by resourceVersion, in the order they were last used; see
+   * #keep for which one goes), each with where it ends: the sources' heads (and their positions) when it was made. A replay depends only
    * on the resourceVersion and the sources, never on who asks, so the watches that resume together from
    * one resourceVersion (every client of a replica that went away, told its last one by a bookmark; the
    * pages of one list) share it, and each event's bytes with it (Change.encoded). When the sources have
@@ -101,6 +110,12 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
    * ended (see since), so resumes spread over a busy minute do not each replay the whole of it again.
    */
   readonly #replays = new Map<string, KeptReplay<T>>();
+  /**
+   * The resourceVersions whose replay went past REPLAY_BUDGET (at most TOO_COSTLY_KEPT, the oldest
+   * forgotten first). A replay only grows as the sources move on, so the answer stays 410: telling a
+   * client to relist is always a correct answer, and here the cheaper one.
+   */
+  readonly #tooCostly = new Set<string>();
 
   constructor(
     readonly sources: readonly SourceHistory<KubeObject>[],
@@ -193,7 +208,11 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
     const last = this.#replays.get(rv);
     // Taken out, and put back as the most recently used when it is still good.
     this.#replays.delete(rv);
-    if (typeof located === 'string') return located;
+    if (typeof located === 'string') {
+      this.#tooCostly.delete(rv);
+      return located;
+    }
+    if (this.#tooCostly.has(rv)) return 'expired';
     const heads = this.sources.map((s) => s.head);
     if (last && last.heads.every((head, i) => head === heads[i])) return this.#keep(rv, last).changes;
     // What the replay starts from: the last one's end when the sources still retain it, else `rv`.
@@ -201,17 +220,28 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
     const from: Exclude<Located, string> = base ? { positions: [...base.heads], client: [...base.ends], current: false } : located;
     const spent = base?.cost ?? 0;
     const made = this.#replay(from, REPLAY_BUDGET - spent);
-    if (made === 'expired') return made;
+    if (made === 'expired') {
+      this.#tooCostly.add(rv);
+      for (const oldest of this.#tooCostly) {
+        if (this.#tooCostly.size <= TOO_COSTLY_KEPT) break;
+        this.#tooCostly.delete(oldest);
+      }
+      return made;
+    }
     const changes = base ? [...base.changes, ...made.changes] : made.changes;
     return this.#keep(rv, { heads, ends: this.sources.map((s) => s.position), changes, cost: spent + made.cost }).changes;
   }
 
-  /** Keeps `replay` as the most recently used, dropping the least recently used beyond REPLAYS_KEPT. */
+  /**
+   * Keeps `replay` as the most recently used; beyond REPLAYS_KEPT, drops the one cheapest to make again
+   * (of those alike, the least recently used; `replay` itself only when it is cheaper than every other).
+   */
   #keep(rv: string, replay: KeptReplay<T>): KeptReplay<T> {
     this.#replays.set(rv, replay);
-    for (const oldest of this.#replays.keys()) {
-      if (this.#replays.size <= REPLAYS_KEPT) break;
-      this.#replays.delete(oldest);
+    if (this.#replays.size > REPLAYS_KEPT) {
+      let cheapest: [string, KeptReplay<T>] | undefined;
+      for (const entry of this.#replays) if (!cheapest || entry[1].cost < cheapest[1].cost) cheapest = entry;
+      this.#replays.delete(cheapest![0]);
     }
     return replay;
   }
