@@ -53,7 +53,7 @@ export class BenchCluster {
     rmSync(this.stallsFile, { force: true });
   }
 
-  static async up(dir: string, log: Log, opts: Pick<StartOptions, 'controllers' | 'controllerManagerArgs' | 'apiserverArgs'> = {}): Promise<BenchCluster> {
+  static async up(dir: string, log: Log, opts: Pick<StartOptions, 'controllers' | 'controllerManagerArgs' | 'apiserverArgs' | 'apiserverEnv'> = {}): Promise<BenchCluster> {
     // One audit file for the whole run (kube-apiserver rotates at 100 MB by default; 10k namespaces write more).
     const state = await startControlPlane({
       dir, log, ...opts, apiserverArgs: ['--audit-log-maxsize=100000', '--audit-log-maxbackup=1', ...(opts.apiserverArgs ?? [])],

@@ -26,7 +26,7 @@ import { watchFanout, watchRatios, type WatchRatio, type WatchResult, type Watch
 import { tails, type TailsResult } from '../bench/tails';
 import { encodingMemory } from '../bench/encodings';
 import { highAvailability } from '../bench/ha';
-import { SCALE_CONTROLLER_ARGS, SCALE_CONTROLLERS, SCALE_DEFAULTS, scaleScenario, type ScaleResult } from '../bench/scale';
+import { SCALE_APISERVER_MEMORY_LIMIT, SCALE_CONTROLLER_ARGS, SCALE_CONTROLLERS, SCALE_DEFAULTS, scaleScenario, type ScaleResult } from '../bench/scale';
 import { tenantQuotaScenario, type TenantQuotaResult } from '../bench/tenant-quota';
 import { stopControlPlane } from '../test/controlplane/controlplane';
 import { buildPaddock } from '../test/controlplane/paddock';
@@ -264,7 +264,9 @@ async function runScale(config: BenchConfig, namespaces: number, buildMinutes: n
   tearingDown = undefined;
   log(`scale scenario: ${namespaces} namespaces on a control plane of its own`);
   buildPaddock();
-  cluster = await BenchCluster.up(DIR, log, { controllers: SCALE_CONTROLLERS, controllerManagerArgs: SCALE_CONTROLLER_ARGS });
+  cluster = await BenchCluster.up(DIR, log, {
+    controllers: SCALE_CONTROLLERS, controllerManagerArgs: SCALE_CONTROLLER_ARGS, apiserverEnv: { GOMEMLIMIT: String(SCALE_APISERVER_MEMORY_LIMIT) },
+  });
   log('building capsule-proxy (measured beside Paddock at scale)');
   const capsule = buildCapsuleProxy();
   log('skipped' in capsule ? `capsule-proxy at scale skipped: ${capsule.skipped}` : `capsule-proxy ${capsule.version}: ${capsule.binary}`);
@@ -277,7 +279,9 @@ async function runAdmission(config: BenchConfig): Promise<AdmissionResult> {
   tearingDown = undefined;
   log(`admission scenario: ${config.admission.sizes.join(', ')} restricted Tenants on a control plane of its own`);
   buildPaddock();
-  cluster = await BenchCluster.up(DIR, log, { controllers: SCALE_CONTROLLERS, controllerManagerArgs: SCALE_CONTROLLER_ARGS });
+  cluster = await BenchCluster.up(DIR, log, {
+    controllers: SCALE_CONTROLLERS, controllerManagerArgs: SCALE_CONTROLLER_ARGS, apiserverEnv: { GOMEMLIMIT: String(SCALE_APISERVER_MEMORY_LIMIT) },
+  });
   return admissionScenario(cluster, config.admission, log);
 }
 
@@ -291,7 +295,9 @@ async function runTenantQuota(config: BenchConfig): Promise<TenantQuotaResult> {
   tearingDown = undefined;
   log(`tenant-wide quota scenario: ${config.tenantQuota.tenants} Tenants with spec.quota on a control plane of its own`);
   buildPaddock();
-  cluster = await BenchCluster.up(DIR, log, { controllers: SCALE_CONTROLLERS, controllerManagerArgs: SCALE_CONTROLLER_ARGS });
+  cluster = await BenchCluster.up(DIR, log, {
+    controllers: SCALE_CONTROLLERS, controllerManagerArgs: SCALE_CONTROLLER_ARGS, apiserverEnv: { GOMEMLIMIT: String(SCALE_APISERVER_MEMORY_LIMIT) },
+  });
   return tenantQuotaScenario(cluster, config.tenantQuota, log);
 }
 

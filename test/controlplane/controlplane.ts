@@ -101,6 +101,8 @@ export interface StartOptions {
   dir: string;
   /** Extra kube-apiserver flags, e.g. `--v=2`. */
   apiserverArgs?: string[];
+  /** Extra environment of kube-apiserver, e.g. a `GOMEMLIMIT` on a machine it shares. */
+  apiserverEnv?: Record<string, string>;
   /** kube-controller-manager's controllers, replacing the default list (e.g. fewer for a large benchmark). */
   controllers?: string[];
   /** Extra kube-controller-manager flags, after the defaults (a later duration flag wins). */
@@ -178,7 +180,7 @@ export async function startControlPlane(opts: StartOptions): Promise<ControlPlan
       `--audit-policy-file=${join(dir, 'audit-policy.yaml')}`, `--audit-log-path=${auditLog}`,
       '--audit-log-format=json', '--audit-log-mode=blocking',
       ...(opts.apiserverArgs ?? []),
-    ], logs.apiserver);
+    ], logs.apiserver, { ...process.env, ...opts.apiserverEnv });
     save();
     await waitFor('kube-apiserver /readyz', async () => {
       if (!isAlive(pids.apiserver)) throw new Error('kube-apiserver exited');
