@@ -110,9 +110,13 @@ describe('a tenant with pods: 20 over four namespaces', () => {
     expect(owned.stdout).toMatch(/BUDGET\s+USED/);
     expect(owned.stdout).toMatch(/pods\W+20/);
     expect(owned.stdout).toMatch(new RegExp(`pods\\W+${watch.held.size}\\b`));
-    const share = await shareOf(`${name}-a`);
-    const tns = await kubectlJson('alice', ['get', 'tenantnamespaces', `${name}-a`]);
-    expect(tns.status.quota.hard.pods).toBe(share.spec.hard.pods);
+    // Read through Paddock's cache, which follows kube-apiserver's share (and the rebalancer may move it
+    // between the two reads): the view shows it once both agree in one attempt.
+    await waitFor(`${name}-a's share in its TenantNamespace`, async () => {
+      const share = await shareOf(`${name}-a`);
+      const tns = await kubectlJson('alice', ['get', 'tenantnamespaces', `${name}-a`]);
+      return tns.status?.quota?.hard?.pods !== undefined && tns.status.quota.hard.pods === share.spec.hard.pods;
+    }, 30_000, 200);
   });
 
   it('keeps refusing past the budget while Paddock is stopped, and moves headroom again once it is back', async () => {
