@@ -101,11 +101,14 @@ export interface AuditEvent {
   stage: string;
 }
 
-/** Audit events (writes only: the policy logs nothing else) received at or after `since`. */
+/**
+ * Audit events (writes only: the policy logs nothing else) received at or after `since`. kube-apiserver
+ * appends to the log while it is read: only whole lines are read, the one being written is not yet.
+ */
 export function auditWrites(since: Date): AuditEvent[] {
   const text = readFileSync(controlPlane().auditLog, 'utf8');
   const events: AuditEvent[] = [];
-  for (const line of text.split('\n')) {
+  for (const line of text.slice(0, text.lastIndexOf('\n') + 1).split('\n')) {
     if (!line) continue;
     const e = JSON.parse(line) as AuditEvent;
     if (e.stage === 'ResponseComplete' && new Date(e.requestReceivedTimestamp) >= since) events.push(e);
