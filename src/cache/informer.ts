@@ -1,6 +1,6 @@
 import { jsonLogger, type Logger } from '../kube/log';
 import type { KubeObject, WatchEvent } from '../kube/types';
-import { cacheErrors, cacheObjects } from '../metrics/cache';
+import { cacheErrors, countObjects } from '../metrics/cache';
 import { objectKey } from './keys';
 import type { ListerWatcher } from './list-watch';
 import { Reflector, type ReflectorOptions, type ReflectorSink } from './reflector';
@@ -83,6 +83,7 @@ export class SharedInformer<T extends KubeObject> implements ReflectorSink<T> {
     this.#transform = opts.transform;
     this.#log = opts.logger ?? jsonLogger('informer');
     this.#reflectorOptions = { logger: this.#log, ...opts.reflector, name };
+    countObjects(name, () => this.#store.size);
   }
 
   /** The read side of the cache (get, list, byIndex). Objects are frozen. */
@@ -140,7 +141,6 @@ export class SharedInformer<T extends KubeObject> implements ReflectorSink<T> {
     // Each difference is dispatched as soon as it is applied: a handler (a history, a view) reads the store
     // as the changes it has been told of make it, never with later ones of the same list already in.
     for (const d of this.#store.replace(prepared)) this.#dispatch(d, initial, true);
-    cacheObjects.set({ cache: this.name }, this.#store.size);
     if (initial) {
       this.#synced = true;
       for (const reg of this.#handlers) reg.synced = true;
@@ -158,7 +158,6 @@ export class SharedInformer<T extends KubeObject> implements ReflectorSink<T> {
     } else {
       delta = this.#store.upsert(prepareForCache(event.object, this.#transform, this.#store.get(objectKey(event.object))));
     }
-    cacheObjects.set({ cache: this.name }, this.#store.size);
     if (delta) this.#dispatch(delta, false, false);
   }
 

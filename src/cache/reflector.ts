@@ -71,6 +71,7 @@ export class Reflector<T extends KubeObject> {
   readonly #absentRecheckMs: number;
   #rv = '';
   #absent = false;
+  readonly #eventCounters = new Map<string, { inc(): void }>();
 
   constructor(lw: ListerWatcher<T>, sink: ReflectorSink<T>, opts: ReflectorOptions = {}) {
     this.#lw = lw;
@@ -178,20 +179,16 @@ export class Reflector<T extends KubeObject> {
     const onAbort = (): void => stop.abort();
     signal.addEventListener('abort', onAbort, { once: true });
     let stalled = false;
-    let watchdog: NodeJS.Timeout | undefined;
-    const arm = (): void => {
-      clearTimeout(watchdog);
-      watchdog = setTimeout(() => { stalled = true; stop.abort(); }, this.#idleTimeoutMs);
-    };
+    // Pushed back by every event (a timer refreshed, not a new one per event).
+    const watchdog = setTimeout(() => { stalled = true; stop.abort(); }, this.#idleTimeoutMs);
     const started = performance.now();
     let events = 0;
     try {
-      arm();
       const stream = this.#lw.watch({ resourceVersion: this.#rv, timeoutSeconds, allowWatchBookmarks: true }, stop.signal);
       for await (const ev of stream) {
-        arm();
+        watchdog.refresh();
         events++;
-        cacheWatchEvents.inc({ cache: this.#name, type: ev.type });
+        this.#counted(ev.type).inc();
         this.#handle(ev);
       }
     } catch (err) {
@@ -206,6 +203,13 @@ export class Reflector<T extends KubeObject> {
       throw new WatchEnded('stalled');
     }
     throw new WatchEnded(events === 0 && performance.now() - started < SHORT_WATCH_MS ? 'short' : 'closed');
+  }
+
+  /** The counter of watch events of `type` received by this reflector (its labels bound once). */
+  #counted(type: string): { inc(): void } {
+    let counter = this.#eventCounters.get(type);
+    if (!counter) this.#eventCounters.set(type, (counter = cacheWatchEvents.labels({ cache: this.#name, type })));
+    return counter;
   }
 
   #handle(ev: WatchEvent<T>): void {

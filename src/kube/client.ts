@@ -7,7 +7,7 @@ import { type Connection, type KubeConfigSource, loadConnection } from './connec
 import { KubeApiError } from './errors';
 import { TokenBucket } from './token-bucket';
 import type { KubeList, KubeObject, WatchEvent } from './types';
-import { parseWatchStream } from './watch-lines';
+import { WatchEvents } from './watch-stream';
 
 export type QueryValue = string | number | boolean | undefined;
 export type Query = Readonly<Record<string, QueryValue>>;
@@ -139,12 +139,44 @@ export class KubeClient {
    * Opens a watch (`watch=true` is added) when iteration starts and yields its events until the server ends
    * the stream or `signal` aborts (then iteration just ends). A non-2xx answer, e.g. 410 for a too-old
    * resourceVersion, throws KubeApiError from the first `next()`; ERROR events are yielded as they are.
+   * Each event is parsed as its bytes arrive and handed straight to the reader (see WatchEvents).
    */
-  async *watch<T = KubeObject>(path: string, query: Query = {}, signal?: AbortSignal): AsyncGenerator<WatchEvent<T>> {
+  watch<T = KubeObject>(path: string, query: Query = {}, signal?: AbortSignal): AsyncIterableIterator<WatchEvent<T>> {
+    const ended: AsyncIterator<WatchEvent<T>> = { next: () => Promise.resolve({ value: undefined, done: true }) };
+    let events: AsyncIterator<WatchEvent<T>> | undefined;
+    let opening: Promise<AsyncIterator<WatchEvent<T>>> | undefined;
+    const stop = new AbortController();
+    const open = (): Promise<AsyncIterator<WatchEvent<T>>> => (opening ??= this.#openWatch<T>(path, query, signal, stop.signal).then(
+      (opened) => (events = opened ?? ended),
+      (err: unknown) => {
+        events = ended;
+        throw err;
+      },
+    ));
+    return {
+      // Until the response has come, every read waits for it; then each goes straight to its events.
+      next: () => events?.next() ?? open().then((e) => e.next()),
+      return: () => {
+        stop.abort();
+        return events?.return?.() ?? ended.next();
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  /** Opens a watch for `watch()`; undefined when `signal` aborted first (or while it opened). */
+  async #openWatch<T>(path: string, query: Query, signal: AbortSignal | undefined, stop: AbortSignal): Promise<WatchEvents<T> | undefined> {
+    if (signal?.aborted || stop.aborted) return undefined;
     const controller = new AbortController();
     const onAbort = (): void => controller.abort(signal?.reason);
-    if (signal?.aborted) return;
     signal?.addEventListener('abort', onAbort, { once: true });
+    stop.addEventListener('abort', onAbort, { once: true });
+    const forget = (): void => {
+      signal?.removeEventListener('abort', onAbort);
+      stop.removeEventListener('abort', onAbort);
+    };
     const headersTimer = setTimeout(() => controller.abort(new Error(`watch ${path}: no response headers within ${this.#timeoutMs} ms`)), this.#timeoutMs);
     try {
       let res: http.IncomingMessage;
@@ -158,16 +190,11 @@ export class KubeClient {
         const body = await readBody(res, this.#maxResponseBytes);
         throw KubeApiError.fromResponse(code, body.toString('utf8'), `watch ${path}`);
       }
-      try {
-        yield* parseWatchStream<T>(res, this.#maxWatchLineBytes);
-      } finally {
-        res.destroy();
-      }
+      return new WatchEvents<T>(res, { maxLineBytes: this.#maxWatchLineBytes, signal, onOver: forget });
     } catch (err) {
-      if (signal?.aborted) return;
+      forget();
+      if (signal?.aborted || stop.aborted) return undefined;
       throw err;
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
     }
   }
 

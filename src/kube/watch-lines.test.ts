@@ -1,47 +1,43 @@
-import { parseWatchLine, parseWatchStream, splitLines, WatchLineTooLongError } from './watch-lines';
+import { LineSplitter, parseWatchLine, WatchLineTooLongError } from './watch-lines';
 
-async function* chunks(...parts: (string | Buffer)[]): AsyncGenerator<Buffer> {
-  for (const p of parts) yield Buffer.isBuffer(p) ? p : Buffer.from(p);
+/** The lines `chunks` make, split as they come and ended. */
+function split(chunks: (string | Buffer)[], max?: number): string[] {
+  const splitter = new LineSplitter(max);
+  const lines: string[] = [];
+  for (const c of chunks) splitter.push(Buffer.isBuffer(c) ? c : Buffer.from(c), (l) => lines.push(l.toString('utf8')));
+  splitter.end((l) => lines.push(l.toString('utf8')));
+  return lines;
 }
 
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
-
-const ev = (type: string, name: string): string => JSON.stringify({ type, object: { metadata: { name, resourceVersion: '1' } } });
-
-describe('watch line parsing', () => {
-  it('yields one event per line when a chunk holds several lines', async () => {
-    const events = await collect(parseWatchStream(chunks(`${ev('ADDED', 'a')}\n${ev('MODIFIED', 'b')}\n`)));
-    expect(events.map((e) => [e.type, (e.object as { metadata: { name: string } }).metadata.name])).toEqual([['ADDED', 'a'], ['MODIFIED', 'b']]);
+describe('watch line splitting', () => {
+  it('gives one line per newline when a chunk holds several lines', () => {
+    expect(split(['a\nb\n'])).toEqual(['a', 'b']);
   });
 
-  it('joins a line split across chunks, even inside a multi-byte character', async () => {
+  it('joins a line split across chunks, even inside a multi-byte character', () => {
     const line = Buffer.from(`${JSON.stringify({ type: 'ADDED', object: { metadata: { name: 'ünïcode' } } })}\n`);
-    const parts = Array.from(line, (_b, i) => line.subarray(i, i + 1));
-    const events = await collect(parseWatchStream(chunks(...parts)));
-    expect(events).toHaveLength(1);
-    expect((events[0]!.object as { metadata: { name: string } }).metadata.name).toBe('ünïcode');
+    const lines = split(Array.from(line, (_b, i) => line.subarray(i, i + 1)));
+    expect(lines).toHaveLength(1);
+    expect(parseWatchLine<{ metadata: { name: string } }>(lines[0]!).object.metadata.name).toBe('ünïcode');
   });
 
-  it('handles a very large line delivered in many chunks', async () => {
+  it('handles a very large line delivered in many chunks', () => {
     const big = 'x'.repeat(5 * 1024 * 1024);
     const line = Buffer.from(`${JSON.stringify({ type: 'ADDED', object: { metadata: { name: 'big' }, data: big } })}\n`);
     const parts: Buffer[] = [];
     for (let i = 0; i < line.length; i += 16 * 1024) parts.push(line.subarray(i, i + 16 * 1024));
-    const events = await collect(parseWatchStream(chunks(...parts)));
-    expect((events[0]!.object as unknown as { data: string }).data).toHaveLength(big.length);
+    const lines = split(parts);
+    expect((parseWatchLine(lines[0]!).object as unknown as { data: string }).data).toHaveLength(big.length);
   });
 
-  it('skips blank lines and yields a final line without a newline', async () => {
-    const lines = await collect(splitLines(chunks('\n', 'a\r\n', '  \n', 'b')));
-    expect(lines.map(String)).toEqual(['a\r', 'b']);
+  it('skips blank lines and gives a final line without a newline at the end', () => {
+    expect(split(['\n', 'a\r\n', '  \n', 'b'])).toEqual(['a\r', 'b']);
   });
 
-  it('ends with an error when a line exceeds the bound', async () => {
-    await expect(collect(splitLines(chunks('0123456789', 'abc\n'), 8))).rejects.toBeInstanceOf(WatchLineTooLongError);
+  it('throws when a line exceeds the bound, within a chunk or across chunks', () => {
+    expect(() => split(['0123456789', 'abc\n'], 8)).toThrow(WatchLineTooLongError);
+    expect(() => split(['0123', '4567', '89\n'], 8)).toThrow(WatchLineTooLongError);
+    expect(split(['0123', '4567\n'], 8)).toEqual(['01234567']);
   });
 
   it('refuses lines that are not watch events', () => {

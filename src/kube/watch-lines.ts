@@ -15,35 +15,44 @@ export class WatchLineTooLongError extends Error {
 }
 
 /**
- * Splits a byte stream into newline-terminated lines. A line may span any number of chunks: the pieces
- * are kept as a list and joined once (never re-concatenated per chunk), so a very large line costs
- * O(its size). Blank lines are skipped; a trailing line without a newline is yielded at the end.
+ * Splits a byte stream into newline-terminated lines, chunk by chunk, synchronously. A line may span any
+ * number of chunks: the pieces are kept as a list and joined once (never re-concatenated per chunk), so
+ * a very large line costs O(its size). Blank lines are skipped; `end` gives a trailing line that has no
+ * newline.
  */
-export async function* splitLines(chunks: AsyncIterable<Buffer | string>, maxLineBytes = DEFAULT_MAX_WATCH_LINE_BYTES): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  for await (const raw of chunks) {
-    const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw;
+export class LineSplitter {
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+
+  constructor(readonly maxLineBytes = DEFAULT_MAX_WATCH_LINE_BYTES) {}
+
+  /** Calls `line` with each line `chunk` completes, in order; throws WatchLineTooLongError past the bound. */
+  push(chunk: Buffer, line: (bytes: Buffer) => void): void {
     let start = 0;
     for (let nl = chunk.indexOf(NEWLINE, start); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
       const piece = chunk.subarray(start, nl);
       start = nl + 1;
-      if (pendingBytes + piece.length > maxLineBytes) throw new WatchLineTooLongError(maxLineBytes);
-      const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece], pendingBytes + piece.length);
-      pending = [];
-      pendingBytes = 0;
-      if (!isBlank(line)) yield line;
+      if (this.#pendingBytes + piece.length > this.maxLineBytes) throw new WatchLineTooLongError(this.maxLineBytes);
+      const whole = this.#pending.length === 0 ? piece : Buffer.concat([...this.#pending, piece], this.#pendingBytes + piece.length);
+      this.#pending = [];
+      this.#pendingBytes = 0;
+      if (!isBlank(whole)) line(whole);
     }
     if (start < chunk.length) {
       const rest = chunk.subarray(start);
-      pendingBytes += rest.length;
-      if (pendingBytes > maxLineBytes) throw new WatchLineTooLongError(maxLineBytes);
-      pending.push(rest);
+      this.#pendingBytes += rest.length;
+      if (this.#pendingBytes > this.maxLineBytes) throw new WatchLineTooLongError(this.maxLineBytes);
+      this.#pending.push(rest);
     }
   }
-  if (pendingBytes > 0) {
-    const line = Buffer.concat(pending, pendingBytes);
-    if (!isBlank(line)) yield line;
+
+  /** The stream ended: calls `line` with what followed the last newline, unless blank. */
+  end(line: (bytes: Buffer) => void): void {
+    if (this.#pendingBytes === 0) return;
+    const whole = Buffer.concat(this.#pending, this.#pendingBytes);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    if (!isBlank(whole)) line(whole);
   }
 }
 
@@ -56,11 +65,6 @@ export function parseWatchLine<T>(line: Buffer | string): WatchEvent<T> {
     throw new Error(`malformed watch event: ${text.slice(0, 200)}`);
   }
   return ev as WatchEvent<T>;
-}
-
-/** The watch events of a line-delimited JSON stream, in order. */
-export async function* parseWatchStream<T>(chunks: AsyncIterable<Buffer | string>, maxLineBytes?: number): AsyncGenerator<WatchEvent<T>> {
-  for await (const line of splitLines(chunks, maxLineBytes)) yield parseWatchLine<T>(line);
 }
 
 function isBlank(line: Buffer): boolean {

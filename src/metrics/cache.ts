@@ -1,12 +1,23 @@
 import { Counter, Gauge } from 'prom-client';
 import { registry } from './registry';
 
+/** Per informer, how many objects its store holds now, read when scraped (nothing is counted per event). */
+const objectCounts = new Map<string, () => number>();
+
+/** Reports the objects the store of informer `cache` holds, as `size` says when scraped. */
+export function countObjects(cache: string, size: () => number): void {
+  objectCounts.set(cache, size);
+}
+
 /** Every cache metric carries `cache`, the informer's name: `<resource>[.<group>][ (selectors)]`. */
-export const cacheObjects = new Gauge({
+new Gauge({
   name: 'paddock_cache_objects',
   help: 'Objects held by an informer cache.',
   labelNames: ['cache'] as const,
   registers: [registry],
+  collect() {
+    for (const [cache, size] of objectCounts) this.set({ cache }, size());
+  },
 });
 
 export const cacheLists = new Counter({

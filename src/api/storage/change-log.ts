@@ -147,15 +147,15 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
 
   /**
    * Records that a row went from `before` (undefined: it did not exist) to `after` (undefined: it is
-   * gone) through the latest change of source `source`. Within one source change, rows are appended in
-   * name order. `audienceOnly`: only who may see the row changed, and `after` holds the object of `before`
-   * (see Change).
+   * gone) through the latest change of source `source`, as change `version` (what `versionOf` gives for
+   * that source and row now; a row it made carries it). Within one source change, rows are appended in
+   * name order. `audienceOnly`: only who may see the row changed, and `after` holds the object of
+   * `before` (see Change).
    */
-  append(source: number, before: RowState<T> | undefined, after: RowState<T> | undefined, audienceOnly = false): Change<T> {
-    const name = (after ?? before)!.object.metadata.name;
+  append(version: string, before: RowState<T> | undefined, after: RowState<T> | undefined, audienceOnly = false): Change<T> {
     // A replay that can no longer be extended (the sources have forgotten where it ends) is not kept.
     for (const [rv, kept] of this.#replays) if (!this.#retained(kept.heads)) this.#replays.delete(rv);
-    return this.publish(new Change(this.versionOf(source, name), before, after, this.restamp, audienceOnly));
+    return this.publish(new Change(version, before, after, this.restamp, audienceOnly));
   }
 
   /**

@@ -199,13 +199,14 @@ export class RowStore<T extends KubeObject, R extends RowState<T> = RowState<T>>
       return;
     }
     if (before) this.#ungroup(name, before);
+    const version = this.log.versionOf(source, name);
     // Who may see it changed, and nothing else: the same row as served, its resourceVersion too.
-    const row = change === 'audience' ? this.#shape.seenBy(before!, computed) : this.#shape.stamp(computed, this.log.versionOf(source, name));
+    const row = change === 'audience' ? this.#shape.seenBy(before!, computed) : this.#shape.stamp(computed, version);
     this.#rows.set(name, row);
     this.#all = undefined;
     if (!before) this.#names.insert(name);
     if (this.#groupOf) addKey(this.#groups, this.#groupOf(row), name);
-    this.log.append(source, before, row, change === 'audience');
+    this.log.append(version, before, row, change === 'audience');
   }
 
   #remove(name: string, before: R, source: number): void {
@@ -213,7 +214,7 @@ export class RowStore<T extends KubeObject, R extends RowState<T> = RowState<T>>
     this.#all = undefined;
     this.#ungroup(name, before);
     this.#names.remove(name);
-    this.log.append(source, before, undefined);
+    this.log.append(this.log.versionOf(source, name), before, undefined);
   }
 
   #ungroup(name: string, row: R): void {
