@@ -139,7 +139,8 @@ export class KubeClient {
    * Opens a watch (`watch=true` is added) when iteration starts and yields its events until the server ends
    * the stream or `signal` aborts (then iteration just ends). A non-2xx answer, e.g. 410 for a too-old
    * resourceVersion, throws KubeApiError from the first `next()`; ERROR events are yielded as they are.
-   * Each event is parsed as its bytes arrive and handed straight to the reader (see WatchEvents).
+   * Each event is parsed as its bytes arrive and handed straight to the reader (see WatchEvents): one
+   * reader, one read at a time, as `for await` reads.
    */
   watch<T = KubeObject>(path: string, query: Query = {}, signal?: AbortSignal): AsyncIterableIterator<WatchEvent<T>> {
     const ended: AsyncIterator<WatchEvent<T>> = { next: () => Promise.resolve({ value: undefined, done: true }) };
@@ -158,7 +159,9 @@ export class KubeClient {
       next: () => events?.next() ?? open().then((e) => e.next()),
       return: () => {
         stop.abort();
-        return events?.return?.() ?? ended.next();
+        if (events) return events.return?.() ?? ended.next();
+        // An open under way ends on the abort; one that has just made its events ends them here.
+        return (opening ?? Promise.resolve(ended)).then((e) => e.return?.() ?? ended.next(), () => ended.next());
       },
       [Symbol.asyncIterator]() {
         return this;

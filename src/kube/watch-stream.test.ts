@@ -42,6 +42,17 @@ describe('WatchEvents', () => {
     expect(body.destroyed).toBe(true);
   });
 
+  it('gives nothing after a bad line, not even the chunks the body had buffered before it was destroyed', async () => {
+    const body = new PassThrough();
+    body.write(`${ev('ADDED', 'a')}\n`);
+    body.write(`not json\n${ev('ADDED', 'lost')}\n`);
+    body.write(`${ev('ADDED', 'after')}\n`);
+    const events = new WatchEvents(body);
+    expect(names([(await events.next()).value!])).toEqual(['a']);
+    await expect(events.next()).rejects.toThrow(SyntaxError);
+    expect(await events.next()).toEqual({ value: undefined, done: true });
+  });
+
   it('fails on a line past the bound and on a body closed before its end', async () => {
     const long = new PassThrough();
     const tooLong = new WatchEvents(long, { maxLineBytes: 16 });
@@ -78,6 +89,27 @@ describe('WatchEvents', () => {
       break;
     }
     expect(body.destroyed).toBe(true);
+  });
+
+  it('ends a read under way when its reader leaves', async () => {
+    const body = new PassThrough();
+    const events = new WatchEvents(body);
+    const waiting = events.next();
+    await events.return();
+    expect(await waiting).toEqual({ value: undefined, done: true });
+    expect(body.destroyed).toBe(true);
+  });
+
+  it('pauses a body whose unread events hold many bytes, however few they are', async () => {
+    const body = new PassThrough({ highWaterMark: 1 << 20 });
+    const events = new WatchEvents(body);
+    const big = (i: number) => `${JSON.stringify({ type: 'ADDED', object: { metadata: { name: `n${i}` }, data: 'x'.repeat(100_000) } })}\n`;
+    for (let i = 0; i < 60; i++) body.write(big(i));
+    await new Promise((r) => setImmediate(r));
+    expect(body.isPaused()).toBe(true);
+    for (let i = 0; i < 60; i++) expect(names([(await events.next()).value!])).toEqual([`n${i}`]);
+    body.end();
+    expect((await events.next()).done).toBe(true);
   });
 
   it('pauses a body read far ahead of its reader, and resumes it once the reader has caught up', async () => {

@@ -2,8 +2,13 @@ import { finished, type Readable } from 'node:stream';
 import type { WatchEvent } from './types';
 import { LineSplitter, parseWatchLine } from './watch-lines';
 
-/** Parsed events held unread past which the body is paused until the reader has taken them all. */
-const READ_AHEAD = 1024;
+/**
+ * Parsed events, and the bytes of their lines, held unread past which the body is paused until the
+ * reader has taken them all: what a watch holds beyond the response's own buffer is bounded by these,
+ * plus one chunk and one line (a line's own bound is LineSplitter's).
+ */
+const READ_AHEAD_EVENTS = 1024;
+const READ_AHEAD_BYTES = 4 * 1024 * 1024;
 
 export interface WatchEventsOptions {
   /** Bound on one line (see LineSplitter). */
@@ -21,6 +26,7 @@ export interface WatchEventsOptions {
  * generator and a parsing generator in a chain cost a promise and a generator resumption each, on every
  * event every cache receives, before the event reaches the cache.)
  *
+ * One reader, one read at a time (as `for await` reads): a second `next` while one waits is refused.
  * The events parsed before a failure are read first; then `next` rejects with it — the body's error, a
  * premature close, an over-long line, a line that is not an event (the body is destroyed) — unless
  * `signal` aborted, which ends the stream. `return` (a reader that stops) destroys the body.
@@ -32,6 +38,8 @@ export class WatchEvents<T> implements AsyncIterableIterator<WatchEvent<T>> {
   /** Parsed and not yet read, oldest first. */
   #queue: WatchEvent<T>[] = [];
   #read = 0;
+  /** The bytes of the lines of the events in #queue (read or not). */
+  #queuedBytes = 0;
   #failure: { error: unknown } | undefined;
   #ended = false;
   #over = false;
@@ -41,8 +49,14 @@ export class WatchEvents<T> implements AsyncIterableIterator<WatchEvent<T>> {
     this.#body = body;
     this.#options = options;
     this.#splitter = new LineSplitter(options.maxLineBytes);
-    const onLine = (line: Buffer): void => void this.#queue.push(parseWatchLine<T>(line));
+    const onLine = (line: Buffer): void => {
+      this.#queue.push(parseWatchLine<T>(line));
+      this.#queuedBytes += line.length;
+    };
     body.on('data', (chunk: Buffer | string) => {
+      // A destroyed body still emits what it had buffered: nothing after a failure (or the reader's
+      // leaving) is an event of this watch, as the events after a bad line are not.
+      if (this.#failure || this.#ended) return;
       try {
         this.#splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, onLine);
       } catch (err) {
@@ -50,7 +64,7 @@ export class WatchEvents<T> implements AsyncIterableIterator<WatchEvent<T>> {
         body.destroy();
         return;
       }
-      if (this.#queue.length - this.#read >= READ_AHEAD) body.pause();
+      if (this.#queue.length - this.#read >= READ_AHEAD_EVENTS || this.#queuedBytes >= READ_AHEAD_BYTES) body.pause();
       this.#wake();
     });
     finished(body, (err) => {
@@ -80,8 +94,13 @@ export class WatchEvents<T> implements AsyncIterableIterator<WatchEvent<T>> {
     this.#failure = undefined;
     this.#queue = [];
     this.#read = 0;
+    this.#queuedBytes = 0;
     this.#body.destroy();
-    return this.#finish();
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    const done = this.#finish();
+    if (waiting) void done.then(waiting.resolve, waiting.reject);
+    return done;
   }
 
   [Symbol.asyncIterator](): this {
@@ -95,6 +114,7 @@ export class WatchEvents<T> implements AsyncIterableIterator<WatchEvent<T>> {
     if (this.#read === this.#queue.length) {
       this.#queue = [];
       this.#read = 0;
+      this.#queuedBytes = 0;
       if (this.#body.isPaused() && !this.#body.destroyed) this.#body.resume();
     }
     return event;
