@@ -38,6 +38,49 @@ async function quotaSettled(name: string, resource: string, held: number): Promi
     (await Promise.all(NAMESPACES.map((ns) => shareOf(`${name}-${ns}`)))).reduce((s, q) => s + Number(q.status?.used?.[resource] ?? 0), 0) === held, 60_000, 100);
 }
 
+/** Rounds a bound must hold in, not counting those kube's own recount raced (see cleanRounds). */
+const CLEAN_ROUNDS = 3;
+/** Rounds at most: more raced ones than this leaves would mean the recounts come with every round. */
+const MAX_ROUNDS = 6;
+
+/**
+ * Whether kube-controller-manager wrote a share's `status.used` of tenant `tenantName` (a recount) while
+ * a round's creates were under way. Its recount reads its own informers and can count out objects
+ * admitted a moment before: quota admission then admits past the share by the difference, whatever the
+ * shares say — kube's own race, as in any namespace with a ResourceQuota (docs/design.md, "kube's
+ * recount race"). Such a round says nothing about the shares.
+ */
+function recountedDuring(tenantName: string, from: Date, to: Date): boolean {
+  return auditWrites(from).some((e) => e.user.username === 'system:kube-controller-manager'
+    && e.objectRef?.resource === 'resourcequotas' && e.objectRef.subresource === 'status' && e.objectRef.name === 'paddock-tenant-quota'
+    && (e.objectRef.namespace ?? '').startsWith(`${tenantName}-`) && new Date(e.requestReceivedTimestamp) <= to);
+}
+
+/**
+ * Runs rounds (`create`, then `clear`, which returns the round's peak once every object of it is gone)
+ * until CLEAN_ROUNDS of them ran without a recount of a share while their creates were under way, each
+ * within `bound`; a round kube's recount raced is run again (up to MAX_ROUNDS in all) and not judged.
+ * Every round starts from a settled count. Returns how many rounds were raced.
+ */
+async function cleanRounds(tenantName: string, create: (round: number) => Promise<void>, clear: () => Promise<number>, bound: number, resource: string): Promise<number> {
+  let clean = 0;
+  let raced = 0;
+  for (let r = 0; clean < CLEAN_ROUNDS; r++) {
+    expect(r).toBeLessThan(MAX_ROUNDS);
+    const from = new Date();
+    await create(r);
+    const to = new Date();
+    const peak = await clear();
+    if (recountedDuring(tenantName, from, to)) raced++;
+    else {
+      clean++;
+      expect(peak).toBeLessThanOrEqual(bound);
+    }
+    await quotaSettled(tenantName, resource, 0);
+  }
+  return raced;
+}
+
 const shareOf = async (namespace: string) => (await kubectlJson('admin', ['get', 'resourcequota', 'paddock-tenant-quota', '-n', namespace])) as { spec: { hard: Record<string, string> }; status?: { used?: Record<string, string> } };
 
 /** One round: `n` concurrent pod creates spread over the namespaces; every answer is a success or the quota's refusal. */
@@ -216,15 +259,17 @@ describe('requests.cpu with LimitRange defaults, and count/services', () => {
   it('never holds more than 1 CPU of requests', async () => {
     const watch = await HeldWatch.open('pods', `quota-test=${label}`);
     try {
-      for (let r = 0; r < 3; r++) {
+      const raced = await cleanRounds(name, async (r) => {
+        watch.maxCpu = watch.cpu;
         await round(name, label, r, 40);
-        expect(watch.maxCpu).toBeLessThanOrEqual(1000);
+      }, async () => {
         await deleteLabelled(name, label);
         await waitFor('no pods', async () => watch.held.size === 0, 30_000, 50);
-        await quotaSettled(name, 'pods', 0);
-      }
+        // Every ADDED of the round came before its DELETED: the round's peak is in.
+        return watch.maxCpu;
+      }, 1000, 'pods');
+      console.log(`1 CPU of requests: rounds raced by kube's recount, not counted: ${raced}`);
       expect(watch.maxCount).toBeGreaterThan(0);
-      expect(watch.maxCpu).toBeLessThanOrEqual(1000);
     } finally {
       watch.close();
     }
@@ -233,16 +278,18 @@ describe('requests.cpu with LimitRange defaults, and count/services', () => {
   it('never holds more than 6 Services', async () => {
     const watch = await HeldWatch.open('services', `quota-test=${label}`);
     try {
-      for (let r = 0; r < 3; r++) {
+      const raced = await cleanRounds(name, async (r) => {
+        watch.maxCount = watch.held.size;
         const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => createAs('alice', `/api/v1/namespaces/${name}-${NAMESPACES[i % 4]}/services`, {
           apiVersion: 'v1', kind: 'Service', metadata: { name: `s${r}-${i}`, labels: { 'quota-test': label } }, spec: { ports: [{ port: 80 }] },
         })));
         expect(answers.filter((a) => a.status !== 201 && !(a.status === 403 && a.message.includes('exceeded quota: paddock-tenant-quota')))).toEqual([]);
-        expect(watch.maxCount).toBeLessThanOrEqual(6);
+      }, async () => {
         await deleteLabelled(name, label, 'services');
         await waitFor('no services', async () => watch.held.size === 0, 30_000, 50);
-        await quotaSettled(name, 'count/services', 0);
-      }
+        return watch.maxCount;
+      }, 6, 'count/services');
+      console.log(`6 Services: rounds raced by kube's recount, not counted: ${raced}`);
       expect(watch.maxCount).toBeGreaterThan(0);
     } finally {
       watch.close();
