@@ -1,24 +1,28 @@
 import { Counter, Gauge } from 'prom-client';
 import { registry } from './registry';
 
-/** Per informer, how many objects its store holds now, read when scraped (nothing is counted per event). */
-const objectCounts = new Map<string, () => number>();
+/** Every cache metric carries `cache`, the informer's name: `<resource>[.<group>][ (selectors)]`. */
 
-/** Reports the objects the store of informer `cache` holds, as `size` says when scraped. */
-export function countObjects(cache: string, size: () => number): void {
-  objectCounts.set(cache, size);
+/**
+ * A gauge of one value per informer (`cache`), each read when scraped from the function its informer
+ * registered: nothing is counted per event. Returns how an informer registers its reader.
+ */
+function perCacheGauge(name: string, help: string): (cache: string, read: () => number) => void {
+  const readers = new Map<string, () => number>();
+  new Gauge({
+    name,
+    help,
+    labelNames: ['cache'] as const,
+    registers: [registry],
+    collect() {
+      for (const [cache, read] of readers) this.set({ cache }, read());
+    },
+  });
+  return (cache, read) => void readers.set(cache, read);
 }
 
-/** Every cache metric carries `cache`, the informer's name: `<resource>[.<group>][ (selectors)]`. */
-new Gauge({
-  name: 'paddock_cache_objects',
-  help: 'Objects held by an informer cache.',
-  labelNames: ['cache'] as const,
-  registers: [registry],
-  collect() {
-    for (const [cache, size] of objectCounts) this.set({ cache }, size());
-  },
-});
+/** Reports the objects the store of informer `cache` holds, as `size` says when scraped. */
+export const countObjects = perCacheGauge('paddock_cache_objects', 'Objects held by an informer cache.');
 
 export const cacheLists = new Counter({
   name: 'paddock_cache_lists_total',
@@ -48,20 +52,8 @@ export const cacheErrors = new Counter({
   registers: [registry],
 });
 
-/** Per informer, how many changes its history retains now (see cache/history.ts), read when scraped. */
-const historyCounts = new Map<string, () => number>();
-
-/** Reports the changes the history of informer `cache` retains, as `retained` says when scraped. */
-export function countHistory(cache: string, retained: () => number): void {
-  historyCounts.set(cache, retained);
-}
-
-new Gauge({
-  name: 'paddock_cache_history_changes',
-  help: 'Changes a source history retains for resuming watches: every change of the watch window\'s age, and at least its last few.',
-  labelNames: ['cache'] as const,
-  registers: [registry],
-  collect() {
-    for (const [cache, retained] of historyCounts) this.set({ cache }, retained());
-  },
-});
+/** Reports the changes the history of informer `cache` retains (see cache/history.ts), as `retained` says when scraped. */
+export const countHistory = perCacheGauge(
+  'paddock_cache_history_changes',
+  'Changes a source history retains for resuming watches: every change of the watch window\'s age, and at least its last few.',
+);

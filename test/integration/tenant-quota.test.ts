@@ -38,14 +38,17 @@ async function quotaSettled(name: string, resource: string, held: number): Promi
     (await Promise.all(NAMESPACES.map((ns) => shareOf(`${name}-${ns}`)))).reduce((s, q) => s + Number(q.status?.used?.[resource] ?? 0), 0) === held, 60_000, 100);
 }
 
-/** Rounds a bound must hold in, not counting those kube's own recount raced (see cleanRounds). */
-const CLEAN_ROUNDS = 3;
 /**
- * Rounds at most: more raced ones than this leaves would mean the recounts come with every round (in
- * this test bed a round is raced now and then: the previous round's deletes are recounted once per
- * delete, and the first recount can settle the count before the last one lands).
+ * How many rounds a bound must hold in, not counting those kube's own recount raced, and how many rounds
+ * at most: more raced ones than that leaves would mean the recounts come with every round (in this test
+ * bed a round is raced now and then: the previous round's deletes are recounted once per delete, and
+ * the first recount can settle the count before the last one lands).
  */
-const MAX_ROUNDS = 10;
+interface Rounds {
+  clean: number;
+  max: number;
+}
+const ROUNDS: Rounds = { clean: 3, max: 10 };
 
 /**
  * Whether kube-controller-manager wrote a share's `status.used` of tenant `tenantName` (a recount) while
@@ -61,16 +64,17 @@ function recountedDuring(tenantName: string, from: Date, to: Date): boolean {
 }
 
 /**
- * Runs rounds (`create`, then `clear`, which returns the round's peak once every object of it is gone)
- * until CLEAN_ROUNDS of them ran without a recount of a share while their creates were under way, each
- * within `bound`; a round kube's recount raced is run again (up to MAX_ROUNDS in all) and not judged.
- * Every round starts from a settled count. Returns how many rounds were raced.
+ * Runs rounds (`create`, then `clear`, which returns the round's peak once all of its objects have come
+ * through the watch) until `rounds.clean` of them ran without a recount of a share while their creates
+ * were under way, each within `bound`; a round kube's recount raced is run again (up to `rounds.max` in
+ * all) and not judged. Every round starts from a settled count: `held()` (default none) of `resource`.
+ * Returns how many rounds were raced.
  */
-async function cleanRounds(tenantName: string, create: (round: number) => Promise<void>, clear: () => Promise<number>, bound: number, resource: string): Promise<number> {
+async function cleanRounds(tenantName: string, create: (round: number) => Promise<void>, clear: () => Promise<number>, bound: number, resource: string, rounds = ROUNDS, held = () => 0): Promise<number> {
   let clean = 0;
   let raced = 0;
-  for (let r = 0; clean < CLEAN_ROUNDS; r++) {
-    expect(r).toBeLessThan(MAX_ROUNDS);
+  for (let r = 0; clean < rounds.clean; r++) {
+    expect(r).toBeLessThan(rounds.max);
     const from = new Date();
     await create(r);
     const to = new Date();
@@ -80,7 +84,7 @@ async function cleanRounds(tenantName: string, create: (round: number) => Promis
       clean++;
       expect(peak).toBeLessThanOrEqual(bound);
     }
-    await quotaSettled(tenantName, resource, 0);
+    await quotaSettled(tenantName, resource, held());
   }
   return raced;
 }
@@ -117,11 +121,7 @@ describe('a tenant with pods: 20 over four namespaces', () => {
 
   it('never holds more than 20 pods, over 5 rounds of 60 concurrent creates and a leader restart', async () => {
     let created = 0;
-    let clean = 0;
-    let raced = 0;
-    // Five rounds judged; one that kube's own recount raced (see recountedDuring) is not, and another follows.
-    for (let r = 0; clean < 5; r++) {
-      expect(r).toBeLessThan(12);
+    const raced = await cleanRounds(name, async (r) => {
       let restarted: Promise<unknown> | undefined;
       if (r === 2) {
         // Mid-round: the leader stops as in a rollout, and the other replica takes over.
@@ -129,18 +129,12 @@ describe('a tenant with pods: 20 over four namespaces', () => {
         restarted = stopReplica(leader).then(() => startReplica(leader));
       }
       watch.maxCount = watch.held.size;
-      const from = new Date();
       const answers = await round(name, label, r, 60);
-      const to = new Date();
       await restarted;
       created += answers.filter((a) => a.status === 201).length;
       // Every pod the round created has come through the watch: the round's peak is in.
       await waitFor('the round\'s pods seen', async () => answers.every((a, i) => a.status !== 201 || watch.addedAt.has(`${name}-${NAMESPACES[i % NAMESPACES.length]}/p${r}-${i}`)), 30_000, 50);
-      if (recountedDuring(name, from, to)) raced++;
-      else {
-        clean++;
-        expect(watch.maxCount).toBeLessThanOrEqual(20);
-      }
+    }, async () => {
       // Free some pods so that the next round has headroom to fight over (moved by the rebalancer).
       const freed = [...watch.held.keys()].slice(0, 8);
       for (const key of freed) {
@@ -148,8 +142,8 @@ describe('a tenant with pods: 20 over four namespaces', () => {
         await kubectl('admin', ['delete', 'pod', pod!, '-n', ns!, '--wait=false']);
       }
       await waitFor('the deletes seen', async () => freed.every((key) => !watch.held.has(key)), 30_000, 50);
-      await quotaSettled(name, 'pods', watch.held.size);
-    }
+      return watch.maxCount;
+    }, 20, 'pods', { clean: 5, max: 12 }, () => watch.held.size);
     // eslint-disable-next-line no-console
     console.log(`20 pods: rounds raced by kube's recount, not counted: ${raced}`);
     expect(created).toBeGreaterThan(20); // the rounds did create: the bound was exercised, not vacuous
