@@ -79,7 +79,21 @@ export interface WatchResult {
   vsLabelSelected?: WatchRatio[];
   /** capsule-proxy's ÷ Paddock's delivery latency at each fan-out, from scenario 7 (higher is better for Paddock; goal ≥ 1). */
   vsCapsuleProxy?: WatchRatio[];
+  /** Paddock's hop beside the floor of a Node.js hop (watch-relay-floor.ts) at each fan-out. */
+  hopFloor?: HopFloor[];
 }
+
+/** At one fan-out: Paddock's hop and the Node.js relay's (ms), and Paddock's ÷ the relay's (lower is better; 1 is the floor). */
+export interface HopFloor {
+  watchers: number;
+  paddock: { p50: number; p99: number };
+  relay: { p50: number; p99: number };
+  ratioP50: number;
+  ratioP99: number;
+}
+
+/** The label-selected watch of kube-apiserver, scenario 3's baseline. */
+export const LABEL_SELECTED_TARGET = 'kube-apiserver namespaces, label selector';
 
 /** A baseline's delivery latency ÷ Paddock's, at one fan-out, measured in the same run one after the other. */
 export interface WatchRatio {
@@ -88,9 +102,9 @@ export interface WatchRatio {
   ratioP99: number;
 }
 
-/** The baseline ÷ Paddock ratios of a fan-out result, one per number of watchers (each baseline phase beside the Paddock phase with as many watchers). */
-export function watchRatios(w: WatchResult): WatchRatio[] {
-  return w.phases.filter((b) => b.role === 'baseline').flatMap((b) => {
+/** The baseline ÷ Paddock ratios of a fan-out result, one per number of watchers (each baseline phase, or `target`'s alone, beside the Paddock phase with as many watchers). */
+export function watchRatios(w: WatchResult, target?: string): WatchRatio[] {
+  return w.phases.filter((b) => b.role === 'baseline' && (target === undefined || b.target === target)).flatMap((b) => {
     const p = w.phases.find((x) => x.role === 'paddock' && x.watchers === b.watchers);
     return p ? [{ watchers: b.watchers, ratioP50: ratio(b.delivery.p50, p.delivery.p50), ratioP99: ratio(b.delivery.p99, p.delivery.p99) }] : [];
   });
@@ -226,12 +240,12 @@ export interface Phase {
  * (`paddock.dev/tenant in (...)`, what a label-injecting proxy would send). The two phases run one after
  * the other with the same sequence of changes, at each fan-out of `opts.fanouts` (watchers per owner;
  * default the config's). `opts.baseline` replaces the label-selected baseline phase (another
- * implementation watched by the same owners). Every delivery is also a sample of the run's tails
- * (tails.ts), under `opts.scenario`.
+ * implementation watched by the same owners); `opts.extra` phases follow it (a floor). Every delivery
+ * is also a sample of the run's tails (tails.ts), under `opts.scenario`.
  */
-export async function watchFanout(cluster: BenchCluster, config: BenchConfig, size: number, world: WatchWorld, opts: { baseline?: Phase; fanouts?: number[]; scenario?: string } = {}): Promise<WatchResult> {
+export async function watchFanout(cluster: BenchCluster, config: BenchConfig, size: number, world: WatchWorld, opts: { baseline?: Phase; extra?: readonly Phase[]; fanouts?: number[]; scenario?: string } = {}): Promise<WatchResult> {
   const w = config.watch;
-  // Watchers per owner of each fan-out, in order: both phases run at each.
+  // Watchers per owner of each fan-out, in order: every phase runs at each.
   const fanouts = opts.fanouts ?? [w.watchersPerOwner];
   const most = Math.max(...fanouts);
   // The owners that own a tenant of this world (at a small size, some own none and have nothing to watch).
@@ -244,12 +258,13 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
       watchesOf: (owner) => ({ agent: paddockAgents.get(owner)!.agent, url: `${cluster.paddockUrl}${TNS}?watch=1` }),
     },
     opts.baseline ?? {
-      target: 'kube-apiserver namespaces, label selector', role: 'baseline',
+      target: LABEL_SELECTED_TARGET, role: 'baseline',
       watchesOf: (owner) => {
         const selector = `${TENANT_LABEL} in (${world.tenantsOf.get(owner)!.join(',')})`;
         return { agent: baselineAgent, url: `${cluster.state.server}/api/v1/namespaces?watch=1&labelSelector=${encodeURIComponent(selector)}` };
       },
     },
+    ...(opts.extra ?? []),
   ];
   const random = prng(42);
   const total = Math.round(w.changesPerSecond * w.seconds);

@@ -22,7 +22,8 @@ import { capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios, owne
 import type { ListResult } from '../bench/list';
 import { FULL, QUICK, ownerName, ownerOfTenant, tenantName, type BenchConfig } from '../bench/scenarios';
 import { round } from '../bench/stats';
-import { watchFanout, watchRatios, type WatchRatio, type WatchResult, type WatchWorld } from '../bench/watch';
+import { LABEL_SELECTED_TARGET, watchFanout, watchRatios, type WatchRatio, type WatchResult, type WatchWorld } from '../bench/watch';
+import { hopFloors, startWatchRelayFloor } from '../bench/watch-relay-floor';
 import { tails, type TailsResult } from '../bench/tails';
 import { encodingMemory } from '../bench/encodings';
 import { highAvailability } from '../bench/ha';
@@ -182,9 +183,16 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
   let watch: WatchResult | undefined;
   if (runs('watch')) {
     log(`scenario 3 (watch fan-out) at ${size}: ${watchers} watchers`);
-    watch = await watchFanout(c, config, size, world, { fanouts });
-    watch.vsLabelSelected = watchRatios(watch);
+    const relay = await startWatchRelayFloor(c, world, config.owners * Math.max(...fanouts) + 8);
+    try {
+      watch = await watchFanout(c, config, size, world, { fanouts, extra: [relay.phase] });
+    } finally {
+      await relay.stop();
+    }
+    watch.vsLabelSelected = watchRatios(watch, LABEL_SELECTED_TARGET);
+    watch.hopFloor = hopFloors(watch);
     log(`  kube-apiserver's label-selected watch ÷ Paddock: ${ratiosLine(watch.vsLabelSelected)}`);
+    log(`  Paddock's hop ÷ the Node.js relay's: ${watch.hopFloor.map((h) => `${h.watchers} watchers p50 ${h.ratioP50}× (${h.paddock.p50} / ${h.relay.p50} ms), p99 ${h.ratioP99}×`).join('; ')}`);
   }
   if (capsuleProxy) {
     log(`scenario 7 (capsule-proxy admin list) at ${size}`);

@@ -5,13 +5,13 @@ import { TENANT_NAMESPACE_TABLE } from '../resources/tenantnamespaces/tenant-nam
 import { PRIORITY_CLASSES } from '../resources/classes';
 import { OWNED_TENANTS } from '../resources/owned-tenants';
 import {
-  clearEncodings, metadataJson, objectJson, objectListJson, objectTableJson, partialObjectMetadataJson, partialObjectMetadataListJson, PIECE_CHARS, tableJson, tableRowJson, turnEncodings,
+  clearEncodings, metadataJson, objectJson, objectListJson, objectTableJson, partialObjectMetadataJson, partialObjectMetadataListJson, PIECE_BYTES, PIECE_CHARS, tableJson, tableRowJson, turnEncodings,
 } from './encodings';
 import { registry } from '../../metrics/registry';
 import type { TableConvertor } from '../registration/served-resource';
 
 const now = new Date('2026-03-04T05:06:07Z');
-const join = (pieces: Iterable<string>) => [...pieces].join('');
+const join = (pieces: Iterable<string | Buffer>) => Buffer.concat([...pieces].map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString();
 
 function tns(name: string, extra: Partial<TenantNamespace['metadata']> = {}): TenantNamespace {
   return Object.freeze({
@@ -55,7 +55,7 @@ describe('row encodings: the same bytes as encoding the objects', () => {
   it.each(forms)('one-row Table (get, watch event) with includeObject=%s, %s, with and without headers', (includeObject, groupVersion) => {
     for (const noHeaders of [false, true]) {
       const expected = JSON.stringify(toObjectTable(TENANT_NAMESPACE_TABLE, rows[0], { groupVersion, includeObject, now, noHeaders }));
-      expect(objectTableJson(TENANT_NAMESPACE_TABLE, rows[0], { groupVersion, includeObject, now, noHeaders })).toBe(expected);
+      expect(objectTableJson(TENANT_NAMESPACE_TABLE, rows[0], { groupVersion, includeObject, now, noHeaders }).toString()).toBe(expected);
     }
   });
 
@@ -99,12 +99,23 @@ describe('row encodings: the same bytes as encoding the objects', () => {
     expect(join(tableJson(table, [pc], {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'None', now }))).toBe(expected);
   });
 
-  it('long lists come in pieces of about PIECE_CHARS', () => {
+  it('long Tables come in chunks of PIECE_BYTES, rows split across them', () => {
     const many = Array.from({ length: 400 }, (_, i) => tns(`n-${String(i).padStart(4, '0')}`));
-    const pieces = [...tableJson(TENANT_NAMESPACE_TABLE, many, {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'Object', now })];
+    for (const includeObject of ['Object', 'Metadata'] as const) {
+      const pieces = [...tableJson(TENANT_NAMESPACE_TABLE, many, {}, { groupVersion: 'meta.k8s.io/v1', includeObject, now })];
+      expect(pieces.length).toBeGreaterThan(1);
+      for (const p of pieces.slice(0, -1)) expect(p.length).toBe(PIECE_BYTES);
+      expect(join(pieces)).toBe(JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, many, {}, { groupVersion: 'meta.k8s.io/v1', includeObject, now })));
+    }
+  });
+
+  it('long object lists come in pieces of about PIECE_CHARS', () => {
+    const many = Array.from({ length: 400 }, (_, i) => tns(`n-${String(i).padStart(4, '0')}`));
+    const head = { apiVersion: 'tenancy.paddock.dev/v1alpha1', kind: 'TenantNamespaceList', metadata: {} };
+    const pieces = [...objectListJson(many, head)];
     expect(pieces.length).toBeGreaterThan(1);
     for (const p of pieces.slice(0, -1)) expect(p.length).toBeGreaterThanOrEqual(PIECE_CHARS);
-    expect(pieces.join('')).toBe(JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, many, {}, { groupVersion: 'meta.k8s.io/v1', includeObject: 'Object', now })));
+    expect(pieces.join('')).toBe(JSON.stringify({ ...head, items: many }));
   });
 });
 

@@ -1,7 +1,9 @@
 /**
  * The JSON encodings of served rows, made once per row state and shared by every list, get and watch
  * that sends it (as kube-apiserver's cachingObject does): the object as JSON, its metadata (what a
- * PartialObjectMetadata and a Table row with includeObject=Metadata carry) and its Table cells.
+ * PartialObjectMetadata and a Table row with includeObject=Metadata carry) and its Table row. The Table
+ * row is kept as UTF-8 bytes, which a Table is assembled from by copying (byte-chunks.ts): a 10k-row
+ * Table is the one large body kubectl asks for, and text would be joined and encoded on every request.
  *
  * Rows are immutable: a new row state is a new object, so the cache is keyed by the row object and
  * never needs to be told that a row changed. What depends on the clock is never cached: a Table's AGE
@@ -21,6 +23,7 @@ import { humanDuration, translateTimestampSince } from '../table/duration';
 import { listMetadata } from '../table/partial';
 import { INITIAL_EVENTS_END } from '../table/table';
 import type { TableConvertor } from '../registration/served-resource';
+import { ByteChunks } from './byte-chunks';
 
 /** How long an unused encoding is kept at least (and at most twice as long). */
 export const RETENTION_MS = 60_000;
@@ -31,14 +34,17 @@ interface Encodings {
   json?: string;
   /** Its metadata as JSON: a slice of `json` when that is already made (it shares the text). */
   metadata?: string;
-  /** The convertor that made `segments`. */
+  /** The convertor that made `segments` and `metadataBytes`. */
   cellsOf?: TableConvertor<never>;
   /**
-   * The row's Table cells as JSON text around its AGE cells: `segments[0]`, the first AGE cell,
-   * `segments[1]`, ... One more entry than there are AGE cells; the first opens the row (`{"cells":[`),
-   * the last ends with `],"object":`.
+   * The row's Table row as UTF-8, less what each request makes (its AGE cells and the form of its
+   * object): its cells around its AGE cells, as segments (the first opens the row, `{"cells":[`, an AGE
+   * cell goes between two, and the last ends with `],"object":`), and its metadata. Bytes, so that a list
+   * copies them into what it sends, with no text to join and encode per request; each a view of one
+   * allocation per row state.
    */
-  segments?: readonly string[];
+  segments?: readonly Buffer[];
+  metadataBytes?: Buffer;
   /** metadata.creationTimestamp in ms since the epoch; NaN when there is none (AGE `<unknown>`). */
   created?: number;
   /** The row is a watch's initial-events-end bookmark: a Table row of it carries its metadata. */
@@ -167,8 +173,8 @@ function planOf(table: TableConvertor<never>): Plan {
 const LATER_MS = 3 * 365 * 86_400_000;
 
 /**
- * The row's cells as segments around its AGE cells, or undefined when the convertor's cells depend on
- * the clock otherwise (then nothing of it is cached, and every request computes its cells).
+ * The row's Table bytes (see Encodings.segments), or undefined when the convertor's cells depend on the
+ * clock otherwise (then nothing of it is cached, and every request computes its cells).
  */
 function cellsEncoding<T extends KubeObject>(e: Encodings, table: TableConvertor<T>, plan: Plan, row: T, now: Date): Encodings | undefined {
   if (e.cellsOf === table) return e;
@@ -185,20 +191,28 @@ function cellsEncoding<T extends KubeObject>(e: Encodings, table: TableConvertor
     plan.cacheable = false;
     return undefined;
   }
-  // Each segment is made by join, which gives one flat string: a segment built by `+=` would keep the
-  // tree of its pieces (several times its length in heap).
-  const segments: string[] = [];
-  let parts: string[] = ['{"cells":['];
+  const texts: string[] = [];
+  let text = '{"cells":[';
   for (let i = 0; i < cells.length; i++) {
-    if (i > 0) parts.push(',');
+    if (i > 0) text += ',';
     if (isAge(i)) {
-      segments.push(parts.join(''));
-      parts = [];
-    } else parts.push(JSON.stringify(cells[i]) ?? 'null');
+      texts.push(text);
+      text = '';
+    } else text += JSON.stringify(cells[i]) ?? 'null';
   }
-  parts.push('],"object":');
-  segments.push(parts.join(''));
-  e.segments = segments;
+  texts.push(text + '],"object":');
+  // The metadata's text is not kept for this, only its bytes (a row's metadata may be made on each read).
+  texts.push(e.metadata ?? JSON.stringify(row.metadata));
+  const bytes = Buffer.allocUnsafeSlow(texts.reduce((n, t) => n + Buffer.byteLength(t), 0));
+  const views: Buffer[] = [];
+  let at = 0;
+  for (const t of texts) {
+    const end = at + bytes.write(t, at);
+    views.push(bytes.subarray(at, end));
+    at = end;
+  }
+  e.metadataBytes = views.pop();
+  e.segments = views;
   e.created = timestamp ? Date.parse(timestamp) : NaN;
   e.cellsOf = table as TableConvertor<never>;
   return e;
@@ -212,67 +226,102 @@ export interface TableEncodingOptions {
   noHeaders?: boolean;
 }
 
+/** The AGE cells of one request, as JSON bytes, made once per creation time (every row of that time shows the same). */
+class AgeCells {
+  readonly #byCreated = new Map<number, Buffer>();
+  constructor(readonly now: Date) {}
+
+  of(created: number): Buffer {
+    let cell = this.#byCreated.get(created);
+    if (cell === undefined) {
+      cell = Buffer.from(Number.isNaN(created) ? '"<unknown>"' : `"${humanDuration(this.now.getTime() - created)}"`);
+      this.#byCreated.set(created, cell);
+    }
+    return cell;
+  }
+}
+
+const BYTE = { comma: 0x2c, close: 0x7d } as const;
+const NULL_BYTES = Buffer.from('null');
+const POM_HEAD_BYTES: Record<MetaGroupVersion, Buffer> = {
+  'meta.k8s.io/v1': Buffer.from(POM_HEAD['meta.k8s.io/v1']),
+  'meta.k8s.io/v1beta1': Buffer.from(POM_HEAD['meta.k8s.io/v1beta1']),
+};
+
 /**
- * One Table row as JSON: the same bytes as JSON.stringify(tableRow(...)), from the row's cached cells,
- * metadata or object, with AGE as of `now`.
+ * Appends one Table row: the same bytes as JSON.stringify(tableRow(...)), copied from the row's cached
+ * bytes, with AGE as of the request and its object in the form asked for.
  */
-export function tableRowJson<T extends KubeObject>(table: TableConvertor<T>, row: T, options: TableEncodingOptions): string {
-  return rowJson(table, planOf(table as TableConvertor<never>), row, options);
-}
-
-function rowJson<T extends KubeObject>(table: TableConvertor<T>, plan: Plan, row: T, options: TableEncodingOptions): string {
+function putRow<T extends KubeObject>(out: ByteChunks, table: TableConvertor<T>, plan: Plan, row: T, options: TableEncodingOptions, ages: AgeCells): void {
   const e = encodingsOf(row);
-  return cellsJson(e, table, plan, row, options.now) + tableRowObject(e, row, options) + '}';
-}
-
-function cellsJson<T extends KubeObject>(e: Encodings, table: TableConvertor<T>, plan: Plan, row: T, now: Date): string {
-  if (!cellsEncoding(e, table, plan, row, now)) return `{"cells":${JSON.stringify(table.cells(row, now))},"object":`;
+  if (!cellsEncoding(e, table, plan, row, options.now)) {
+    out.putText(`{"cells":${JSON.stringify(table.cells(row, options.now))},"object":`);
+    putObject(out, e, row, options);
+    out.putByte(BYTE.close);
+    return;
+  }
   const segments = e.segments!;
-  if (segments.length === 1) return segments[0];
-  const created = e.created!;
-  const age = Number.isNaN(created) ? '"<unknown>"' : `"${humanDuration(now.getTime() - created)}"`;
-  let text = segments[0];
-  for (let i = 1; i < segments.length; i++) text += age + segments[i];
-  return text;
+  out.put(segments[0]);
+  for (let i = 1; i < segments.length; i++) {
+    out.put(ages.of(e.created!));
+    out.put(segments[i]);
+  }
+  putObject(out, e, row, options);
+  out.putByte(BYTE.close);
 }
 
-function tableRowObject(e: Encodings, row: KubeObject, options: TableEncodingOptions): string {
-  if (options.includeObject === 'Object') return jsonOf(e, row);
+/** A Table row's `object`: the object, its PartialObjectMetadata or null, as includeObject asks. */
+function putObject(out: ByteChunks, e: Encodings, row: KubeObject, options: TableEncodingOptions): void {
+  if (options.includeObject === 'Object') return out.putText(jsonOf(e, row));
   // Read once per row state: a row's metadata may be made on each read (a flat record).
   e.bookmark ??= row.metadata.annotations?.[INITIAL_EVENTS_END] === 'true';
-  if (options.includeObject === 'Metadata' || e.bookmark) return POM_HEAD[options.groupVersion] + metadataOf(e, row) + '}';
-  return 'null';
+  if (options.includeObject !== 'Metadata' && !e.bookmark) return out.put(NULL_BYTES);
+  out.put(POM_HEAD_BYTES[options.groupVersion]);
+  if (e.metadataBytes) out.put(e.metadataBytes);
+  else out.putText(metadataOf(e, row));
+  out.putByte(BYTE.close);
+}
+
+/** One Table row as JSON text (the same as a list's row): for tests. */
+export function tableRowJson<T extends KubeObject>(table: TableConvertor<T>, row: T, options: TableEncodingOptions): string {
+  const out = new ByteChunks(ONE_ROW_BYTES);
+  putRow(out, table, planOf(table as TableConvertor<never>), row, options, new AgeCells(options.now));
+  out.end();
+  return Buffer.concat(out.ready).toString();
 }
 
 /** Lists are made in pieces of about this many characters (each written as it is made). */
 export const PIECE_CHARS = 64 * 1024;
+/** A Table list is made in chunks of exactly this many bytes (each written as it is made). */
+export const PIECE_BYTES = 64 * 1024;
+/** The chunk size for a one-row Table: most fit in one. */
+const ONE_ROW_BYTES = 4 * 1024;
 
 /**
- * A Table of `rows` as JSON text in pieces of about PIECE_CHARS, made as they are asked for: the same
- * bytes as JSON.stringify(toTable(...)) once joined.
+ * A Table of `rows` as JSON in chunks of PIECE_BYTES, made as they are asked for: the same bytes as
+ * JSON.stringify(toTable(...)) once joined.
  */
-export function* tableJson<T extends KubeObject>(table: TableConvertor<T>, rows: Iterable<T>, listMeta: ListMeta, options: TableEncodingOptions): Generator<string> {
+export function* tableJson<T extends KubeObject>(table: TableConvertor<T>, rows: Iterable<T>, listMeta: ListMeta, options: TableEncodingOptions, size = PIECE_BYTES): Generator<Buffer> {
   const plan = planOf(table as TableConvertor<never>);
+  const ages = new AgeCells(options.now);
+  const out = new ByteChunks(size);
   const head = JSON.stringify({ kind: 'Table', apiVersion: options.groupVersion, metadata: listMetadata(listMeta) });
-  let text = `${head.slice(0, -1)},"columnDefinitions":${options.noHeaders ? 'null' : plan.columnsJson},"rows":[`;
+  out.putText(`${head.slice(0, -1)},"columnDefinitions":${options.noHeaders ? 'null' : plan.columnsJson},"rows":[`);
   let first = true;
   for (const row of rows) {
-    if (!first) text += ',';
-    text += rowJson(table, plan, row, options);
+    if (!first) out.putByte(BYTE.comma);
+    putRow(out, table, plan, row, options, ages);
     first = false;
-    if (text.length >= PIECE_CHARS) {
-      yield text;
-      text = '';
-    }
+    while (out.ready.length > 0) yield out.ready.shift()!;
   }
-  yield text + ']}';
+  out.putText(']}');
+  out.end();
+  yield* out.ready;
 }
 
-/** A one-row Table of `row` (a get, a watch event) as one JSON text; metadata.resourceVersion is the row's. */
-export function objectTableJson<T extends KubeObject>(table: TableConvertor<T>, row: T, options: TableEncodingOptions): string {
-  let text = '';
-  for (const piece of tableJson(table, [row], { resourceVersion: row.metadata.resourceVersion }, options)) text += piece;
-  return text;
+/** A one-row Table of `row` (a get, a watch event) as one JSON body; metadata.resourceVersion is the row's. */
+export function objectTableJson<T extends KubeObject>(table: TableConvertor<T>, row: T, options: TableEncodingOptions): Buffer {
+  return Buffer.concat([...tableJson(table, [row], { resourceVersion: row.metadata.resourceVersion }, options, ONE_ROW_BYTES)]);
 }
 
 /** A PartialObjectMetadataList as JSON text in pieces: the same bytes as JSON.stringify(toPartialObjectMetadataList(...)). */

@@ -46,7 +46,7 @@ export function renderObject<T extends KubeObject>(resource: ServedResource<T>, 
   const gv = negotiated.groupVersion ?? 'meta.k8s.io/v1';
   switch (negotiated.target) {
     case 'Table':
-      if (compact(o)) return Buffer.from(objectTableJson(resource.table, item, { groupVersion: gv, includeObject: o.includeObject, now: o.now }));
+      if (compact(o)) return objectTableJson(resource.table, item, { groupVersion: gv, includeObject: o.includeObject, now: o.now });
       return encodeBody(toObjectTable(resource.table, item, { groupVersion: gv, includeObject: o.includeObject, now: o.now }), negotiated.mediaType, o.pretty);
     case 'PartialObjectMetadata':
       if (compact(o)) return Buffer.from(partialObjectMetadataJson(item, gv));

@@ -44,7 +44,7 @@ const NO_AUDIENCE: Audience = new Set();
  */
 interface EventForm<T> {
   key: string;
-  render(type: ChangeType, object: T, withHeaders: boolean): string;
+  render(type: ChangeType, object: T, withHeaders: boolean): string | Buffer;
 }
 
 function formOf<T extends KubeObject>(table: TableConvertor<T>, negotiated: Negotiated, includeObject: IncludeObject): EventForm<T> {
@@ -61,8 +61,11 @@ function formOf<T extends KubeObject>(table: TableConvertor<T>, negotiated: Nego
   return { key: 'json', render: (_t, o) => objectJson(o) };
 }
 
-function line(type: string, objectJson: string): Buffer {
-  return Buffer.from(`{"type":"${type}","object":${objectJson}}\n`);
+const LINE_END = Buffer.from('}\n');
+
+function line(type: string, object: string | Buffer): Buffer {
+  if (typeof object === 'string') return Buffer.from(`{"type":"${type}","object":${object}}\n`);
+  return Buffer.concat([Buffer.from(`{"type":"${type}","object":`), object, LINE_END]);
 }
 
 /** An ERROR event carrying a Status, as kube-apiserver ends a watch it cannot serve. */
