@@ -5,7 +5,8 @@ import type { WorkQueue } from './workqueue';
 
 /**
  * How long the workers may run in one turn of the event loop before they let it turn (see
- * EventLoopSlice): the most a backlog of reconciles adds to a watch event's or a request's wait.
+ * EventLoopSlice): with one reconcile, the most a backlog of reconciles adds to a watch event's or a
+ * request's wait.
  */
 const SLICE_MS = 5;
 
@@ -34,9 +35,10 @@ export interface RunWorkersOptions {
 /**
  * Runs `n` workers that take keys from `queue` and reconcile them, controller-runtime style: success →
  * `forget` (and `addAfter` when requeueAfter is set); error → `addRateLimited`; TerminalError → `forget`.
- * The queue guarantees one key is never reconciled twice at once. Between keys the workers share time
- * slices of the event loop, so reconciles that need no I/O never hold it for more than a slice. Resolves
- * once the queue is shut down and every worker has finished its current key.
+ * The queue guarantees one key is never reconciled twice at once. The workers share time slices of the
+ * event loop (one reconcile at a time within a turn), so reconciles that need no I/O never hold it for
+ * more than a slice and one reconcile. Resolves once the queue is shut down and every worker has
+ * finished its current key.
  */
 export async function runWorkers<K>(queue: WorkQueue<K>, n: number, reconcile: Reconcile<K>, opts: RunWorkersOptions = {}): Promise<void> {
   const controller = opts.name ?? queue.name;
@@ -44,35 +46,38 @@ export async function runWorkers<K>(queue: WorkQueue<K>, n: number, reconcile: R
   const slice = new EventLoopSlice(SLICE_MS);
   const worker = async (): Promise<void> => {
     for (let key = await queue.get(); key !== undefined; key = await queue.get()) {
-      const pause = slice.pass();
-      if (pause) await pause;
-      const started = performance.now();
-      let result: string;
-      try {
-        const res = await reconcile(key);
-        queue.forget(key);
-        if (res?.requeueAfter !== undefined && res.requeueAfter >= 0) {
-          queue.addAfter(key, res.requeueAfter);
-          result = 'requeue_after';
-        } else {
-          result = 'success';
-        }
-      } catch (err) {
-        if (err instanceof TerminalError) {
-          queue.forget(key);
-          result = 'terminal_error';
-          log.error('reconcile failed terminally; not retrying', { controller, key: String(key), err });
-        } else {
-          queue.addRateLimited(key);
-          result = 'error';
-          log.warn('reconcile failed; will retry', { controller, key: String(key), requeues: queue.numRequeues(key), err });
-        }
-      } finally {
-        queue.done(key);
-      }
+      const result = await slice.run(() => reconcileOnce(key));
       reconcileTotal.inc({ controller, result });
-      reconcileDuration.observe({ controller }, (performance.now() - started) / 1000);
     }
+  };
+  /** One reconcile of `key` and its bookkeeping in the queue; returns the metric's `result`. */
+  const reconcileOnce = async (key: K): Promise<string> => {
+    const started = performance.now();
+    let result: string;
+    try {
+      const res = await reconcile(key);
+      queue.forget(key);
+      if (res?.requeueAfter !== undefined && res.requeueAfter >= 0) {
+        queue.addAfter(key, res.requeueAfter);
+        result = 'requeue_after';
+      } else {
+        result = 'success';
+      }
+    } catch (err) {
+      if (err instanceof TerminalError) {
+        queue.forget(key);
+        result = 'terminal_error';
+        log.error('reconcile failed terminally; not retrying', { controller, key: String(key), err });
+      } else {
+        queue.addRateLimited(key);
+        result = 'error';
+        log.warn('reconcile failed; will retry', { controller, key: String(key), requeues: queue.numRequeues(key), err });
+      }
+    } finally {
+      queue.done(key);
+    }
+    reconcileDuration.observe({ controller }, (performance.now() - started) / 1000);
+    return result;
   };
   await Promise.all(Array.from({ length: Math.max(1, n) }, worker));
 }

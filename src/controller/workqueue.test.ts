@@ -194,4 +194,37 @@ describe('runWorkers', () => {
     expect(seenByTimer).toBeGreaterThanOrEqual(0);
     expect(seenByTimer).toBeLessThan(40);
   });
+
+  it('holds the event loop for one slice and one reconcile at most, however many workers interleave', async () => {
+    const q = new WorkQueue<string>({ name: 't-slice-bound' });
+    let reconciled = 0;
+    const busy = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+    // As a converged tenant's: no I/O, but awaits between its steps, so the workers' reconciles interleave
+    // in microtasks; each takes 3 ms of CPU.
+    const done = runWorkers(q, 16, async () => {
+      await Promise.resolve();
+      busy(1.5);
+      await Promise.resolve();
+      busy(1.5);
+      reconciled++;
+    });
+    // Reconciles finished in each turn of the event loop, counted at its check phase.
+    const perTurn: number[] = [];
+    let last = 0;
+    const beat = () => {
+      perTurn.push(reconciled - last);
+      last = reconciled;
+      if (reconciled < 64) setImmediate(beat);
+    };
+    setImmediate(beat);
+    for (let i = 0; i < 64; i++) q.add(`k${i}`);
+    while (reconciled < 64) await tick(1);
+    q.shutDown();
+    await done;
+    // A 5 ms slice fits two 3 ms reconciles (the second starts at 3 ms, within it); a slow machine fits fewer.
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(2);
+  });
 });
