@@ -3,6 +3,7 @@ import { ItemExponentialFailureRateLimiter } from './rate-limit';
 import { WorkQueue } from './workqueue';
 import { runWorkers, TerminalError } from './workqueue-workers';
 import { waitFor } from '../testing/wait';
+import { waitingForIo } from '../kube/io-wait';
 
 const tick = (ms = 0): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -226,5 +227,34 @@ describe('runWorkers', () => {
     await done;
     // A 5 ms slice fits two 3 ms reconciles (the second starts at 3 ms, within it); a slow machine fits fewer.
     expect(Math.max(...perTurn)).toBeLessThanOrEqual(2);
+  });
+
+  it('lets every worker wait for the network at once, on a busy event loop too', async () => {
+    const q = new WorkQueue<string>({ name: 't-slice-io' });
+    // Something else keeps the loop busy: 3 ms of CPU on every turn.
+    let loaded = true;
+    const load = () => {
+      const until = performance.now() + 3;
+      while (performance.now() < until);
+      if (loaded) setImmediate(load);
+    };
+    setImmediate(load);
+    let inFlight = 0;
+    let most = 0;
+    let reconciled = 0;
+    // A reconcile that writes: the client says it waits for the network, then the answer comes later.
+    const done = runWorkers(q, 16, async () => {
+      waitingForIo();
+      most = Math.max(most, ++inFlight);
+      await tick(20);
+      inFlight--;
+      reconciled++;
+    });
+    for (let i = 0; i < 32; i++) q.add(`k${i}`);
+    while (reconciled < 32) await tick(1);
+    loaded = false;
+    q.shutDown();
+    await done;
+    expect(most).toBe(16);
   });
 });

@@ -8,6 +8,7 @@ import { KubeApiError } from './errors';
 import { TokenBucket } from './token-bucket';
 import type { KubeList, KubeObject, WatchEvent } from './types';
 import { WatchEvents } from './watch-stream';
+import { waitingForIo } from './io-wait';
 
 export type QueryValue = string | number | boolean | undefined;
 export type Query = Readonly<Record<string, QueryValue>>;
@@ -208,6 +209,8 @@ export class KubeClient {
 
   async #open(method: string, path: string, opts: RequestOptions, signal: AbortSignal): Promise<http.IncomingMessage> {
     const verb = method.toLowerCase();
+    // From here the caller waits: for the rate limiter, then for the server.
+    waitingForIo();
     const waited = await this.#limiter.wait(signal);
     clientRateLimiterWait.observe({ verb }, waited / 1000);
 

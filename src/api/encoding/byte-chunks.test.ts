@@ -47,6 +47,18 @@ describe('ByteChunks', () => {
     expect(whole(out)).toBe('234569');
   });
 
+  it('a piece many chunks long is split in a loop; nothing may be put after the end', () => {
+    const big = Buffer.alloc(4 * 1024 * 1024, 0x61);
+    const out = new ByteChunks(16);
+    out.put(big);
+    out.putByte(0x62);
+    out.end();
+    expect(out.ready.length).toBe(big.length / 16 + 1);
+    expect(Buffer.concat(out.ready).toString()).toBe('a'.repeat(big.length) + 'b');
+    expect(() => out.putByte(0x63)).toThrow('put after end');
+    expect(() => out.putText('c')).toThrow('put after end');
+  });
+
   it('an empty body has no chunk', () => {
     const out = new ByteChunks(16);
     out.put(Buffer.alloc(0));

@@ -2,7 +2,8 @@
  * A body assembled from bytes into chunks of exactly `size` bytes (the last one shorter): each piece is
  * copied into the chunk being filled, and a piece that does not fit is split across chunks. Full chunks
  * wait in `ready` until the writer takes them, so that a body is written a chunk at a time and never held
- * whole.
+ * whole. A chunk in `ready` is never written to again: the next one is a new allocation, made when its
+ * first byte comes.
  *
  * Pieces that are already bytes (a row's cached encodings) are copied as they are; no text is joined,
  * flattened or encoded for them.
@@ -10,50 +11,58 @@
 export class ByteChunks {
   /** Chunks filled to `size`, oldest first, not yet taken. */
   readonly ready: Buffer[] = [];
-  #chunk: Buffer;
+  #chunk: Buffer | undefined;
   #at = 0;
+  #ended = false;
 
-  constructor(readonly size: number) {
-    this.#chunk = Buffer.allocUnsafeSlow(size);
-  }
+  constructor(readonly size: number) {}
 
   /** Appends `bytes`. */
   put(bytes: Uint8Array): void {
-    const room = this.size - this.#at;
-    if (bytes.length < room) {
-      this.#chunk.set(bytes, this.#at);
-      this.#at += bytes.length;
-      return;
+    let rest = bytes;
+    while (rest.length > 0) {
+      const chunk = this.#current();
+      const room = this.size - this.#at;
+      if (rest.length < room) {
+        chunk.set(rest, this.#at);
+        this.#at += rest.length;
+        return;
+      }
+      chunk.set(rest.subarray(0, room), this.#at);
+      this.#full();
+      rest = rest.subarray(room);
     }
-    this.#chunk.set(bytes.subarray(0, room), this.#at);
-    this.#next();
-    if (bytes.length > room) this.put(bytes.subarray(room));
   }
 
   /** Appends `text` as UTF-8. */
   putText(text: string): void {
-    const room = this.size - this.#at;
+    const chunk = this.#current();
     // At most 3 bytes per UTF-16 unit: a text that surely fits is written in place, anything else via a copy.
-    if (text.length * 3 <= room) this.#at += this.#chunk.write(text, this.#at);
+    if (text.length * 3 < this.size - this.#at) this.#at += chunk.write(text, this.#at);
     else this.put(Buffer.from(text));
-    if (this.#at === this.size) this.#next();
   }
 
   /** Appends one byte. */
   putByte(byte: number): void {
-    this.#chunk[this.#at++] = byte;
-    if (this.#at === this.size) this.#next();
+    this.#current()[this.#at++] = byte;
+    if (this.#at === this.size) this.#full();
   }
 
-  /** Ends the body: the last chunk (if any bytes are in it) joins `ready`. */
+  /** Ends the body: the last chunk (if any bytes are in it) joins `ready`. Nothing may be put after. */
   end(): void {
-    if (this.#at > 0) this.ready.push(this.#chunk.subarray(0, this.#at));
-    this.#at = 0;
+    if (this.#chunk && this.#at > 0) this.ready.push(this.#chunk.subarray(0, this.#at));
+    this.#chunk = undefined;
+    this.#ended = true;
   }
 
-  #next(): void {
-    this.ready.push(this.#chunk);
-    this.#chunk = Buffer.allocUnsafeSlow(this.size);
+  #current(): Buffer {
+    if (this.#ended) throw new Error('ByteChunks: put after end');
+    return (this.#chunk ??= Buffer.allocUnsafeSlow(this.size));
+  }
+
+  #full(): void {
+    this.ready.push(this.#chunk!);
+    this.#chunk = undefined;
     this.#at = 0;
   }
 }
