@@ -342,6 +342,7 @@ export function toMarkdown(r: BenchResults): string {
       'Paddock learns of the change from its own watch of kube-apiserver, so its latency holds one hop more than kube-apiserver\'s own watch (as capsule-proxy\'s does, scenario 7); ' +
       'the hop column is that hop alone: from the change\'s arrival at a direct watch of kube-apiserver, open in every phase, to its arrival at the watcher. ' +
       'Paddock: watches of tenantnamespaces with the owner\'s client certificate, directly. Baseline: watches of namespaces on kube-apiserver with `labelSelector=paddock.dev/tenant in (<the owner\'s tenants>)`. ' +
+      'The floor of a Node.js hop, when measured: the same watches through a Node.js relay that writes kube-apiserver\'s bytes on as they arrive (its hop is what passing an event on costs Paddock\'s runtime). ' +
       'Each phase\'s watches start at its server\'s resourceVersion of just before they open; a watch the server ends, or whose connection fails, before the phase closes it is counted beside the deliveries (`endedEarly`). ' +
       'RSS sampled every 0.5 s during the changes.', '', watchTable(w), '');
   }
