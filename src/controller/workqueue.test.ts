@@ -7,6 +7,12 @@ import { waitingForIo } from '../kube/io-wait';
 
 const tick = (ms = 0): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** Keeps the CPU for `ms`, as a reconcile's work does: nothing else runs meanwhile. */
+const busy = (ms: number): void => {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+};
+
 describe('WorkQueue', () => {
   it('hands keys out in FIFO order and de-duplicates keys already queued', async () => {
     const q = new WorkQueue<string>({ name: 't-fifo' });
@@ -177,10 +183,6 @@ describe('runWorkers', () => {
   it('lets the event loop turn while a backlog of reconciles that need no I/O drains', async () => {
     const q = new WorkQueue<string>({ name: 't-slices' });
     let reconciled = 0;
-    const busy = (ms: number) => {
-      const until = performance.now() + ms;
-      while (performance.now() < until);
-    };
     // Each reconcile reads only memory: its promise settles in microtasks, as a converged tenant's does.
     const done = runWorkers(q, 4, async () => {
       busy(2);
@@ -199,10 +201,6 @@ describe('runWorkers', () => {
   it('holds the event loop for one slice and one reconcile at most, however many workers interleave', async () => {
     const q = new WorkQueue<string>({ name: 't-slice-bound' });
     let reconciled = 0;
-    const busy = (ms: number) => {
-      const until = performance.now() + ms;
-      while (performance.now() < until);
-    };
     // As a converged tenant's: no I/O, but awaits between its steps, so the workers' reconciles interleave
     // in microtasks; each takes 3 ms of CPU.
     const done = runWorkers(q, 16, async () => {
@@ -234,8 +232,7 @@ describe('runWorkers', () => {
     // Something else keeps the loop busy: 3 ms of CPU on every turn.
     let loaded = true;
     const load = () => {
-      const until = performance.now() + 3;
-      while (performance.now() < until);
+      busy(3);
       if (loaded) setImmediate(load);
     };
     setImmediate(load);
