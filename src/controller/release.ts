@@ -23,6 +23,10 @@ export class NamespaceRelease {
    * Applies the deletion policy to claimed namespaces that are no longer wanted (a name removed from
    * spec.namespaces) and drops their claims. Namespaces over a lowered namespaceQuota stay claimed and
    * furnished: lowering a quota never deletes a namespace.
+   *
+   * A namespace deleted here keeps its claim until the cache has seen it Terminating (the pass its
+   * update queues drops it): its row then goes Terminating before it goes, on every replica, rather than
+   * vanishing while Active wherever the Tenant's status arrives before the namespace's update.
    */
   async releaseUnwanted(tenant: Tenant, desired: ValidDesiredState, claims: NamespaceClaim[], notes: Notes): Promise<NamespaceClaim[]> {
     const wanted = new Set(desired.namespaces.map((n) => n.name));
@@ -30,7 +34,10 @@ export class NamespaceRelease {
     for (const claim of claims) {
       if (wanted.has(claim.name)) continue;
       const ns = this.cache.namespaces.store.get(claim.name);
-      if (ns && claimHolds(claim, ns) && ns.status?.phase !== 'Terminating') await this.retire(tenant, ns, notes);
+      if (ns && claimHolds(claim, ns) && ns.status?.phase !== 'Terminating') {
+        await this.retire(tenant, ns, notes);
+        if ((tenant.spec.deletionPolicy ?? 'Retain') === 'Delete') continue;
+      }
       if (!isPendingClaim(claim, new Date())) kept = kept.filter((c) => c !== claim);
     }
     return kept;
