@@ -8,10 +8,10 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { killGroup, startDetached, waitFor } from '../test/controlplane/processes';
-import { TENANT_LABEL, type BenchCluster } from './cluster';
+import type { BenchCluster } from './cluster';
 import type { Client } from './http';
 import { ratio, round } from './stats';
-import type { HopFloor, Phase, WatchResult, WatchWorld } from './watch';
+import { labelSelectedWatchPath, type HopFloor, type Phase, type WatchResult, type WatchWorld } from './watch';
 
 const SERVER = resolve(__dirname, 'watch-relay-floor-server.mjs');
 export const WATCH_RELAY_FLOOR_TARGET = 'Node.js relay of the label-selected watch (floor of a Node.js hop)';
@@ -36,10 +36,7 @@ export async function startWatchRelayFloor(cluster: BenchCluster, world: WatchWo
     const agent = client.agent;
     const phase: Phase = {
       target: WATCH_RELAY_FLOOR_TARGET, role: 'baseline',
-      watchesOf: (owner) => {
-        const selector = `${TENANT_LABEL} in (${world.tenantsOf.get(owner)!.join(',')})`;
-        return { agent, url: `${url}/api/v1/namespaces?watch=1&labelSelector=${encodeURIComponent(selector)}` };
-      },
+      watchesOf: (owner) => ({ agent, url: `${url}${labelSelectedWatchPath(world, owner)}` }),
     };
     return { phase, stop };
   } catch (err) {

@@ -92,6 +92,12 @@ export interface HopFloor {
   ratioP99: number;
 }
 
+/** The path of an owner's label-selected namespace watch: what a label-injecting proxy would send for it. */
+export function labelSelectedWatchPath(world: WatchWorld, owner: string): string {
+  const selector = `${TENANT_LABEL} in (${world.tenantsOf.get(owner)!.join(',')})`;
+  return `/api/v1/namespaces?watch=1&labelSelector=${encodeURIComponent(selector)}`;
+}
+
 /** The label-selected watch of kube-apiserver, scenario 3's baseline. */
 export const LABEL_SELECTED_TARGET = 'kube-apiserver namespaces, label selector';
 
@@ -259,10 +265,7 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     },
     opts.baseline ?? {
       target: LABEL_SELECTED_TARGET, role: 'baseline',
-      watchesOf: (owner) => {
-        const selector = `${TENANT_LABEL} in (${world.tenantsOf.get(owner)!.join(',')})`;
-        return { agent: baselineAgent, url: `${cluster.state.server}/api/v1/namespaces?watch=1&labelSelector=${encodeURIComponent(selector)}` };
-      },
+      watchesOf: (owner) => ({ agent: baselineAgent, url: `${cluster.state.server}${labelSelectedWatchPath(world, owner)}` }),
     },
     ...(opts.extra ?? []),
   ];

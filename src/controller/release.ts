@@ -5,6 +5,9 @@ import { claimHolds, isPendingClaim } from '../tenancy/claims';
 import type { GuardrailSync, Notes } from './guardrail-sync';
 import type { Writer } from './writer';
 
+/** The tenant's deletionPolicy is Delete: the namespaces it lets go are deleted, not released. */
+const deletesNamespaces = (tenant: Tenant): boolean => (tenant.spec.deletionPolicy ?? 'Retain') === 'Delete';
+
 /** The kinds whose objects give access to a namespace (RoleBindings). */
 const ACCESS_KINDS = GUARDRAILS.filter((k) => k.grantsAccess).map((k) => k.resource.kind);
 
@@ -36,7 +39,7 @@ export class NamespaceRelease {
       const ns = this.cache.namespaces.store.get(claim.name);
       if (ns && claimHolds(claim, ns) && ns.status?.phase !== 'Terminating') {
         await this.retire(tenant, ns, notes);
-        if ((tenant.spec.deletionPolicy ?? 'Retain') === 'Delete') continue;
+        if (deletesNamespaces(tenant)) continue;
       }
       if (!isPendingClaim(claim, new Date())) kept = kept.filter((c) => c !== claim);
     }
@@ -56,7 +59,7 @@ export class NamespaceRelease {
    */
   async retire(tenant: Tenant, ns: Namespace, notes: Notes): Promise<void> {
     const name = ns.metadata.name;
-    if ((tenant.spec.deletionPolicy ?? 'Retain') === 'Delete') {
+    if (deletesNamespaces(tenant)) {
       await this.writer.delete(ns);
       notes.add('Normal', 'NamespaceDeleted', `deleted namespace ${name} (deletionPolicy Delete)`);
       return;

@@ -46,12 +46,11 @@ export async function runWorkers<K>(queue: WorkQueue<K>, n: number, reconcile: R
   const slice = new EventLoopSlice(SLICE_MS);
   const worker = async (): Promise<void> => {
     for (let key = await queue.get(); key !== undefined; key = await queue.get()) {
-      const result = await slice.run(() => reconcileOnce(key));
-      reconcileTotal.inc({ controller, result });
+      await slice.run(() => reconcileOnce(key));
     }
   };
-  /** One reconcile of `key` and its bookkeeping in the queue; returns the metric's `result`. */
-  const reconcileOnce = async (key: K): Promise<string> => {
+  /** One reconcile of `key`, its bookkeeping in the queue and its metrics. */
+  const reconcileOnce = async (key: K): Promise<void> => {
     const started = performance.now();
     let result: string;
     try {
@@ -76,8 +75,8 @@ export async function runWorkers<K>(queue: WorkQueue<K>, n: number, reconcile: R
     } finally {
       queue.done(key);
     }
+    reconcileTotal.inc({ controller, result });
     reconcileDuration.observe({ controller }, (performance.now() - started) / 1000);
-    return result;
   };
   await Promise.all(Array.from({ length: Math.max(1, n) }, worker));
 }
