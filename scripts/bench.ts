@@ -25,6 +25,7 @@ import { round } from '../bench/stats';
 import { LABEL_SELECTED_TARGET, watchFanout, watchRatios, type WatchRatio, type WatchResult, type WatchWorld } from '../bench/watch';
 import { hopFloors, startWatchRelayFloor } from '../bench/watch-relay-floor';
 import { tails, type TailsResult } from '../bench/tails';
+import { chunkReuse } from '../bench/chunk-reuse';
 import { encodingMemory } from '../bench/encodings';
 import { highAvailability } from '../bench/ha';
 import { SCALE_APISERVER_MEMORY_LIMIT, SCALE_CONTROLLER_ARGS, SCALE_CONTROLLERS, SCALE_DEFAULTS, scaleScenario, type ScaleResult } from '../bench/scale';
@@ -154,10 +155,14 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
 
   const size = config.sizes[config.sizes.length - 1];
   let encodings;
+  let chunks;
   if (runs('admin-list')) {
     log(`scenario 2, memory: the row encodings cache at ${size} rows`);
     encodings = await encodingMemory(c);
     log(`  ${encodings.totalBytesPerRow} B/row (Table ${encodings.tableBytesPerRow}, + JSON ${encodings.jsonBytesPerRow})`);
+    log(`scenario 2, chunks: borrowed, fresh and static at ${size} rows`);
+    chunks = await chunkReuse(c);
+    log(`  p50 borrowed ${chunks.forms.borrowed.p50} / fresh ${chunks.forms.fresh.p50} / static ${chunks.forms.static.p50} ms`);
   }
   let allowedClasses;
   let views;
@@ -246,6 +251,7 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     reconcile,
     ha,
     encodings,
+    chunkReuse: chunks,
     memory: runs('memory') ? memoryResult(memory) : undefined,
     capsuleProxy: capsule,
     tails: await tailsOf(c),

@@ -1,9 +1,11 @@
+import type { ChunkPool } from './chunk-pool';
+
 /**
  * A body assembled from bytes into chunks of exactly `size` bytes (the last one shorter): each piece is
  * copied into the chunk being filled, and a piece that does not fit is split across chunks. Full chunks
  * wait in `ready` until the writer takes them, so that a body is written a chunk at a time and never held
- * whole. A chunk in `ready` is never written to again: the next one is a new allocation, made when its
- * first byte comes.
+ * whole. A chunk in `ready` is never written to again: the next one is taken when its first byte comes,
+ * from a pool (chunk-pool.ts; the writer gives it back once written) or as a fresh allocation.
  *
  * Pieces that are already bytes (a row's cached encodings) are copied as they are; no text is joined,
  * flattened or encoded for them.
@@ -11,11 +13,17 @@
 export class ByteChunks {
   /** Chunks filled to `size`, oldest first, not yet taken. */
   readonly ready: Buffer[] = [];
+  readonly size: number;
+  readonly #pool: ChunkPool | undefined;
   #chunk: Buffer | undefined;
   #at = 0;
   #ended = false;
 
-  constructor(readonly size: number) {}
+  /** `chunks`: the pool to borrow chunks from, or their size (each then a fresh allocation). */
+  constructor(chunks: ChunkPool | number) {
+    this.#pool = typeof chunks === 'number' ? undefined : chunks;
+    this.size = typeof chunks === 'number' ? chunks : chunks.size;
+  }
 
   /** Appends `bytes`. */
   put(bytes: Uint8Array): void {
@@ -57,7 +65,7 @@ export class ByteChunks {
 
   #current(): Buffer {
     if (this.#ended) throw new Error('ByteChunks: put after end');
-    return (this.#chunk ??= Buffer.allocUnsafeSlow(this.size));
+    return (this.#chunk ??= this.#pool ? this.#pool.take() : Buffer.allocUnsafeSlow(this.size));
   }
 
   #full(): void {

@@ -24,6 +24,7 @@ import { listMetadata } from '../table/partial';
 import { INITIAL_EVENTS_END } from '../table/table';
 import type { TableConvertor } from '../registration/served-resource';
 import { ByteChunks } from './byte-chunks';
+import { listChunks } from './chunk-pool';
 
 /** How long an unused encoding is kept at least (and at most twice as long). */
 export const RETENTION_MS = 60_000;
@@ -292,19 +293,19 @@ export function tableRowJson<T extends KubeObject>(table: TableConvertor<T>, row
 
 /** Lists are made in pieces of about this many characters (each written as it is made). */
 export const PIECE_CHARS = 64 * 1024;
-/** A Table list is made in chunks of exactly this many bytes (each written as it is made). */
-export const PIECE_BYTES = 64 * 1024;
+/** A Table list is made in chunks of exactly this many bytes (each written as it is made), borrowed from listChunks. */
+export const PIECE_BYTES = listChunks.size;
 /** The chunk size for a one-row Table: most fit in one. */
 const ONE_ROW_BYTES = 4 * 1024;
 
 /**
  * A Table of `rows` as JSON in chunks of PIECE_BYTES, made as they are asked for: the same bytes as
- * JSON.stringify(toTable(...)) once joined.
+ * JSON.stringify(toTable(...)) once joined. The chunks are listChunks' to lend: whoever writes them gives
+ * them back (sendStream does), or drops them.
  */
-export function* tableJson<T extends KubeObject>(table: TableConvertor<T>, rows: Iterable<T>, listMeta: ListMeta, options: TableEncodingOptions, size = PIECE_BYTES): Generator<Buffer> {
+export function* tableJson<T extends KubeObject>(table: TableConvertor<T>, rows: Iterable<T>, listMeta: ListMeta, options: TableEncodingOptions, out = new ByteChunks(listChunks)): Generator<Buffer> {
   const plan = planOf(table as TableConvertor<never>);
   const ages = new AgeCells(options.now);
-  const out = new ByteChunks(size);
   const head = JSON.stringify({ kind: 'Table', apiVersion: options.groupVersion, metadata: listMetadata(listMeta) });
   out.putText(`${head.slice(0, -1)},"columnDefinitions":${options.noHeaders ? 'null' : plan.columnsJson},"rows":[`);
   let first = true;
@@ -321,7 +322,7 @@ export function* tableJson<T extends KubeObject>(table: TableConvertor<T>, rows:
 
 /** A one-row Table of `row` (a get, a watch event) as one JSON body; metadata.resourceVersion is the row's. */
 export function objectTableJson<T extends KubeObject>(table: TableConvertor<T>, row: T, options: TableEncodingOptions): Buffer {
-  return Buffer.concat([...tableJson(table, [row], { resourceVersion: row.metadata.resourceVersion }, options, ONE_ROW_BYTES)]);
+  return Buffer.concat([...tableJson(table, [row], { resourceVersion: row.metadata.resourceVersion }, options, new ByteChunks(ONE_ROW_BYTES))]);
 }
 
 /** A PartialObjectMetadataList as JSON text in pieces: the same bytes as JSON.stringify(toPartialObjectMetadataList(...)). */

@@ -1,5 +1,6 @@
 import { createServer, get, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listChunks } from '../encoding/chunk-pool';
 import { CHUNK_BYTES, sendStream } from './respond';
 
 let server: Server;
@@ -20,12 +21,12 @@ afterEach(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-function fetchAll(method = 'GET'): Promise<{ headers: IncomingMessage['headers']; body: string }> {
+function fetchAll(method = 'GET'): Promise<{ headers: IncomingMessage['headers']; body: string; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(base, { method }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), bytes: Buffer.concat(chunks) }));
     });
     req.on('error', reject);
     req.end();
@@ -91,5 +92,48 @@ describe('sendStream', () => {
     await finished;
     expect(closed).toBe(true);
     expect(made).toBeLessThan(100_000);
+  });
+});
+
+describe('sendStream with pooled chunks', () => {
+  /** A body of `n` chunks borrowed from listChunks, chunk i filled with byte `fill + i`: what a Table list is made of. */
+  function* pooled(n: number, fill: number): Generator<Buffer> {
+    for (let i = 0; i < n; i++) yield listChunks.take().fill(fill + i);
+  }
+  const expected = (n: number, fill: number) => Buffer.concat(Array.from({ length: n }, (_, i) => Buffer.alloc(listChunks.size, fill + i)));
+
+  it('gives each chunk back once the connection has written it, and lends it to the next body', async () => {
+    const idle = listChunks.idle;
+    body = () => pooled(4, 1);
+    const res = await fetchAll();
+    await finished;
+    expect(res.bytes.equals(expected(4, 1))).toBe(true);
+    expect(listChunks.idle).toBeGreaterThan(idle);
+  });
+
+  it('never lends a chunk to a second body while a slow client has not read the first', async () => {
+    // The first client reads nothing until the second response is whole; chunks written to the first
+    // connection but not yet taken by the kernel must not be reused by the second body.
+    const n = 200; // 12.5 MiB: more than the sockets' buffers hold
+    const bodies = [() => pooled(n, 10), () => pooled(n, 100)];
+    body = () => bodies.shift()!();
+    const slow = await new Promise<IncomingMessage>((resolve, reject) => get(base, resolve).on('error', reject));
+    slow.pause();
+    const fast = await fetchAll();
+    expect(fast.bytes.equals(expected(n, 100))).toBe(true);
+    const chunks: Buffer[] = [];
+    slow.on('data', (c: Buffer) => chunks.push(c));
+    await new Promise((resolve) => slow.on('end', resolve).resume());
+    expect(Buffer.concat(chunks).equals(expected(n, 10))).toBe(true);
+  });
+
+  it('a body of one pooled chunk (a short list) is given back after it is written', async () => {
+    const chunk = listChunks.take();
+    chunk.write('{"rows":[]}');
+    body = () => [chunk.subarray(0, 11)];
+    const res = await fetchAll();
+    await finished;
+    expect(res.body).toBe('{"rows":[]}');
+    expect(listChunks.take().buffer).toBe(chunk.buffer);
   });
 });

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { dump } from 'js-yaml';
 import type { Negotiated } from '../negotiation';
+import { listChunks } from '../encoding/chunk-pool';
 import { lingerOnClose } from '../http/linger';
 import { toStatusError, type StatusError } from '../status';
 
@@ -46,6 +47,9 @@ export const CHUNK_BYTES = 64 * 1024;
  * whole body is never held at once. A body that fits in one chunk, and any answer to HEAD, is sent as
  * {@link send} sends it (with Content-Length); a longer one goes out chunked. When the response ends
  * early (the client left, a deadline answered), the rest of the body is never made.
+ *
+ * Every Buffer of the body is offered back to listChunks once the connection has written it (the pool
+ * takes back only the chunks it lent, see chunk-pool.ts); one whose write failed is left to the collector.
  */
 export async function sendStream(res: ServerResponse, status: number, contentType: string, body: Iterable<string | Buffer>): Promise<void> {
   const chunks = chunked(body);
@@ -57,7 +61,10 @@ export async function sendStream(res: ServerResponse, status: number, contentTyp
   const second = res.req?.method === 'HEAD' ? undefined : chunks.next();
   if (!second || second.done) {
     const all = [first.value, ...chunks].map((c) => (typeof c === 'string' ? Buffer.from(c) : c));
-    send(res, status, contentType, all.length === 1 ? all[0] : Buffer.concat(all));
+    const body = all.length === 1 ? all[0] : Buffer.concat(all);
+    // 'finish' comes once the connection has written the last of the response (never, if it fails).
+    if (body === first.value) res.once('finish', () => listChunks.give(body));
+    send(res, status, contentType, body);
     return;
   }
   if (res.writableEnded) return;
@@ -70,13 +77,20 @@ export async function sendStream(res: ServerResponse, status: number, contentTyp
   res.writeHead(status, headers);
   const write = async (chunk: string | Buffer): Promise<boolean> => {
     if (res.destroyed || res.writableEnded) return false;
-    if (!res.write(chunk)) await drained(res);
+    if (!res.write(chunk, typeof chunk === 'string' ? undefined : givenBackOnceWritten(chunk))) await drained(res);
     return true;
   };
   if ((await write(first.value)) && (await write(second.value))) {
     for (const chunk of chunks) if (!(await write(chunk))) break;
   }
   if (!res.destroyed && !res.writableEnded) res.end();
+}
+
+/** A write's callback: `chunk` goes back to its pool when the write succeeded (the connection no longer reads it). */
+function givenBackOnceWritten(chunk: Buffer): (error?: Error | null) => void {
+  return (error) => {
+    if (!error) listChunks.give(chunk);
+  };
 }
 
 /** Resolves when `res` may take more (drain) or will take nothing more (close). */
