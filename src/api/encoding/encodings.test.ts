@@ -8,6 +8,7 @@ import {
   clearEncodings, metadataJson, objectJson, objectListJson, objectTableJson, partialObjectMetadataJson, partialObjectMetadataListJson, PIECE_BYTES, PIECE_CHARS, tableJson, tableRowJson, turnEncodings,
 } from './encodings';
 import { registry } from '../../metrics/registry';
+import { ByteChunks } from './byte-chunks';
 import type { TableConvertor } from '../registration/served-resource';
 
 const now = new Date('2026-03-04T05:06:07Z');
@@ -167,6 +168,98 @@ describe('row encodings: made once per row state', () => {
     }
     expect(ages).toEqual([translateTimestampSince(rows[0].metadata.creationTimestamp, now), '3d5h', '403d']);
     expect(table.calls).toBe(2 * rows.length); // made once (checked at two times), never again
+  });
+
+  it('AGE moving on, back and forth, in every form: each list as of its time, its rows made again from their own bytes', () => {
+    const table = counting(TENANT_NAMESPACE_TABLE);
+    const times = [now, new Date(now.getTime() + 86_400_000), now, new Date(now.getTime() + 90_000), new Date(now.getTime() + 400 * 86_400_000)];
+    for (const at of times) {
+      for (const includeObject of ['Metadata', 'None', 'Object'] as const) {
+        for (const groupVersion of ['meta.k8s.io/v1', 'meta.k8s.io/v1beta1'] as const) {
+          const opts = { groupVersion, includeObject, now: at };
+          expect(join(tableJson(table, rows, {}, opts))).toBe(JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, rows, {}, opts)));
+        }
+      }
+    }
+    expect(table.calls).toBe(2 * rows.length); // the cells are computed once; a new AGE reuses the row's bytes
+  });
+
+  it('a row whose AGE reads the same is copied in one piece when its object is asked for as metadata (kubectl)', () => {
+    const opts = { groupVersion: 'meta.k8s.io/v1' as const, includeObject: 'Metadata' as const, now };
+    expect(join(tableJson(TENANT_NAMESPACE_TABLE, rows, {}, opts))).toBe(JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, rows, {}, opts)));
+    const put = jest.spyOn(ByteChunks.prototype, 'put');
+    try {
+      const later = { ...opts, now: new Date(now.getTime() + 1000) }; // AGE still 3d5h
+      expect(join(tableJson(TENANT_NAMESPACE_TABLE, rows, {}, later))).toBe(JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, rows, {}, later)));
+      expect(put).toHaveBeenCalledTimes(rows.length);
+    } finally {
+      put.mockRestore();
+    }
+  });
+
+  describe('blocks of rows (kubectl\'s form of long lists)', () => {
+    const opts = (at: Date) => ({ groupVersion: 'meta.k8s.io/v1' as const, includeObject: 'Metadata' as const, now: at });
+    const expected = (list: readonly TenantNamespace[], at: Date) => JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, list, {}, opts(at)));
+    // Created over the last 10 minutes (AGE moving by the second) and over days; one with no creation
+    // time, one created in the future (clock skew), non-ASCII text.
+    const many = (n: number, tag = '') =>
+      Array.from({ length: n }, (_, i) =>
+        tns(`n-${String(i).padStart(4, '0')}${tag}`, {
+          creationTimestamp: i === 7 ? undefined : i === 9 ? new Date(now.getTime() + 60_000).toISOString() : new Date(now.getTime() - (i % 2 ? i * 1000 : i * 3_600_000)).toISOString(),
+          labels: { 'paddock.dev/tenant': 'oil', note: `ü${i}` },
+        }),
+      );
+
+    it('the same bytes as encoding the objects, as rows change, come and go, and AGE moves on', () => {
+      let list = many(300);
+      const times = [now, new Date(now.getTime() + 500), new Date(now.getTime() + 1500), new Date(now.getTime() + 3 * 86_400_000), now];
+      for (const at of times) expect(join(tableJson(TENANT_NAMESPACE_TABLE, list, {}, opts(at)))).toBe(expected(list, at));
+      const changed = tns('n-0150', { resourceVersion: '99', labels: { 'paddock.dev/tenant': 'oil', note: 'changed' } });
+      list = list.map((r) => (r.metadata.name === 'n-0150' ? changed : r));
+      expect(join(tableJson(TENANT_NAMESPACE_TABLE, list, {}, opts(now)))).toBe(expected(list, now));
+      list = [...list.slice(0, 5), ...list.slice(6)]; // one gone: every later block shifts
+      expect(join(tableJson(TENANT_NAMESPACE_TABLE, list, {}, opts(now)))).toBe(expected(list, now));
+      list = [tns('a-first'), ...list]; // one more in front
+      expect(join(tableJson(TENANT_NAMESPACE_TABLE, list, {}, opts(now)))).toBe(expected(list, now));
+      // Pages start anywhere, and the rows' own encodings serve other forms and one-row Tables alike.
+      expect(join(tableJson(TENANT_NAMESPACE_TABLE, list.slice(37), {}, opts(now)))).toBe(expected(list.slice(37), now));
+      for (const includeObject of ['None', 'Object', 'Metadata'] as const) {
+        for (const groupVersion of ['meta.k8s.io/v1', 'meta.k8s.io/v1beta1'] as const) {
+          const o = { groupVersion, includeObject, now };
+          expect(join(tableJson(TENANT_NAMESPACE_TABLE, list, {}, o))).toBe(JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, list, {}, o)));
+          expect(objectTableJson(TENANT_NAMESPACE_TABLE, list[200], o).toString()).toBe(JSON.stringify(toObjectTable(TENANT_NAMESPACE_TABLE, list[200], o)));
+        }
+      }
+    });
+
+    it('a list of the same rows at a time their AGE reads the same copies whole blocks, not rows', () => {
+      const list = many(300).filter((r) => r.metadata.creationTimestamp !== undefined && r.metadata.name !== 'n-0009');
+      const old = list.map((r, i) => (i % 2 ? r : tns(r.metadata.name, { creationTimestamp: '2026-01-01T00:00:00Z' })));
+      const at = new Date(now.getTime() + 3 * 86_400_000); // every AGE in whole hours or days
+      expect(join(tableJson(TENANT_NAMESPACE_TABLE, old, {}, opts(at)))).toBe(expected(old, at));
+      const put = jest.spyOn(ByteChunks.prototype, 'put');
+      try {
+        const later = new Date(at.getTime() + 2000);
+        expect(join(tableJson(TENANT_NAMESPACE_TABLE, old, {}, opts(later)))).toBe(expected(old, later));
+        expect(put).toHaveBeenCalledTimes(2 + (old.length - 256)); // two blocks of 128, then row by row
+      } finally {
+        put.mockRestore();
+      }
+    });
+
+    it('rows in a block that lists keep using stay encoded across turns', () => {
+      const table = counting(TENANT_NAMESPACE_TABLE);
+      const list = many(128);
+      const at = new Date(now.getTime() + 3 * 86_400_000);
+      join(tableJson(table, list, {}, opts(at)));
+      const calls = table.calls;
+      for (let turn = 0; turn < 3; turn++) {
+        turnEncodings();
+        join(tableJson(table, list, {}, opts(at)));
+      }
+      expect(tableRowJson(table, list[100], opts(at))).toBe(JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, [list[100]], {}, opts(at)).rows[0]));
+      expect(table.calls).toBe(calls); // no row made again
+    });
   });
 
   it('a custom resource\'s creation-time date column is its AGE: the rest cached (ownedtenants)', () => {

@@ -19,7 +19,7 @@ import type { KubeObject, ListMeta } from '../../kube/types';
 import { registry } from '../../metrics/registry';
 import type { IncludeObject, MetaGroupVersion } from '../negotiation';
 import { isAgeColumn } from '../table/columns';
-import { humanDuration, translateTimestampSince } from '../table/duration';
+import { humanDuration, humanDurationSpan, translateTimestampSince } from '../table/duration';
 import { listMetadata } from '../table/partial';
 import { INITIAL_EVENTS_END } from '../table/table';
 import type { TableConvertor } from '../registration/served-resource';
@@ -35,17 +35,24 @@ interface Encodings {
   json?: string;
   /** Its metadata as JSON: a slice of `json` when that is already made (it shares the text). */
   metadata?: string;
-  /** The convertor that made `segments` and `metadataBytes`. */
+  /** The convertor that made `row`. */
   cellsOf?: TableConvertor<never>;
   /**
-   * The row's Table row as UTF-8, less what each request makes (its AGE cells and the form of its
-   * object): its cells around its AGE cells, as segments (the first opens the row, `{"cells":[`, an AGE
-   * cell goes between two, and the last ends with `],"object":`), and its metadata. Bytes, so that a list
-   * copies them into what it sends, with no text to join and encode per request; each a view of one
-   * allocation per row state.
+   * The row's Table row as UTF-8, whole: `{"cells":[…],"object":` and its PartialObjectMetadata (v1),
+   * `}`, with its AGE cells as of `rowAge`. A list copies it in one piece while its AGE reads the same (a
+   * day long for a namespace days old) and the object is asked for as metadata, as kubectl asks; for
+   * another form it copies the cells and writes the object. One allocation per row state and AGE: when
+   * AGE moves on, the row is made again from its own bytes.
    */
-  segments?: readonly Buffer[];
-  metadataBytes?: Buffer;
+  row?: Buffer;
+  /** The AGE cell in `row`, as JSON (`"5d"`): every AGE cell of a row shows its creation time's age. */
+  rowAge?: string;
+  /** Where each AGE cell of `row` begins. */
+  ageAt?: readonly number[];
+  /** Where the object begins in `row`. */
+  objectAt?: number;
+  /** The block of a Table list this row begins (see Block). */
+  block?: Block;
   /** metadata.creationTimestamp in ms since the epoch; NaN when there is none (AGE `<unknown>`). */
   created?: number;
   /** The row is a watch's initial-events-end bookmark: a Table row of it carries its metadata. */
@@ -60,6 +67,8 @@ let current = new WeakMap<object, Encodings>();
 let previous = new WeakMap<object, Encodings>();
 let currentSize = 0;
 let previousSize = 0;
+/** Counts the turns: a block records the one in which its rows were last kept in use. */
+let generation = 0;
 let timer: NodeJS.Timeout | undefined;
 
 new Gauge({
@@ -87,6 +96,7 @@ function encodingsOf(row: object): Encodings {
 
 /** Turns one generation over: encodings unused since the turn before are dropped (the timer does this). */
 export function turnEncodings(): void {
+  generation++;
   previous = current;
   previousSize = currentSize;
   current = new WeakMap();
@@ -174,12 +184,20 @@ function planOf(table: TableConvertor<never>): Plan {
 const LATER_MS = 3 * 365 * 86_400_000;
 
 /**
- * The row's Table bytes (see Encodings.segments), or undefined when the convertor's cells depend on the
- * clock otherwise (then nothing of it is cached, and every request computes its cells).
+ * The row's whole Table row as of this request's AGE (see Encodings.row), or undefined when the
+ * convertor's cells depend on the clock otherwise (then nothing of it is cached, and every request
+ * computes its cells).
  */
-function cellsEncoding<T extends KubeObject>(e: Encodings, table: TableConvertor<T>, plan: Plan, row: T, now: Date): Encodings | undefined {
-  if (e.cellsOf === table) return e;
+function tableRowOf<T extends KubeObject>(e: Encodings, table: TableConvertor<T>, plan: Plan, row: T, ages: AgeCells): Buffer | undefined {
+  if (e.cellsOf === table) {
+    if (plan.ages.length > 0) {
+      const age = ages.of(e.created!);
+      if (age !== e.rowAge) againAt(e, age);
+    }
+    return e.row;
+  }
   if (!plan.cacheable) return undefined;
+  const now = ages.now;
   const cells = table.cells(row, now);
   const later = table.cells(row, new Date(now.getTime() + LATER_MS));
   const timestamp = row.metadata.creationTimestamp;
@@ -192,31 +210,63 @@ function cellsEncoding<T extends KubeObject>(e: Encodings, table: TableConvertor
     plan.cacheable = false;
     return undefined;
   }
-  const texts: string[] = [];
+  const between: string[] = [];
   let text = '{"cells":[';
   for (let i = 0; i < cells.length; i++) {
     if (i > 0) text += ',';
     if (isAge(i)) {
-      texts.push(text);
+      between.push(text);
       text = '';
     } else text += JSON.stringify(cells[i]) ?? 'null';
   }
-  texts.push(text + '],"object":');
-  // The metadata's text is not kept for this, only its bytes (a row's metadata may be made on each read).
-  texts.push(e.metadata ?? JSON.stringify(row.metadata));
-  const bytes = Buffer.allocUnsafeSlow(texts.reduce((n, t) => n + Buffer.byteLength(t), 0));
-  const views: Buffer[] = [];
-  let at = 0;
-  for (const t of texts) {
-    const end = at + bytes.write(t, at);
-    views.push(bytes.subarray(at, end));
-    at = end;
-  }
-  e.metadataBytes = views.pop();
-  e.segments = views;
+  between.push(text + '],"object":');
   e.created = timestamp ? Date.parse(timestamp) : NaN;
+  // The metadata's text is not kept for this, only its bytes (a row's metadata may be made on each read).
+  assemble(e, between, plan.ages.length > 0 ? ages.of(e.created) : '', e.metadata ?? JSON.stringify(row.metadata));
   e.cellsOf = table as TableConvertor<never>;
-  return e;
+  return e.row;
+}
+
+/** The row of `e` made again with AGE `age`, from the bytes of the row it had. */
+function againAt(e: Encodings, age: string): void {
+  const { row, ageAt, objectAt } = e as Required<Encodings>;
+  const between = ageAt.map((at, i) => row.subarray(i === 0 ? 0 : ageAt[i - 1] + e.rowAge!.length, at));
+  between.push(row.subarray(ageAt[ageAt.length - 1] + e.rowAge!.length, objectAt));
+  assemble(e, between, age, row.subarray(objectAt + POM_V1_HEAD_BYTES.length, row.length - 2));
+}
+
+/**
+ * Makes e.row: the pieces `between` (the cells around the AGE cells: the first opens the row, the last
+ * ends with `],"object":`), `age` between each two, then `metadata` as PartialObjectMetadata v1, `}`.
+ */
+function assemble(e: Encodings, between: readonly (string | Uint8Array)[], age: string, metadata: string | Uint8Array): void {
+  const length = (piece: string | Uint8Array) => (typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length);
+  const size = between.reduce((n, piece) => n + length(piece), 0) + age.length * (between.length - 1) + POM_V1_HEAD_BYTES.length + length(metadata) + 2;
+  const row = Buffer.allocUnsafeSlow(size);
+  let at = 0;
+  const put = (piece: string | Uint8Array) => {
+    if (typeof piece === 'string') at += row.write(piece, at);
+    else {
+      row.set(piece, at);
+      at += piece.length;
+    }
+  };
+  const ageAt: number[] = [];
+  for (let i = 0; i < between.length; i++) {
+    if (i > 0) {
+      ageAt.push(at);
+      at += row.write(age, at, 'latin1');
+    }
+    put(between[i]);
+  }
+  e.objectAt = at;
+  put(POM_V1_HEAD_BYTES);
+  put(metadata);
+  row[at++] = BYTE.close;
+  row[at++] = BYTE.close;
+  e.row = row;
+  e.rowAge = age;
+  e.ageAt = ageAt;
 }
 
 export interface TableEncodingOptions {
@@ -227,15 +277,18 @@ export interface TableEncodingOptions {
   noHeaders?: boolean;
 }
 
-/** The AGE cells of one request, as JSON bytes, made once per creation time (every row of that time shows the same). */
+/**
+ * The AGE cells of one request, as JSON (`"5d"`, ASCII), made once per creation time (every row of that
+ * time shows the same).
+ */
 class AgeCells {
-  readonly #byCreated = new Map<number, Buffer>();
+  readonly #byCreated = new Map<number, string>();
   constructor(readonly now: Date) {}
 
-  of(created: number): Buffer {
+  of(created: number): string {
     let cell = this.#byCreated.get(created);
     if (cell === undefined) {
-      cell = Buffer.from(Number.isNaN(created) ? '"<unknown>"' : `"${humanDuration(this.now.getTime() - created)}"`);
+      cell = Number.isNaN(created) ? '"<unknown>"' : `"${humanDuration(this.now.getTime() - created)}"`;
       this.#byCreated.set(created, cell);
     }
     return cell;
@@ -248,6 +301,8 @@ const POM_HEAD_BYTES: Record<MetaGroupVersion, Buffer> = {
   'meta.k8s.io/v1': Buffer.from(POM_HEAD['meta.k8s.io/v1']),
   'meta.k8s.io/v1beta1': Buffer.from(POM_HEAD['meta.k8s.io/v1beta1']),
 };
+/** The form of the object in a cached Table row. */
+const POM_V1_HEAD_BYTES = POM_HEAD_BYTES['meta.k8s.io/v1'];
 
 /**
  * Appends one Table row: the same bytes as JSON.stringify(tableRow(...)), copied from the row's cached
@@ -255,30 +310,36 @@ const POM_HEAD_BYTES: Record<MetaGroupVersion, Buffer> = {
  */
 function putRow<T extends KubeObject>(out: ByteChunks, table: TableConvertor<T>, plan: Plan, row: T, options: TableEncodingOptions, ages: AgeCells): void {
   const e = encodingsOf(row);
-  if (!cellsEncoding(e, table, plan, row, options.now)) {
+  const cached = tableRowOf(e, table, plan, row, ages);
+  if (!cached) {
     out.putText(`{"cells":${JSON.stringify(table.cells(row, options.now))},"object":`);
     putObject(out, e, row, options);
     out.putByte(BYTE.close);
     return;
   }
-  const segments = e.segments!;
-  out.put(segments[0]);
-  for (let i = 1; i < segments.length; i++) {
-    out.put(ages.of(e.created!));
-    out.put(segments[i]);
+  if (options.groupVersion === 'meta.k8s.io/v1' && carriesMetadata(e, row, options)) {
+    out.put(cached);
+    return;
   }
+  out.put(cached.subarray(0, e.objectAt));
   putObject(out, e, row, options);
   out.putByte(BYTE.close);
+}
+
+/** Whether a Table row's object is its PartialObjectMetadata: asked for, or the initial-events-end bookmark's (which always is). */
+function carriesMetadata(e: Encodings, row: KubeObject, options: TableEncodingOptions): boolean {
+  if (options.includeObject === 'Object') return false;
+  // Read once per row state: a row's metadata may be made on each read (a flat record).
+  e.bookmark ??= row.metadata.annotations?.[INITIAL_EVENTS_END] === 'true';
+  return options.includeObject === 'Metadata' || e.bookmark;
 }
 
 /** A Table row's `object`: the object, its PartialObjectMetadata or null, as includeObject asks. */
 function putObject(out: ByteChunks, e: Encodings, row: KubeObject, options: TableEncodingOptions): void {
   if (options.includeObject === 'Object') return out.putText(jsonOf(e, row));
-  // Read once per row state: a row's metadata may be made on each read (a flat record).
-  e.bookmark ??= row.metadata.annotations?.[INITIAL_EVENTS_END] === 'true';
-  if (options.includeObject !== 'Metadata' && !e.bookmark) return out.put(NULL_BYTES);
+  if (!carriesMetadata(e, row, options)) return out.put(NULL_BYTES);
   out.put(POM_HEAD_BYTES[options.groupVersion]);
-  if (e.metadataBytes) out.put(e.metadataBytes);
+  if (e.row) out.put(e.row.subarray(e.objectAt! + POM_V1_HEAD_BYTES.length, e.row.length - 2));
   else out.putText(metadataOf(e, row));
   out.putByte(BYTE.close);
 }
@@ -298,6 +359,86 @@ export const PIECE_BYTES = listChunks.size;
 /** The chunk size for a one-row Table: most fit in one. */
 const ONE_ROW_BYTES = 4 * 1024;
 
+/** Rows in a block (see Block): about 80 KiB of a namespace Table. */
+const BLOCK_ROWS = 128;
+
+/**
+ * A run of BLOCK_ROWS consecutive rows of a Table list, as one piece: their whole Table rows (kubectl's
+ * form) joined by commas. A list that has the same row states in the same run, at a time their AGE
+ * cells read the same, copies the block at once instead of each row; the admin's 10k-row Table is
+ * otherwise 10k lookups and copies of rows scattered over the heap, for the same bytes as the list before.
+ * The rows' own `row` become views of the block: its bytes are not held twice. Kept on the encodings of
+ * the block's first row, so it goes with them; a change of a row state in the run, or AGE moving on,
+ * makes it again.
+ */
+interface Block {
+  readonly table: TableConvertor<never>;
+  readonly rows: readonly object[];
+  readonly bytes: Buffer;
+  /** Every AGE cell of the block reads the same from `since` to before `until` (ms since the epoch). */
+  readonly since: number;
+  readonly until: number;
+  /** The turn in which its rows' encodings were last kept in use. */
+  kept: number;
+}
+
+/**
+ * Appends the block of rows[i, i + BLOCK_ROWS) (made if need be) and returns how many rows it holds, or
+ * 0 when there is none to make: fewer rows than a block, or rows whose Table is not cached.
+ */
+function putBlock<T extends KubeObject>(out: ByteChunks, table: TableConvertor<T>, plan: Plan, rows: readonly T[], i: number, ages: AgeCells): number {
+  if (rows.length - i < BLOCK_ROWS || !plan.cacheable) return 0;
+  const now = ages.now.getTime();
+  const block = encodingsOf(rows[i]).block;
+  let valid = block !== undefined && block.table === table && now >= block.since && now < block.until;
+  for (let k = 0; valid && k < BLOCK_ROWS; k++) valid = block!.rows[k] === rows[i + k];
+  if (valid) {
+    // The rows' encodings stay in use while their block is: kept once per turn, not on every list.
+    if (block!.kept !== generation) {
+      for (let k = 1; k < BLOCK_ROWS; k++) encodingsOf(rows[i + k]);
+      block!.kept = generation;
+    }
+    out.put(block!.bytes);
+    return BLOCK_ROWS;
+  }
+  const made = makeBlock(table, plan, rows.slice(i, i + BLOCK_ROWS), ages);
+  if (!made) return 0;
+  out.put(made.bytes);
+  return BLOCK_ROWS;
+}
+
+function makeBlock<T extends KubeObject>(table: TableConvertor<T>, plan: Plan, rows: readonly T[], ages: AgeCells): Block | undefined {
+  const now = ages.now.getTime();
+  const parts: Encodings[] = [];
+  let since = -Infinity;
+  let until = Infinity;
+  let size = rows.length - 1;
+  for (const row of rows) {
+    const e = encodingsOf(row);
+    const bytes = tableRowOf(e, table, plan, row, ages);
+    if (!bytes) return undefined;
+    if (plan.ages.length > 0 && !Number.isNaN(e.created)) {
+      const [from, to] = humanDurationSpan(now - e.created!);
+      since = Math.max(since, e.created! + from);
+      until = Math.min(until, e.created! + to);
+    }
+    parts.push(e);
+    size += bytes.length;
+  }
+  const bytes = Buffer.allocUnsafeSlow(size);
+  let at = 0;
+  for (const e of parts) {
+    if (at > 0) bytes[at++] = BYTE.comma;
+    const end = at + e.row!.length;
+    bytes.set(e.row!, at);
+    e.row = bytes.subarray(at, end);
+    at = end;
+  }
+  const block: Block = { table: table as TableConvertor<never>, rows, bytes, since, until, kept: generation };
+  parts[0].block = block;
+  return block;
+}
+
 /**
  * A Table of `rows` as JSON in chunks of PIECE_BYTES, made as they are asked for: the same bytes as
  * JSON.stringify(toTable(...)) once joined. The chunks are listChunks' to lend: whoever writes them gives
@@ -308,11 +449,14 @@ export function* tableJson<T extends KubeObject>(table: TableConvertor<T>, rows:
   const ages = new AgeCells(options.now);
   const head = JSON.stringify({ kind: 'Table', apiVersion: options.groupVersion, metadata: listMetadata(listMeta) });
   out.putText(`${head.slice(0, -1)},"columnDefinitions":${options.noHeaders ? 'null' : plan.columnsJson},"rows":[`);
-  let first = true;
-  for (const row of rows) {
-    if (!first) out.putByte(BYTE.comma);
-    putRow(out, table, plan, row, options, ages);
-    first = false;
+  // kubectl's form of a list comes in blocks where it can (see Block), other rows and forms row by row.
+  const blocks = options.groupVersion === 'meta.k8s.io/v1' && options.includeObject === 'Metadata';
+  const list = Array.isArray(rows) ? (rows as readonly T[]) : [...rows];
+  for (let i = 0; i < list.length; ) {
+    if (i > 0) out.putByte(BYTE.comma);
+    const n = blocks && i % BLOCK_ROWS === 0 ? putBlock(out, table, plan, list, i, ages) : 0;
+    if (n === 0) putRow(out, table, plan, list[i], options, ages);
+    i += n || 1;
     while (out.ready.length > 0) yield out.ready.shift()!;
   }
   out.putText(']}');

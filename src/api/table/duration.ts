@@ -33,6 +33,20 @@ export function humanDuration(milliseconds: number): string {
   return `${Math.trunc(hours / 24 / 365)}y`;
 }
 
+/**
+ * The span [from, until) of durations, around `milliseconds`, over which humanDuration reads the same.
+ * Its text changes only at whole units — a second under 10 minutes, a minute under 8 hours, an hour under
+ * 8 days, then a day (a year's text changes less often) — and each range begins at a whole unit of its
+ * own, so the unit's multiples around `milliseconds` bound it. Empty under 0 (`<invalid>` and `0s`, clock
+ * skew), where the bounds are not whole units.
+ */
+export function humanDurationSpan(milliseconds: number): [from: number, until: number] {
+  if (!(milliseconds >= 0)) return [milliseconds, milliseconds];
+  const unit = milliseconds < 600_000 ? 1000 : milliseconds < 8 * 3_600_000 ? 60_000 : milliseconds < 8 * 86_400_000 ? 3_600_000 : 86_400_000;
+  const from = Math.floor(milliseconds / unit) * unit;
+  return [from, from + unit];
+}
+
 /** The AGE cell of an object created at `timestamp` (RFC 3339): `<unknown>` when there is none. */
 export function translateTimestampSince(timestamp: string | undefined, now: Date): string {
   if (!timestamp) return '<unknown>';

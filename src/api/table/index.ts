@@ -6,4 +6,4 @@ export { AGE_COLUMN, column, NAME_COLUMN, type TableColumnDefinition } from './c
 /** What the built-in printers show for a value that is not there. */
 export const NONE = '<none>';
 export { crdTable, type CrdPrinterColumn } from './crd-columns';
-export { humanDuration, translateTimestampSince } from './duration';
+export { humanDuration, humanDurationSpan, translateTimestampSince } from './duration';

@@ -1,6 +1,6 @@
 import type { TenantNamespace } from '../../kube/types';
 import { TENANT_NAMESPACE_COLUMNS, TENANT_NAMESPACE_TABLE } from '../resources/tenantnamespaces/tenant-namespace-table';
-import { humanDuration, NONE, toObjectTable, toPartialObjectMetadata, toPartialObjectMetadataList, toTable, translateTimestampSince } from './index';
+import { humanDuration, humanDurationSpan, NONE, toObjectTable, toPartialObjectMetadata, toPartialObjectMetadataList, toTable, translateTimestampSince } from './index';
 
 const now = new Date('2026-01-02T03:09:05Z');
 
@@ -144,6 +144,24 @@ describe('AGE', () => {
     expect(humanDuration(45 * d)).toBe('45d');
     expect(humanDuration(730 * d + 30 * d)).toBe('2y30d');
     expect(humanDuration(9 * 365 * d)).toBe('9y');
+  });
+
+  it('reads the same over each span humanDurationSpan gives, and its spans cover every range and bound', () => {
+    const s = 1000;
+    const d = 86_400_000;
+    // Every range's bounds and a neighbourhood of each, then random durations up to 10 years.
+    const bounds = [0, 120 * s, 600 * s, 180 * 60 * s, 8 * 3600 * s, 48 * 3600 * s, 8 * d, 730 * d, 8 * 365 * d];
+    const samples = bounds.flatMap((b) => [b - 1, b, b + 1, b + 999, b + 59_999]).filter((x) => x >= 0);
+    for (let i = 0; i < 20_000; i++) samples.push(Math.floor(Math.random() * 10 * 365 * d));
+    for (const ms of samples) {
+      const [from, until] = humanDurationSpan(ms);
+      expect(from).toBeLessThanOrEqual(ms);
+      expect(until).toBeGreaterThan(ms);
+      const text = humanDuration(ms);
+      if (humanDuration(from) !== text || humanDuration(until - 1) !== text) throw new Error(`${ms}: ${text}, but ${humanDuration(from)} at ${from} and ${humanDuration(until - 1)} at ${until - 1}`);
+    }
+    expect(humanDurationSpan(-1)).toEqual([-1, -1]); // clock skew: no span
+    expect(humanDurationSpan(Number.NaN)[1]).toBeNaN();
   });
 
   it('is <unknown> without a creation time', () => {
