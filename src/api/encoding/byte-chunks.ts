@@ -25,20 +25,18 @@ export class ByteChunks {
     this.size = typeof chunks === 'number' ? chunks : chunks.size;
   }
 
-  /** Appends `bytes`. */
-  put(bytes: Uint8Array): void {
-    let rest = bytes;
-    while (rest.length > 0) {
+  /** Appends `bytes` (from `start` to before `end`). */
+  put(bytes: Buffer, start = 0, end = bytes.length): void {
+    while (start < end) {
       const chunk = this.#current();
       const room = this.size - this.#at;
-      if (rest.length < room) {
-        chunk.set(rest, this.#at);
-        this.#at += rest.length;
+      if (end - start < room) {
+        this.#at += bytes.copy(chunk, this.#at, start, end);
         return;
       }
-      chunk.set(rest.subarray(0, room), this.#at);
+      bytes.copy(chunk, this.#at, start, start + room);
       this.#full();
-      rest = rest.subarray(room);
+      start += room;
     }
   }
 

@@ -8,6 +8,8 @@ import {
   clearEncodings, metadataJson, objectJson, objectListJson, objectTableJson, partialObjectMetadataJson, partialObjectMetadataListJson, PIECE_BYTES, PIECE_CHARS, tableJson, tableRowJson, turnEncodings,
 } from './encodings';
 import { registry } from '../../metrics/registry';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ByteChunks } from './byte-chunks';
 import type { TableConvertor } from '../registration/served-resource';
 
@@ -244,6 +246,37 @@ describe('row encodings: made once per row state', () => {
         expect(put).toHaveBeenCalledTimes(2 + (old.length - 256)); // two blocks of 128, then row by row
       } finally {
         put.mockRestore();
+      }
+    });
+
+    it('a row that no longer begins a block keeps none: a shifted list holds no old blocks and no old row states', async () => {
+      setFlagsFromString('--expose-gc');
+      const gc = runInNewContext('gc') as () => void;
+      const at = new Date(now.getTime() + 3 * 86_400_000);
+      let list = many(256);
+      const old = new WeakRef(list[5]);
+      join(tableJson(TENANT_NAMESPACE_TABLE, list, {}, opts(at)));
+      // One row in front (every block shifts by one), and n-0005 replaced by a new state.
+      list = [tns('a-first'), ...list.slice(0, 5), tns('n-0005', { resourceVersion: '8' }), ...list.slice(6)];
+      expect(join(tableJson(TENANT_NAMESPACE_TABLE, list, {}, opts(at)))).toBe(expected(list, at));
+      await new Promise((resolve) => setImmediate(resolve)); // a WeakRef's target may go after this turn
+      gc();
+      expect(old.deref()).toBeUndefined();
+    });
+
+    it('rows whose AGE changes every second have it spliced in by each list: nothing allocated per row', () => {
+      const young = Array.from({ length: 300 }, (_, i) => tns(`y-${String(i).padStart(4, '0')}`, { creationTimestamp: new Date(now.getTime() - (60 + i) * 1000).toISOString() }));
+      expect(join(tableJson(TENANT_NAMESPACE_TABLE, young, {}, opts(now)))).toBe(expected(young, now));
+      const allocations = jest.spyOn(Buffer, 'allocUnsafeSlow');
+      try {
+        for (const seconds of [1, 2, 3]) {
+          const at = new Date(now.getTime() + seconds * 1000); // every AGE has moved on
+          const pieces = [...tableJson(TENANT_NAMESPACE_TABLE, young, {}, opts(at))];
+          expect(join(pieces)).toBe(expected(young, at));
+          expect(allocations.mock.calls.length).toBeLessThanOrEqual(seconds * pieces.length); // the list's own chunks only
+        }
+      } finally {
+        allocations.mockRestore();
       }
     });
 

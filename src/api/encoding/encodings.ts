@@ -191,8 +191,10 @@ const LATER_MS = 3 * 365 * 86_400_000;
 function tableRowOf<T extends KubeObject>(e: Encodings, table: TableConvertor<T>, plan: Plan, row: T, ages: AgeCells): Buffer | undefined {
   if (e.cellsOf === table) {
     if (plan.ages.length > 0) {
-      const age = ages.of(e.created!);
-      if (age !== e.rowAge) againAt(e, age);
+      // A row whose AGE now reads differently for a minute at least is made again; a younger one, whose
+      // AGE changes every second, keeps its row and has its AGE spliced in by each request (putSpliced).
+      const age = ages.of(e.created!).text;
+      if (age !== e.rowAge && lastsAMinute(ages.now.getTime() - e.created!)) againAt(e, age);
     }
     return e.row;
   }
@@ -222,9 +224,16 @@ function tableRowOf<T extends KubeObject>(e: Encodings, table: TableConvertor<T>
   between.push(text + '],"object":');
   e.created = timestamp ? Date.parse(timestamp) : NaN;
   // The metadata's text is not kept for this, only its bytes (a row's metadata may be made on each read).
-  assemble(e, between, plan.ages.length > 0 ? ages.of(e.created) : '', e.metadata ?? JSON.stringify(row.metadata));
+  assemble(e, between, plan.ages.length > 0 ? ages.of(e.created).text : '', e.metadata ?? JSON.stringify(row.metadata));
   e.cellsOf = table as TableConvertor<never>;
   return e.row;
+}
+
+/** Whether the AGE of an object this old (ms) reads the same for a minute at least (NaN: `<unknown>`, forever). */
+function lastsAMinute(age: number): boolean {
+  if (Number.isNaN(age)) return true;
+  const [from, until] = humanDurationSpan(age);
+  return until - from >= 60_000;
 }
 
 /** The row of `e` made again with AGE `age`, from the bytes of the row it had. */
@@ -277,18 +286,25 @@ export interface TableEncodingOptions {
   noHeaders?: boolean;
 }
 
-/**
- * The AGE cells of one request, as JSON (`"5d"`, ASCII), made once per creation time (every row of that
- * time shows the same).
- */
+/** An AGE cell as JSON (`"5d"`, ASCII), as text and as bytes. */
+interface AgeCell {
+  readonly text: string;
+  readonly bytes: Buffer;
+}
+
+/** What a row without AGE columns is spliced with: nothing, as it was made. */
+const NO_AGE: AgeCell = { text: '', bytes: Buffer.alloc(0) };
+
+/** The AGE cells of one request, made once per creation time (every row of that time shows the same). */
 class AgeCells {
-  readonly #byCreated = new Map<number, string>();
+  readonly #byCreated = new Map<number, AgeCell>();
   constructor(readonly now: Date) {}
 
-  of(created: number): string {
+  of(created: number): AgeCell {
     let cell = this.#byCreated.get(created);
     if (cell === undefined) {
-      cell = Number.isNaN(created) ? '"<unknown>"' : `"${humanDuration(this.now.getTime() - created)}"`;
+      const text = Number.isNaN(created) ? '"<unknown>"' : `"${humanDuration(this.now.getTime() - created)}"`;
+      cell = { text, bytes: Buffer.from(text) };
       this.#byCreated.set(created, cell);
     }
     return cell;
@@ -317,13 +333,26 @@ function putRow<T extends KubeObject>(out: ByteChunks, table: TableConvertor<T>,
     out.putByte(BYTE.close);
     return;
   }
-  if (options.groupVersion === 'meta.k8s.io/v1' && carriesMetadata(e, row, options)) {
-    out.put(cached);
-    return;
-  }
-  out.put(cached.subarray(0, e.objectAt));
+  // kubectl's form is the cached row whole; any other form is its cells, then the object as asked.
+  const whole = options.groupVersion === 'meta.k8s.io/v1' && carriesMetadata(e, row, options);
+  const age = plan.ages.length > 0 ? ages.of(e.created!) : NO_AGE;
+  putSpliced(out, e, age, whole ? cached.length : e.objectAt!);
+  if (whole) return;
   putObject(out, e, row, options);
   out.putByte(BYTE.close);
+}
+
+/** `e.row` up to `end`, with the AGE cell `age` in place of its own (in one piece when they read the same). */
+function putSpliced(out: ByteChunks, e: Encodings, age: AgeCell, end: number): void {
+  const { row, ageAt, rowAge } = e as Required<Encodings>;
+  if (age.text === rowAge) return out.put(row, 0, end);
+  let from = 0;
+  for (const at of ageAt) {
+    out.put(row, from, at);
+    out.put(age.bytes);
+    from = at + rowAge.length;
+  }
+  out.put(row, from, end);
 }
 
 /** Whether a Table row's object is its PartialObjectMetadata: asked for, or the initial-events-end bookmark's (which always is). */
@@ -339,7 +368,7 @@ function putObject(out: ByteChunks, e: Encodings, row: KubeObject, options: Tabl
   if (options.includeObject === 'Object') return out.putText(jsonOf(e, row));
   if (!carriesMetadata(e, row, options)) return out.put(NULL_BYTES);
   out.put(POM_HEAD_BYTES[options.groupVersion]);
-  if (e.row) out.put(e.row.subarray(e.objectAt! + POM_V1_HEAD_BYTES.length, e.row.length - 2));
+  if (e.row) out.put(e.row, e.objectAt! + POM_V1_HEAD_BYTES.length, e.row.length - 2);
   else out.putText(metadataOf(e, row));
   out.putByte(BYTE.close);
 }
@@ -416,7 +445,8 @@ function makeBlock<T extends KubeObject>(table: TableConvertor<T>, plan: Plan, r
   for (const row of rows) {
     const e = encodingsOf(row);
     const bytes = tableRowOf(e, table, plan, row, ages);
-    if (!bytes) return undefined;
+    // A row whose AGE changes every second is spliced by each request: no block holds it.
+    if (!bytes || (plan.ages.length > 0 && e.rowAge !== ages.of(e.created!).text)) return undefined;
     if (plan.ages.length > 0 && !Number.isNaN(e.created)) {
       const [from, to] = humanDurationSpan(now - e.created!);
       since = Math.max(since, e.created! + from);
@@ -436,6 +466,9 @@ function makeBlock<T extends KubeObject>(table: TableConvertor<T>, plan: Plan, r
   }
   const block: Block = { table: table as TableConvertor<never>, rows, bytes, since, until, kept: generation };
   parts[0].block = block;
+  // A row that no longer begins a block keeps none: an older block (the list has shifted) would hold its
+  // bytes and the row states it was made of for as long as this row is listed.
+  for (let k = 1; k < parts.length; k++) parts[k].block = undefined;
   return block;
 }
 
@@ -455,7 +488,11 @@ export function* tableJson<T extends KubeObject>(table: TableConvertor<T>, rows:
   for (let i = 0; i < list.length; ) {
     if (i > 0) out.putByte(BYTE.comma);
     const n = blocks && i % BLOCK_ROWS === 0 ? putBlock(out, table, plan, list, i, ages) : 0;
-    if (n === 0) putRow(out, table, plan, list[i], options, ages);
+    if (n === 0) {
+      // Likewise a row written alone where blocks are made (see makeBlock).
+      if (blocks) encodingsOf(list[i]).block = undefined;
+      putRow(out, table, plan, list[i], options, ages);
+    }
     i += n || 1;
     while (out.ready.length > 0) yield out.ready.shift()!;
   }
