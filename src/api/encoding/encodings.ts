@@ -184,13 +184,14 @@ function planOf(table: TableConvertor<never>): Plan {
 const LATER_MS = 3 * 365 * 86_400_000;
 
 /**
- * The row's whole Table row as of this request's AGE (see Encodings.row), or undefined when the
+ * The row's whole Table row (see Encodings.row), made again as of this request's AGE when that lasts a
+ * minute at least (unless `remake` is false: a block splices it in itself), or undefined when the
  * convertor's cells depend on the clock otherwise (then nothing of it is cached, and every request
  * computes its cells).
  */
-function tableRowOf<T extends KubeObject>(e: Encodings, table: TableConvertor<T>, plan: Plan, row: T, ages: AgeCells): Buffer | undefined {
+function tableRowOf<T extends KubeObject>(e: Encodings, table: TableConvertor<T>, plan: Plan, row: T, ages: AgeCells, remake = true): Buffer | undefined {
   if (e.cellsOf === table) {
-    if (plan.ages.length > 0) {
+    if (remake && plan.ages.length > 0) {
       // A row whose AGE now reads differently for a minute at least is made again; a younger one, whose
       // AGE changes every second, keeps its row and has its AGE spliced in by each request (putSpliced).
       const age = ages.of(e.created!).text;
@@ -390,23 +391,31 @@ const ONE_ROW_BYTES = 4 * 1024;
 
 /** Rows in a block (see Block): about 80 KiB of a namespace Table. */
 const BLOCK_ROWS = 128;
+/** From this age on (10 minutes), an AGE text lasts a minute at least (humanDurationSpan). */
+const AGE_BY_SECONDS_MS = 600_000;
 
 /**
  * A run of BLOCK_ROWS consecutive rows of a Table list, as one piece: their whole Table rows (kubectl's
- * form) joined by commas. A list that has the same row states in the same run, at a time their AGE
- * cells read the same, copies the block at once instead of each row; the admin's 10k-row Table is
- * otherwise 10k lookups and copies of rows scattered over the heap, for the same bytes as the list before.
- * The rows' own `row` become views of the block: its bytes are not held twice. Kept on the encodings of
- * the block's first row, so it goes with them; a change of a row state in the run, or AGE moving on,
- * makes it again.
+ * form) joined by commas. A list that has the same row states in the same run copies the block, at a
+ * time every AGE in it reads the same in one piece, otherwise with each row's AGE spliced in; the
+ * admin's 10k-row Table is otherwise 10k lookups and copies of rows scattered over the heap, for the same
+ * bytes as the list before. The rows' own `row` become views of the block: its bytes are not held twice.
+ * Kept on the encodings of the block's first row, so it goes with them; a change of a row state in the
+ * run makes it again, and so does AGE moving on once every row's AGE lasts a minute at least.
  */
 interface Block {
   readonly table: TableConvertor<never>;
   readonly rows: readonly object[];
   readonly bytes: Buffer;
-  /** Every AGE cell of the block reads the same from `since` to before `until` (ms since the epoch). */
+  /** Every AGE cell of the block reads as in `bytes` from `since` to before `until` (ms since the epoch). */
   readonly since: number;
   readonly until: number;
+  /** Until then (ms since the epoch) some row's AGE changes every second: spliced, not made again. */
+  readonly youngUntil: number;
+  /** Each row's creation time (NaN: none), where each of its AGE cells begins in `bytes`, and their length. */
+  readonly created: Float64Array;
+  readonly ageAt: Uint32Array;
+  readonly ageLength: Uint8Array;
   /** The turn in which its rows' encodings were last kept in use. */
   kept: number;
 }
@@ -419,15 +428,16 @@ function putBlock<T extends KubeObject>(out: ByteChunks, table: TableConvertor<T
   if (rows.length - i < BLOCK_ROWS || !plan.cacheable) return 0;
   const now = ages.now.getTime();
   const block = encodingsOf(rows[i]).block;
-  let valid = block !== undefined && block.table === table && now >= block.since && now < block.until;
-  for (let k = 0; valid && k < BLOCK_ROWS; k++) valid = block!.rows[k] === rows[i + k];
-  if (valid) {
+  let same = block !== undefined && block.table === table;
+  for (let k = 0; same && k < BLOCK_ROWS; k++) same = block!.rows[k] === rows[i + k];
+  if (same && (now >= block!.since && now < block!.until || now < block!.youngUntil)) {
     // The rows' encodings stay in use while their block is: kept once per turn, not on every list.
     if (block!.kept !== generation) {
       for (let k = 1; k < BLOCK_ROWS; k++) encodingsOf(rows[i + k]);
       block!.kept = generation;
     }
-    out.put(block!.bytes);
+    if (now >= block!.since && now < block!.until) out.put(block!.bytes);
+    else putBlockSpliced(out, block!, plan.ages.length, ages);
     return BLOCK_ROWS;
   }
   const made = makeBlock(table, plan, rows.slice(i, i + BLOCK_ROWS), ages);
@@ -436,35 +446,75 @@ function putBlock<T extends KubeObject>(out: ByteChunks, table: TableConvertor<T
   return BLOCK_ROWS;
 }
 
+/** The block's bytes with each row's AGE as of this request. */
+function putBlockSpliced(out: ByteChunks, block: Block, agesPerRow: number, ages: AgeCells): void {
+  const { bytes, created, ageAt, ageLength } = block;
+  let from = 0;
+  for (let k = 0; k < created.length; k++) {
+    const cell = ages.of(created[k]).bytes;
+    for (let j = k * agesPerRow; j < (k + 1) * agesPerRow; j++) {
+      out.put(bytes, from, ageAt[j]);
+      out.put(cell);
+      from = ageAt[j] + ageLength[k];
+    }
+  }
+  out.put(bytes, from, bytes.length);
+}
+
 function makeBlock<T extends KubeObject>(table: TableConvertor<T>, plan: Plan, rows: readonly T[], ages: AgeCells): Block | undefined {
   const now = ages.now.getTime();
+  const agesPerRow = plan.ages.length;
   const parts: Encodings[] = [];
-  let since = -Infinity;
-  let until = Infinity;
+  const cells: AgeCell[] = [];
   let size = rows.length - 1;
   for (const row of rows) {
     const e = encodingsOf(row);
-    const bytes = tableRowOf(e, table, plan, row, ages);
-    // A row whose AGE changes every second is spliced by each request: no block holds it.
-    if (!bytes || (plan.ages.length > 0 && e.rowAge !== ages.of(e.created!).text)) return undefined;
-    if (plan.ages.length > 0 && !Number.isNaN(e.created)) {
-      const [from, to] = humanDurationSpan(now - e.created!);
-      since = Math.max(since, e.created! + from);
-      until = Math.min(until, e.created! + to);
-    }
+    const bytes = tableRowOf(e, table, plan, row, ages, false);
+    if (!bytes) return undefined;
+    const cell = agesPerRow > 0 ? ages.of(e.created!) : NO_AGE;
     parts.push(e);
-    size += bytes.length;
+    cells.push(cell);
+    size += bytes.length + agesPerRow * (cell.bytes.length - e.rowAge!.length);
   }
   const bytes = Buffer.allocUnsafeSlow(size);
+  const created = new Float64Array(rows.length);
+  const ageAt = new Uint32Array(rows.length * agesPerRow);
+  const ageLength = new Uint8Array(rows.length);
+  let since = -Infinity;
+  let until = Infinity;
+  let youngUntil = -Infinity;
   let at = 0;
-  for (const e of parts) {
-    if (at > 0) bytes[at++] = BYTE.comma;
-    const end = at + e.row!.length;
-    bytes.set(e.row!, at);
-    e.row = bytes.subarray(at, end);
-    at = end;
+  for (let k = 0; k < parts.length; k++) {
+    const e = parts[k];
+    const cell = cells[k];
+    if (k > 0) bytes[at++] = BYTE.comma;
+    // The row as of this request's AGE, which it then is a view of.
+    const start = at;
+    const { row, rowAge } = e as Required<Encodings>;
+    let from = 0;
+    const rowAgeAt: number[] = [];
+    for (const a of e.ageAt!) {
+      at += row.copy(bytes, at, from, a);
+      rowAgeAt.push(at - start);
+      ageAt[k * agesPerRow + rowAgeAt.length - 1] = at;
+      at += cell.bytes.copy(bytes, at);
+      from = a + rowAge.length;
+    }
+    at += row.copy(bytes, at, from, row.length);
+    e.row = bytes.subarray(start, at);
+    e.objectAt = e.objectAt! + rowAgeAt.length * (cell.text.length - rowAge.length);
+    e.ageAt = rowAgeAt;
+    e.rowAge = cell.text;
+    created[k] = e.created ?? Number.NaN;
+    ageLength[k] = cell.text.length;
+    if (agesPerRow > 0 && !Number.isNaN(created[k])) {
+      const [spanFrom, spanUntil] = humanDurationSpan(now - created[k]);
+      since = Math.max(since, created[k] + spanFrom);
+      until = Math.min(until, created[k] + spanUntil);
+      youngUntil = Math.max(youngUntil, created[k] + AGE_BY_SECONDS_MS);
+    }
   }
-  const block: Block = { table: table as TableConvertor<never>, rows, bytes, since, until, kept: generation };
+  const block: Block = { table: table as TableConvertor<never>, rows, bytes, since, until, youngUntil, created, ageAt, ageLength, kept: generation };
   parts[0].block = block;
   // A row that no longer begins a block keeps none: an older block (the list has shifted) would hold its
   // bytes and the row states it was made of for as long as this row is listed.
