@@ -11,6 +11,7 @@ import { registry } from '../../metrics/registry';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ByteChunks } from './byte-chunks';
+import { listChunks } from './chunk-pool';
 import type { TableConvertor } from '../registration/served-resource';
 
 const now = new Date('2026-03-04T05:06:07Z');
@@ -278,6 +279,34 @@ describe('row encodings: made once per row state', () => {
       } finally {
         allocations.mockRestore();
       }
+    });
+
+    it('an old row state a history still holds keeps its own bytes alive, not its whole block', () => {
+      setFlagsFromString('--expose-gc');
+      const gc = runInNewContext('gc') as () => void;
+      const at = new Date(now.getTime() + 3 * 86_400_000);
+      const big = { note: 'x'.repeat(1500) }; // rows of about 2 KB: a block of about 250 KB
+      let list = many(1280).map((r) => tns(r.metadata.name, { creationTimestamp: r.metadata.creationTimestamp, annotations: big })); // 10 blocks
+      const history: TenantNamespace[] = [];
+      const serve = () => {
+        const pieces = [...tableJson(TENANT_NAMESPACE_TABLE, list, {}, opts(at))];
+        expect(join(pieces)).toBe(expected(list, at));
+        for (const piece of pieces) listChunks.give(piece); // as sendStream gives them back
+      };
+      serve();
+      gc();
+      const before = process.memoryUsage().arrayBuffers;
+      for (let k = 0; k < 40; k++) {
+        // One row of a block changes (a different block each time), its old state kept as a watch's history keeps it.
+        const i = (k % 10) * 128 + 5 + Math.floor(k / 10);
+        history.push(list[i]);
+        list = list.map((r, j) => (j === i ? tns(r.metadata.name, { resourceVersion: String(k + 10), creationTimestamp: r.metadata.creationTimestamp, annotations: big }) : r));
+        serve();
+      }
+      gc();
+      // 40 blocks of about 250 KiB (10 MiB) if every old state kept its block; 40 rows of 2 KB if not.
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1024 * 1024);
+      expect(history).toHaveLength(40);
     });
 
     it('rows in a block that lists keep using stay encoded across turns', () => {

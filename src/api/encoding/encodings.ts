@@ -53,6 +53,8 @@ interface Encodings {
   objectAt?: number;
   /** The block of a Table list this row begins (see Block). */
   block?: Block;
+  /** The block whose bytes `row` is a view of, if it is one. */
+  inBlock?: Block;
   /** metadata.creationTimestamp in ms since the epoch; NaN when there is none (AGE `<unknown>`). */
   created?: number;
   /** The row is a watch's initial-events-end bookmark: a Table row of it carries its metadata. */
@@ -277,6 +279,7 @@ function assemble(e: Encodings, between: readonly (string | Uint8Array)[], age: 
   e.row = row;
   e.rowAge = age;
   e.ageAt = ageAt;
+  e.inBlock = undefined;
 }
 
 export interface TableEncodingOptions {
@@ -476,6 +479,9 @@ function makeBlock<T extends KubeObject>(table: TableConvertor<T>, plan: Plan, r
     cells.push(cell);
     size += bytes.length + agesPerRow * (cell.bytes.length - e.rowAge!.length);
   }
+  // The blocks these rows were views of: what they held of rows not in this one is let go below.
+  const before = new Set<Block>();
+  for (const e of parts) if (e.inBlock) before.add(e.inBlock);
   const bytes = Buffer.allocUnsafeSlow(size);
   const created = new Float64Array(rows.length);
   const ageAt = new Uint32Array(rows.length * agesPerRow);
@@ -515,11 +521,29 @@ function makeBlock<T extends KubeObject>(table: TableConvertor<T>, plan: Plan, r
     }
   }
   const block: Block = { table: table as TableConvertor<never>, rows, bytes, since, until, youngUntil, created, ageAt, ageLength, kept: generation };
+  for (const e of parts) e.inBlock = block;
+  for (const old of before) letGo(old);
   parts[0].block = block;
   // A row that no longer begins a block keeps none: an older block (the list has shifted) would hold its
   // bytes and the row states it was made of for as long as this row is listed.
   for (let k = 1; k < parts.length; k++) parts[k].block = undefined;
   return block;
+}
+
+/**
+ * Lets go of a block no row is a view of any more but the states it held that are not in a newer one (a
+ * row changed or gone): each gets its own copy of its bytes, so that an old state a watch's history
+ * still holds keeps 600 bytes alive, not its block's 80 KiB. Looks at those states without keeping them.
+ */
+function letGo(old: Block): void {
+  for (const row of old.rows) {
+    const e = current.get(row) ?? previous.get(row);
+    if (e?.inBlock !== old) continue;
+    const own = Buffer.allocUnsafeSlow(e.row!.length);
+    e.row!.copy(own);
+    e.row = own;
+    e.inBlock = undefined;
+  }
 }
 
 /**
