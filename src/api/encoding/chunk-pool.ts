@@ -38,5 +38,5 @@ export class ChunkPool {
   }
 }
 
-/** Chunks of the size lists are written in: 64 KiB, 1 MiB kept at most. */
-export const listChunks = new ChunkPool(64 * 1024, 16);
+/** Chunks of the size lists are written in: 64 KiB, 2 MiB kept at most (what two lists have in flight, see sendStream). */
+export const listChunks = new ChunkPool(64 * 1024, 32);

@@ -1,7 +1,7 @@
 import { createServer, get, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { listChunks } from '../encoding/chunk-pool';
-import { CHUNK_BYTES, sendStream } from './respond';
+import { CHUNK_BYTES, sendStream, STREAM_HIGH_WATER } from './respond';
 
 let server: Server;
 let base: string;
@@ -92,6 +92,35 @@ describe('sendStream', () => {
     await finished;
     expect(closed).toBe(true);
     expect(made).toBeLessThan(100_000);
+  });
+});
+
+describe('sendStream backpressure', () => {
+  it('waits for the connection to drain only once STREAM_HIGH_WATER is buffered: a few turns for 6 MB, not one per chunk', async () => {
+    let waits = 0;
+    const counted = createServer((_req: IncomingMessage, res: ServerResponse) => {
+      const on = res.on.bind(res);
+      res.on = ((event: string, listener: (...args: unknown[]) => void) => {
+        if (event === 'drain') waits++;
+        return on(event, listener);
+      }) as typeof res.on;
+      void sendStream(res, 200, 'application/json', Array.from({ length: 96 }, (_, i) => Buffer.alloc(CHUNK_BYTES, 97 + (i % 26))));
+    });
+    await new Promise<void>((resolve) => counted.listen(0, '127.0.0.1', resolve));
+    try {
+      const body = await new Promise<Buffer>((resolve, reject) => {
+        get(`http://127.0.0.1:${(counted.address() as AddressInfo).port}`, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(Buffer.concat(chunks)));
+        }).on('error', reject);
+      });
+      expect(body.length).toBe(96 * CHUNK_BYTES);
+      expect(waits).toBeLessThanOrEqual(Math.ceil((96 * CHUNK_BYTES) / STREAM_HIGH_WATER) + 1);
+    } finally {
+      counted.closeAllConnections();
+      await new Promise<void>((resolve) => counted.close(() => resolve()));
+    }
   });
 });
 
