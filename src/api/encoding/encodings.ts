@@ -196,8 +196,8 @@ function tableRowOf<T extends KubeObject>(e: Encodings, table: TableConvertor<T>
     if (remake && plan.ages.length > 0) {
       // A row whose AGE now reads differently for a minute at least is made again; a younger one, whose
       // AGE changes every second, keeps its row and has its AGE spliced in by each request (putSpliced).
-      const age = ages.of(e.created!).text;
-      if (age !== e.rowAge && lastsAMinute(ages.now.getTime() - e.created!)) againAt(e, age);
+      const age = ages.of(e.created!);
+      if (age.text !== e.rowAge && lastsAMinute(ages.now.getTime() - e.created!)) againAt(e, age);
     }
     return e.row;
   }
@@ -232,19 +232,41 @@ function tableRowOf<T extends KubeObject>(e: Encodings, table: TableConvertor<T>
   return e.row;
 }
 
+/** From this age on (10 minutes), an AGE text lasts a minute at least (humanDurationSpan). */
+const AGE_BY_SECONDS_MS = 600_000;
+
 /** Whether the AGE of an object this old (ms) reads the same for a minute at least (NaN: `<unknown>`, forever). */
 function lastsAMinute(age: number): boolean {
-  if (Number.isNaN(age)) return true;
-  const [from, until] = humanDurationSpan(age);
-  return until - from >= 60_000;
+  return !(age < AGE_BY_SECONDS_MS);
 }
 
-/** The row of `e` made again with AGE `age`, from the bytes of the row it had. */
-function againAt(e: Encodings, age: string): void {
-  const { row, ageAt, objectAt } = e as Required<Encodings>;
-  const between = ageAt.map((at, i) => row.subarray(i === 0 ? 0 : ageAt[i - 1] + e.rowAge!.length, at));
-  between.push(row.subarray(ageAt[ageAt.length - 1] + e.rowAge!.length, objectAt));
-  assemble(e, between, age, row.subarray(objectAt + POM_V1_HEAD_BYTES.length, row.length - 2));
+/** The row of `e` made again, in an allocation of its own, with AGE `cell`. */
+function againAt(e: Encodings, cell: AgeCell): void {
+  moveRow(e, cell, Buffer.allocUnsafeSlow(e.row!.length + e.ageAt!.length * (cell.text.length - e.rowAge!.length)), 0);
+  e.inBlock = undefined;
+}
+
+/**
+ * Copies e.row into `target` at `start` with AGE `cell` in place of its own, and makes that copy e.row
+ * (its offsets and AGE with it). Returns where the copy ends.
+ */
+function moveRow(e: Encodings, cell: AgeCell, target: Buffer, start: number): number {
+  const { row, rowAge, objectAt } = e as Required<Encodings>;
+  const ageAt: number[] = [];
+  let at = start;
+  let from = 0;
+  for (const a of e.ageAt!) {
+    at += row.copy(target, at, from, a);
+    ageAt.push(at - start);
+    at += cell.bytes.copy(target, at);
+    from = a + rowAge.length;
+  }
+  at += row.copy(target, at, from, row.length);
+  e.row = target.subarray(start, at);
+  e.objectAt = objectAt + ageAt.length * (cell.text.length - rowAge.length);
+  e.ageAt = ageAt;
+  e.rowAge = cell.text;
+  return at;
 }
 
 /**
@@ -394,8 +416,6 @@ const ONE_ROW_BYTES = 4 * 1024;
 
 /** Rows in a block (see Block): about 80 KiB of a namespace Table. */
 const BLOCK_ROWS = 128;
-/** From this age on (10 minutes), an AGE text lasts a minute at least (humanDurationSpan). */
-const AGE_BY_SECONDS_MS = 600_000;
 
 /**
  * A run of BLOCK_ROWS consecutive rows of a Table list, as one piece: their whole Table rows (kubectl's
@@ -495,22 +515,9 @@ function makeBlock<T extends KubeObject>(table: TableConvertor<T>, plan: Plan, r
     const cell = cells[k];
     if (k > 0) bytes[at++] = BYTE.comma;
     // The row as of this request's AGE, which it then is a view of.
-    const start = at;
-    const { row, rowAge } = e as Required<Encodings>;
-    let from = 0;
-    const rowAgeAt: number[] = [];
-    for (const a of e.ageAt!) {
-      at += row.copy(bytes, at, from, a);
-      rowAgeAt.push(at - start);
-      ageAt[k * agesPerRow + rowAgeAt.length - 1] = at;
-      at += cell.bytes.copy(bytes, at);
-      from = a + rowAge.length;
-    }
-    at += row.copy(bytes, at, from, row.length);
-    e.row = bytes.subarray(start, at);
-    e.objectAt = e.objectAt! + rowAgeAt.length * (cell.text.length - rowAge.length);
-    e.ageAt = rowAgeAt;
-    e.rowAge = cell.text;
+    const end = moveRow(e, cell, bytes, at);
+    for (let j = 0; j < agesPerRow; j++) ageAt[k * agesPerRow + j] = at + e.ageAt![j];
+    at = end;
     created[k] = e.created ?? Number.NaN;
     ageLength[k] = cell.text.length;
     if (agesPerRow > 0 && !Number.isNaN(created[k])) {
