@@ -8,10 +8,9 @@ import {
   clearEncodings, metadataJson, objectJson, objectListJson, objectTableJson, partialObjectMetadataJson, partialObjectMetadataListJson, PIECE_BYTES, PIECE_CHARS, tableJson, tableRowJson, turnEncodings,
 } from './encodings';
 import { registry } from '../../metrics/registry';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { ByteChunks } from './byte-chunks';
 import { listChunks } from './chunk-pool';
+import { alive, collectGarbage } from '../../testing/collect';
 import type { TableConvertor } from '../registration/served-resource';
 
 const now = new Date('2026-03-04T05:06:07Z');
@@ -251,8 +250,6 @@ describe('row encodings: made once per row state', () => {
     });
 
     it('a row that no longer begins a block keeps none: a shifted list holds no old blocks and no old row states', async () => {
-      setFlagsFromString('--expose-gc');
-      const gc = runInNewContext('gc') as () => void;
       const at = new Date(now.getTime() + 3 * 86_400_000);
       let list = many(256);
       const old = new WeakRef(list[5]);
@@ -260,8 +257,7 @@ describe('row encodings: made once per row state', () => {
       // One row in front (every block shifts by one), and n-0005 replaced by a new state.
       list = [tns('a-first'), ...list.slice(0, 5), tns('n-0005', { resourceVersion: '8' }), ...list.slice(6)];
       expect(join(tableJson(TENANT_NAMESPACE_TABLE, list, {}, opts(at)))).toBe(expected(list, at));
-      await new Promise((resolve) => setImmediate(resolve)); // a WeakRef's target may go after this turn
-      gc();
+      await collectGarbage();
       expect(old.deref()).toBeUndefined();
     });
 
@@ -282,37 +278,38 @@ describe('row encodings: made once per row state', () => {
     });
 
     it('an old row state a history still holds keeps its own bytes alive, not its whole block', async () => {
-      setFlagsFromString('--expose-gc');
-      const collect = runInNewContext('gc') as () => void;
-      // V8 frees the memory of collected buffers on a thread of its own: give it time before reading.
-      const gcSettled = async () => {
-        for (let i = 0; i < 5; i++) {
-          collect();
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-      };
       const at = new Date(now.getTime() + 3 * 86_400_000);
       const big = { note: 'x'.repeat(1500) }; // rows of about 2 KB: a block of about 250 KB
       let list = many(1280).map((r) => tns(r.metadata.name, { creationTimestamp: r.metadata.creationTimestamp, annotations: big })); // 10 blocks
       const history: TenantNamespace[] = [];
-      const serve = () => {
-        const pieces = [...tableJson(TENANT_NAMESPACE_TABLE, list, {}, opts(at))];
-        expect(join(pieces)).toBe(expected(list, at));
-        for (const piece of pieces) listChunks.give(piece); // as sendStream gives them back
+      // Every block's memory, watched without being held (a jest spy would hold what it returns).
+      const blocks: WeakRef<ArrayBuffer>[] = [];
+      const allocate = Buffer.allocUnsafeSlow;
+      Buffer.allocUnsafeSlow = (size: number) => {
+        const bytes = allocate(size);
+        if (size > 200 * 1024) blocks.push(new WeakRef(bytes.buffer as ArrayBuffer));
+        return bytes;
       };
-      serve();
-      await gcSettled();
-      const before = process.memoryUsage().arrayBuffers;
-      for (let k = 0; k < 40; k++) {
-        // One row of a block changes (a different block each time), its old state kept as a watch's history keeps it.
-        const i = (k % 10) * 128 + 5 + Math.floor(k / 10);
-        history.push(list[i]);
-        list = list.map((r, j) => (j === i ? tns(r.metadata.name, { resourceVersion: String(k + 10), creationTimestamp: r.metadata.creationTimestamp, annotations: big }) : r));
+      const serve = () => {
+        for (const piece of tableJson(TENANT_NAMESPACE_TABLE, list, {}, opts(at))) listChunks.give(piece); // as sendStream gives them back
+      };
+      try {
         serve();
+        for (let k = 0; k < 40; k++) {
+          // One row of a block changes (a different block each time), its old state kept as a watch's history keeps it.
+          const i = (k % 10) * 128 + 5 + Math.floor(k / 10);
+          history.push(list[i]);
+          list = list.map((r, j) => (j === i ? tns(r.metadata.name, { resourceVersion: String(k + 10), creationTimestamp: r.metadata.creationTimestamp, annotations: big }) : r));
+          serve();
+        }
+      } finally {
+        Buffer.allocUnsafeSlow = allocate;
       }
-      await gcSettled();
-      // 40 blocks of about 250 KiB (10 MiB) if every old state kept its block; 40 rows of 2 KB if not.
-      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1024 * 1024);
+      expect(join(tableJson(TENANT_NAMESPACE_TABLE, list, {}, opts(at)))).toBe(expected(list, at));
+      expect(blocks).toHaveLength(50); // the first 10, and one made again for each change
+      await collectGarbage();
+      // The 10 blocks the list uses; 50 if every old state kept the block it was a view of.
+      expect(alive(blocks)).toBeLessThanOrEqual(12);
       expect(history).toHaveLength(40);
     });
 
