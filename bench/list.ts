@@ -136,6 +136,20 @@ interface MeasureOptions {
   warmup?: number;
   /** The scenario its samples are recorded under in the run's tails. */
   scenario?: string;
+  /** kube-apiserver's process: its threads' run-queue accounting is read around each sequential request through it. */
+  kubeApiserver?: KubeApiserverProcess;
+}
+
+/** kube-apiserver as a list measurement sees it. */
+export interface KubeApiserverProcess {
+  pid: number;
+  /** The servers whose requests it serves: itself, and a proxy in front of it (capsule-proxy). */
+  servesFor: readonly string[];
+}
+
+/** The cluster's kube-apiserver, serving its own requests and those of `proxies`. */
+export function kubeApiserverOf(cluster: BenchCluster, ...proxies: string[]): KubeApiserverProcess {
+  return { pid: cluster.state.pids.apiserver, servesFor: [cluster.state.server, ...proxies] };
 }
 
 /** Paddock's process as a list measurement sees it. */
@@ -187,7 +201,8 @@ async function measured(targets: Target[], opts: MeasureOptions & { paddock?: Pa
   const window = openProfileWindow(opts.paddock?.toggleProfile);
   for (let i = 0; i < opts.sequential; i++) {
     for (const t of shuffled(targets.filter(answering))) {
-      const schedSince = schedFrom(opts.paddock?.pid);
+      const through = opts.kubeApiserver?.servesFor.includes(t.client.base) ? opts.kubeApiserver.pid : undefined;
+      const schedSince = schedFrom(opts.paddock?.pid, through);
       const sentAt = performance.now();
       const ms = await ask(t);
       const sched = schedSince();
@@ -246,7 +261,7 @@ export async function ownerList(cluster: BenchCluster, config: BenchConfig, size
   try {
     targets.push({ name: AGGREGATED_FLOOR_TARGET, role: 'baseline', client: viaApiserver, path: AGGREGATED_FLOOR_PATH, accept: ACCEPT_TABLE, expectRows: five });
     const o = config.ownerList;
-    return { scenario: 'owner-list', size, ...o, ...(await measureExplained(targets, { ...o, scenario: `owner list at ${size}`, paddock: paddockOf(cluster) })) };
+    return { scenario: 'owner-list', size, ...o, ...(await measureExplained(targets, { ...o, scenario: `owner list at ${size}`, paddock: paddockOf(cluster), kubeApiserver: kubeApiserverOf(cluster) })) };
   } finally {
     await floor.stop();
   }
@@ -277,7 +292,7 @@ export async function adminList(cluster: BenchCluster, config: BenchConfig, size
     const bytes = (await direct.get(TNS, ACCEPT_TABLE)).body.length;
     targets.push({ name: TRANSFER_FLOOR_TARGET, role: 'baseline', client: floor.client, path: `/?bytes=${bytes}`, accept: ACCEPT_JSON, expectRows: () => true });
     const o = config.adminList;
-    return { scenario: 'admin-list', size, ...o, ...(await measureExplained(targets, { ...o, warmup: 2, scenario: `admin list at ${size}`, paddock: paddockOf(cluster) })) };
+    return { scenario: 'admin-list', size, ...o, ...(await measureExplained(targets, { ...o, warmup: 2, scenario: `admin list at ${size}`, paddock: paddockOf(cluster), kubeApiserver: kubeApiserverOf(cluster) })) };
   } finally {
     await floor.stop();
   }

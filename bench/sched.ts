@@ -2,8 +2,9 @@
  * The kernel's scheduler accounting of a process's main thread, from /proc/<pid>/schedstat: time on a CPU
  * and time runnable but waiting on a run queue. The main thread is the event loop, so a request it serves
  * waits when the thread waits: read around a request, the wait is what the machine's other processes took.
+ * kube-apiserver's is read from all its threads, summed.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { round } from './stats';
 
 /** A thread's scheduler accounting (ms): on a CPU, and runnable but waiting for one (the run queue). */
@@ -14,20 +15,55 @@ export interface Sched {
   runs?: number;
 }
 
-/** Over one sample: the client's main thread (this process) and, when it was read, Paddock's. */
+/**
+ * Over one sample: the client's main thread (this process), Paddock's when it was read, and every thread
+ * of kube-apiserver summed when the request went through it (a Go server runs a request on whichever of
+ * its threads is free: no one thread is the request's).
+ */
 export interface SampleSched {
   client: Sched;
   paddock?: Sched;
+  kubeApiserver?: Sched;
 }
 
-/** The main thread's accounting of process `pid` (`self` for this one); undefined when it cannot be read. */
-export function schedOf(pid: number | 'self'): Sched | undefined {
+/** The main thread's accounting of process `pid` (`self` for this one; `<pid>/task/<tid>` for a thread); undefined when it cannot be read. */
+export function schedOf(pid: number | string): Sched | undefined {
   try {
     const [cpu, wait, runs] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
     return { cpuMs: cpu / 1e6, waitMs: wait / 1e6, runs };
   } catch {
     return undefined;
   }
+}
+
+/** Each thread's accounting of process `pid`, by thread id; undefined when it cannot be read. */
+export function threadsSchedOf(pid: number): Map<string, Sched> | undefined {
+  try {
+    const threads = new Map<string, Sched>();
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const sched = schedOf(`${pid}/task/${tid}`);
+      if (sched) threads.set(tid, sched); // a thread that ended meanwhile is not counted
+    }
+    return threads;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What the threads of `before` and `after` did in between, summed: a thread that ended is not counted, one
+ * that started counts from its start.
+ */
+export function threadsDelta(before: Map<string, Sched> | undefined, after: Map<string, Sched> | undefined): Sched | undefined {
+  if (!before || !after) return undefined;
+  const sum: Required<Sched> = { cpuMs: 0, waitMs: 0, runs: 0 };
+  for (const [tid, now] of after) {
+    const d = schedDelta(before.get(tid) ?? { cpuMs: 0, waitMs: 0, runs: 0 }, now)!;
+    sum.cpuMs += d.cpuMs;
+    sum.waitMs += d.waitMs;
+    sum.runs += d.runs ?? 0;
+  }
+  return sum;
 }
 
 /** `after − before`, when both were read. */
@@ -43,15 +79,18 @@ export function schedPer(s: Sched, n: number): Sched {
 }
 
 /**
- * Reads the accounting now, of this process and of `paddockPid` when given; the function returned reads
- * it again and gives what passed in between (undefined when this process's could not be read).
+ * Reads the accounting now, of this process, of `paddockPid` and of every thread of `kubeApiserverPid`
+ * when given; the function returned reads it again and gives what passed in between (undefined when this
+ * process's could not be read).
  */
-export function schedFrom(paddockPid: number | undefined): () => SampleSched | undefined {
+export function schedFrom(paddockPid: number | undefined, kubeApiserverPid?: number): () => SampleSched | undefined {
+  const apiserverBefore = kubeApiserverPid ? threadsSchedOf(kubeApiserverPid) : undefined;
   const paddockBefore = paddockPid ? schedOf(paddockPid) : undefined;
   const clientBefore = schedOf('self');
   return () => {
     const client = schedDelta(clientBefore, schedOf('self'));
     const paddock = schedDelta(paddockBefore, paddockPid ? schedOf(paddockPid) : undefined);
-    return client ? { client, ...(paddock ? { paddock } : {}) } : undefined;
+    const kubeApiserver = threadsDelta(apiserverBefore, kubeApiserverPid ? threadsSchedOf(kubeApiserverPid) : undefined);
+    return client ? { client, ...(paddock ? { paddock } : {}), ...(kubeApiserver ? { kubeApiserver } : {}) } : undefined;
   };
 }

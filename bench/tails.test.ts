@@ -64,4 +64,26 @@ describe('a tail\'s cause', () => {
     expect(describeCause(r.tails[0])).toBe('unexplained (Paddock\'s event loop on a CPU 3.14 ms, waiting 2 ms)');
     expect(r.byTarget).toEqual([{ scenario: paddock.scenario, target: paddock.target, median: 1, samples: 10, count: 1, explained: 0 }]);
   });
+
+  it('is kube-apiserver\'s threads\' run-queue wait, summed, for a request through it', () => {
+    const r = summarizeTails(targetWith(baseline, { ms: 41, sched: { client: idle, kubeApiserver: { cpuMs: 3, waitMs: 24 } } }), [], []);
+    expect(r.tails[0].cause).toBe('kube-apiserver\'s threads (summed) waited 24 ms for a CPU (the machine\'s other processes ran)');
+  });
+
+  it('is kube-apiserver busy with other work when its threads ran at least half the excess beyond its median sample, after every stall', () => {
+    const usual = (of: SampleOf) => targetWith(of, { ms: 41, sched: { client: idle, kubeApiserver: { cpuMs: 22, waitMs: 1 } } })
+      .map((s, i) => (i < 9 ? { ...s, sched: { client: idle, kubeApiserver: { cpuMs: 1.5, waitMs: 0 } } } : s));
+    const r = summarizeTails(usual(baseline), [], []);
+    expect(r.tails[0].cause).toBe('kube-apiserver was busy: its threads ran 22 ms over the sample, 1.5 ms over its target\'s median one (other work of its own: its garbage collector, other clients)');
+    expect(r.byCause).toEqual({ 'kube-apiserver was busy (other work of its own: its garbage collector, other clients)': 1 });
+    expect(summarizeTails(usual(baseline), [], gc).tails[0].cause).toBe('benchmark client: major GC');
+    // 19 ms beyond its usual is less than half of the 40 ms beyond the median.
+    const lighter = usual(baseline).map((s, i) => (i === 9 ? { ...s, sched: { client: idle, kubeApiserver: { cpuMs: 20.5, waitMs: 1 } } } : s));
+    expect(summarizeTails(lighter, [], []).tails[0]).toEqual({ ...tailOf(baseline), ms: 41, median: 1, kubeApiserverThreads: { cpuMs: 20.5, waitMs: 1 } });
+  });
+
+  it('is unexplained, with what kube-apiserver\'s threads did, when they were read and account for nothing', () => {
+    const r = summarizeTails(targetWith(paddock, { ms: 41, sched: { client: idle, paddock: { cpuMs: 1, waitMs: 0 }, kubeApiserver: { cpuMs: 2.5, waitMs: 0.5 } } }), [], []);
+    expect(describeCause(r.tails[0])).toBe('unexplained (Paddock\'s event loop on a CPU 1 ms, waiting 0 ms; kube-apiserver\'s threads on a CPU 2.5 ms, waiting 0.5 ms)');
+  });
 });

@@ -5,13 +5,17 @@
  *
  * 1. Paddock's main thread waited for a CPU over the sample (its run-queue wait, sched.ts);
  * 2. the benchmark client's main thread waited for a CPU;
- * 3. kube-apiserver's own watch delivered the change late too (a watch delivery's reference);
- * 4. a GC pause or an event-loop stall of Paddock (recorded inside it by probe/stall-probe.cjs);
- * 5. a GC pause or an event-loop stall of the benchmark's own process, the measuring client (recorded
- *    here, the same way).
+ * 3. kube-apiserver's threads waited for a CPU, summed (a request through it);
+ * 4. kube-apiserver's own watch delivered the change late too (a watch delivery's reference);
+ * 5. a GC pause or an event-loop stall of Paddock (recorded inside it by probe/stall-probe.cjs);
+ * 6. a GC pause or an event-loop stall of the benchmark's own process, the measuring client (recorded
+ *    here, the same way);
+ * 7. kube-apiserver was busy with other work: its threads ran longer over the sample than over its
+ *    target's median sample (a request through it; its garbage collector, other clients).
  *
- * Paddock's waits and stalls explain only samples Paddock served; the client's, any. A wait comes before
- * a stall: a thread that waits for a CPU shows the wait as a late timer, or a longer GC pause, too.
+ * Paddock's waits and stalls explain only samples Paddock served; the client's, any; kube-apiserver's,
+ * only those of requests through it (the benchmark reads its threads around those alone). A wait comes
+ * before a stall: a thread that waits for a CPU shows the wait as a late timer, or a longer GC pause, too.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -61,6 +65,8 @@ export interface Tail {
   cause?: string;
   /** A Paddock sample with no cause: what Paddock's main thread did over it, when that was read. */
   paddockLoop?: Sched;
+  /** A sample through kube-apiserver with no cause: what its threads did over it, summed, when that was read. */
+  kubeApiserverThreads?: Sched;
 }
 
 export interface TailsResult {
@@ -137,21 +143,44 @@ function stallCause(name: string, stalls: readonly Stall[], sample: Sample, exce
   return { kind: text, text };
 }
 
+/**
+ * kube-apiserver's threads ran at least half of `excess` longer over the sample than over its target's
+ * median sample (`usualCpuMs`): work of its own beside the request, on a machine of two CPUs.
+ */
+function busyCause(sched: Sched | undefined, usualCpuMs: number | undefined, excess: number): Cause | undefined {
+  if (!sched || usualCpuMs === undefined || sched.cpuMs - usualCpuMs < 0.5 * excess) return undefined;
+  const other = '(other work of its own: its garbage collector, other clients)';
+  return { kind: `kube-apiserver was busy ${other}`, text: `kube-apiserver was busy: its threads ran ${round(sched.cpuMs)} ms over the sample, ${round(usualCpuMs)} ms over its target's median one ${other}` };
+}
+
 /** The first cause, in the order of this module's comment, of a tail of a target with `median`. */
-function causeOf(s: Sample, median: number, paddockStalls: readonly Stall[], clientStalls: readonly Stall[]): Cause | undefined {
+function causeOf(s: Sample, median: number, usualApiserverCpuMs: number | undefined, paddockStalls: readonly Stall[], clientStalls: readonly Stall[]): Cause | undefined {
   const excess = s.ms - median;
   const paddock = s.role === 'paddock';
   return (paddock ? waitCause('Paddock\'s event loop', s.sched?.paddock, excess) : undefined)
     ?? waitCause('the benchmark client', s.sched?.client, excess)
+    ?? waitCause('kube-apiserver\'s threads (summed)', s.sched?.kubeApiserver, excess)
     ?? upstreamCause(s, median)
     ?? (paddock ? stallCause('Paddock', paddockStalls, s, excess) : undefined)
-    ?? stallCause('benchmark client', clientStalls, s, excess);
+    ?? stallCause('benchmark client', clientStalls, s, excess)
+    ?? busyCause(s.sched?.kubeApiserver, usualApiserverCpuMs, excess);
+}
+
+/** The median of `values` (undefined when there are none). */
+function medianOf(values: number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.ceil(sorted.length / 2) - 1];
 }
 
 /** A tail's cause as reported: its cause, or "unexplained" with what Paddock's main thread did, when known. */
 export function describeCause(t: Tail): string {
   if (t.cause) return t.cause;
-  return `unexplained${t.paddockLoop ? ` (Paddock's event loop on a CPU ${t.paddockLoop.cpuMs} ms, waiting ${t.paddockLoop.waitMs} ms)` : ''}`;
+  const seen = [
+    ...(t.paddockLoop ? [`Paddock's event loop on a CPU ${t.paddockLoop.cpuMs} ms, waiting ${t.paddockLoop.waitMs} ms`] : []),
+    ...(t.kubeApiserverThreads ? [`kube-apiserver's threads on a CPU ${t.kubeApiserverThreads.cpuMs} ms, waiting ${t.kubeApiserverThreads.waitMs} ms`] : []),
+  ];
+  return `unexplained${seen.length > 0 ? ` (${seen.join('; ')})` : ''}`;
 }
 
 /** Groups samples by target, finds each target's tails and names their causes. */
@@ -166,17 +195,19 @@ export function summarizeTails(samples: readonly Sample[], paddockStalls: readon
   const found: { tail: Tail; kind: string }[] = [];
   const targets: TailsResult['byTarget'] = [];
   for (const group of byTarget.values()) {
-    const sorted = group.map((s) => s.ms).sort((a, b) => a - b);
-    const median = sorted[Math.ceil(sorted.length / 2) - 1];
+    const median = medianOf(group.map((s) => s.ms))!;
+    const usualApiserverCpuMs = medianOf(group.flatMap((s) => (s.sched?.kubeApiserver ? [s.sched.kubeApiserver.cpuMs] : [])));
     let count = 0;
     let explained = 0;
     for (const s of group) {
       if (s.ms <= TAIL_FACTOR * median) continue;
-      const cause = causeOf(s, median, paddockStalls, clientStalls);
+      const cause = causeOf(s, median, usualApiserverCpuMs, paddockStalls, clientStalls);
       const loop = !cause && s.role === 'paddock' ? s.sched?.paddock : undefined;
+      const apiserver = !cause ? s.sched?.kubeApiserver : undefined;
       const tail: Tail = {
         scenario: s.scenario, target: s.target, ms: round(s.ms), median: round(median),
         ...(cause ? { cause: cause.text } : {}), ...(loop ? { paddockLoop: { cpuMs: round(loop.cpuMs), waitMs: round(loop.waitMs) } } : {}),
+        ...(apiserver ? { kubeApiserverThreads: { cpuMs: round(apiserver.cpuMs), waitMs: round(apiserver.waitMs) } } : {}),
       };
       found.push({ tail, kind: cause?.kind ?? 'unexplained' });
       count++;
