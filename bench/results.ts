@@ -31,7 +31,7 @@ export function write(results: BenchResults, only: ReadonlySet<Scenario>): Bench
     const merged = JSON.parse(readFileSync(previous, 'utf8')) as BenchResults & Record<string, unknown>;
     const fields: Record<Scenario, (keyof BenchResults)[]> = {
       // `tails` holds the samples of the run that replaces it (list and watch scenarios).
-      'owner-list': ['ownerList', 'tails'], 'admin-list': ['adminList', 'encodings', 'chunkReuse', 'tails'], memory: ['memory'], classes: ['allowedClasses', 'views', 'viewWatch', 'tails'], watch: ['watch', 'tails'], reconcile: ['reconcile'], capsule: ['capsuleProxy', 'tails'], ha: ['ha'],
+      'owner-list': ['ownerList', 'tails'], 'admin-list': ['adminList', 'encodings', 'chunkReuse', 'tableAssembly', 'tails'], memory: ['memory'], classes: ['allowedClasses', 'views', 'viewWatch', 'tails'], watch: ['watch', 'tails'], reconcile: ['reconcile'], capsule: ['capsuleProxy', 'tails'], ha: ['ha'],
     };
     for (const s of only) for (const f of fields[s]) (merged as Record<string, unknown>)[f] = results[f];
     latest = withDerived(merged);

@@ -27,6 +27,7 @@ import { hopFloors, startWatchRelayFloor } from '../bench/watch-relay-floor';
 import { tails, type TailsResult } from '../bench/tails';
 import { chunkReuse } from '../bench/chunk-reuse';
 import { encodingMemory } from '../bench/encodings';
+import { tableAssembly } from '../bench/table-assembly';
 import { highAvailability } from '../bench/ha';
 import { SCALE_APISERVER_MEMORY_LIMIT, SCALE_CONTROLLER_ARGS, SCALE_CONTROLLERS, SCALE_DEFAULTS, scaleScenario, type ScaleResult } from '../bench/scale';
 import { tenantQuotaScenario, type TenantQuotaResult } from '../bench/tenant-quota';
@@ -156,6 +157,7 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
   const size = config.sizes[config.sizes.length - 1];
   let encodings;
   let chunks;
+  let assembly;
   if (runs('admin-list')) {
     log(`scenario 2, memory: the row encodings cache at ${size} rows`);
     encodings = await encodingMemory(c);
@@ -163,6 +165,9 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     log(`scenario 2, chunks: borrowed, fresh and static at ${size} rows`);
     chunks = await chunkReuse(c);
     log(`  p50 borrowed ${chunks.forms.borrowed.p50} / fresh ${chunks.forms.fresh.p50} / static ${chunks.forms.static.p50} ms`);
+    log(`scenario 2, assembly: the admin Table's bytes by the age of its ${size} rows`);
+    assembly = await tableAssembly(c);
+    log(`  p50 days old ${round(assembly.ranges.days.p50)} / under 10 min ${round(assembly.ranges.underTenMinutes.p50)} / 10 min to 8 h ${round(assembly.ranges.tenMinutesToEightHours.p50)} ms`);
   }
   let allowedClasses;
   let views;
@@ -252,6 +257,7 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     ha,
     encodings,
     chunkReuse: chunks,
+    tableAssembly: assembly,
     memory: runs('memory') ? memoryResult(memory) : undefined,
     capsuleProxy: capsule,
     tails: await tailsOf(c),

@@ -277,6 +277,42 @@ describe('row encodings: made once per row state', () => {
       }
     });
 
+    it('rows whose AGE moves on by the minute, each at a second of its own, have it spliced in: no block made again on every list', () => {
+      // 10 minutes to 8 hours old: AGE reads in minutes, and the rows' move on 13 s apart.
+      const list = Array.from({ length: 256 }, (_, i) => tns(`m-${String(i).padStart(4, '0')}`, { creationTimestamp: new Date(now.getTime() - 600_000 - i * 13_000).toISOString() }));
+      expect(join(tableJson(TENANT_NAMESPACE_TABLE, list, {}, opts(now)))).toBe(expected(list, now));
+      const allocations = jest.spyOn(Buffer, 'allocUnsafeSlow');
+      try {
+        for (const seconds of [20, 40, 60, 80, 200]) {
+          const at = new Date(now.getTime() + seconds * 1000); // some AGE has moved on each time
+          expect(join(tableJson(TENANT_NAMESPACE_TABLE, list, {}, opts(at)))).toBe(expected(list, at));
+        }
+        expect(allocations.mock.calls.filter(([size]) => size !== PIECE_BYTES)).toEqual([]); // the lists' own chunks only
+      } finally {
+        allocations.mockRestore();
+      }
+    });
+
+    it('a block whose AGE cells would then read the same for long is made again once, and copied whole after', () => {
+      const old = Array.from({ length: 256 }, (_, i) => tns(`d-${String(i).padStart(4, '0')}`, { creationTimestamp: '2026-01-01T00:00:00Z' }));
+      const at = new Date(now.getTime() + 3 * 86_400_000);
+      expect(join(tableJson(TENANT_NAMESPACE_TABLE, old, {}, opts(at)))).toBe(expected(old, at));
+      const nextDay = new Date(at.getTime() + 86_400_000); // every AGE a day more, for a day
+      const allocations = jest.spyOn(Buffer, 'allocUnsafeSlow');
+      const put = jest.spyOn(ByteChunks.prototype, 'put');
+      try {
+        expect(join(tableJson(TENANT_NAMESPACE_TABLE, old, {}, opts(nextDay)))).toBe(expected(old, nextDay));
+        expect(allocations.mock.calls.filter(([size]) => size !== PIECE_BYTES)).toHaveLength(2); // both blocks made again
+        put.mockClear();
+        const later = new Date(nextDay.getTime() + 2000);
+        expect(join(tableJson(TENANT_NAMESPACE_TABLE, old, {}, opts(later)))).toBe(expected(old, later));
+        expect(put).toHaveBeenCalledTimes(2); // each block in one piece
+      } finally {
+        allocations.mockRestore();
+        put.mockRestore();
+      }
+    });
+
     it('an old row state a history still holds keeps its own bytes alive, not its whole block', async () => {
       const at = new Date(now.getTime() + 3 * 86_400_000);
       const big = { note: 'x'.repeat(1500) }; // rows of about 2 KB: a block of about 250 KB

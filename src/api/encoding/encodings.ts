@@ -424,7 +424,8 @@ const BLOCK_ROWS = 128;
  * admin's 10k-row Table is otherwise 10k lookups and copies of rows scattered over the heap, for the same
  * bytes as the list before. The rows' own `row` become views of the block: its bytes are not held twice.
  * Kept on the encodings of the block's first row, so it goes with them; a change of a row state in the
- * run makes it again, and so does AGE moving on once every row's AGE lasts a minute at least.
+ * run makes it again, and so does AGE moving on when the block's AGE cells would then read the same for
+ * REMAKE_MIN_MS at least (see worthRemaking).
  */
 interface Block {
   readonly table: TableConvertor<never>;
@@ -433,8 +434,8 @@ interface Block {
   /** Every AGE cell of the block reads as in `bytes` from `since` to before `until` (ms since the epoch). */
   readonly since: number;
   readonly until: number;
-  /** Until then (ms since the epoch) some row's AGE changes every second: spliced, not made again. */
-  readonly youngUntil: number;
+  /** Until then (ms since the epoch), AGE moving on is spliced in, not made again (see worthRemaking). */
+  spliceUntil: number;
   /** Each row's creation time (NaN: none), where each of its AGE cells begins in `bytes`, and their length. */
   readonly created: Float64Array;
   readonly ageAt: Uint32Array;
@@ -453,7 +454,7 @@ function putBlock<T extends KubeObject>(out: ByteChunks, table: TableConvertor<T
   const block = encodingsOf(rows[i]).block;
   let same = block !== undefined && block.table === table;
   for (let k = 0; same && k < BLOCK_ROWS; k++) same = block!.rows[k] === rows[i + k];
-  if (same && (now >= block!.since && now < block!.until || now < block!.youngUntil)) {
+  if (same && (now >= block!.since && now < block!.until || !worthRemaking(block!, now))) {
     // The rows' encodings stay in use while their block is: kept once per turn, not on every list.
     if (block!.kept !== generation) {
       for (let k = 1; k < BLOCK_ROWS; k++) encodingsOf(rows[i + k]);
@@ -467,6 +468,42 @@ function putBlock<T extends KubeObject>(out: ByteChunks, table: TableConvertor<T
   if (!made) return 0;
   out.put(made.bytes);
   return BLOCK_ROWS;
+}
+
+/**
+ * A block is made again, to be copied whole, only if its AGE cells would then read the same this long at
+ * least. Rows whose AGE moves on every minute or faster (under 8 hours old) each move at a time of their
+ * own, so that those of a block seldom read the same for a second: made again, such a block would be made
+ * again on every list, 6 MB of new memory for 10k rows, where splicing the AGE in allocates nothing.
+ */
+const REMAKE_MIN_MS = 60_000;
+
+/**
+ * Whether the block, whose AGE cells no longer read as made, is worth making again now (see
+ * REMAKE_MIN_MS). When it is not, the lists of the next REMAKE_MIN_MS splice its AGE in without asking.
+ */
+function worthRemaking(block: Block, now: number): boolean {
+  if (now < block.spliceUntil) return false;
+  const [, until] = ageSpan(block.created, now);
+  if (until - now >= REMAKE_MIN_MS) return true;
+  block.spliceUntil = now + REMAKE_MIN_MS;
+  return false;
+}
+
+/**
+ * When the AGE cells of rows created at `created` (NaN: none, `<unknown>` forever) all read as they do at
+ * `now`: from `since` to before `until` (ms since the epoch).
+ */
+function ageSpan(created: Float64Array, now: number): [since: number, until: number] {
+  let since = -Infinity;
+  let until = Infinity;
+  for (const c of created) {
+    if (Number.isNaN(c)) continue;
+    const [from, to] = humanDurationSpan(now - c);
+    since = Math.max(since, c + from);
+    until = Math.min(until, c + to);
+  }
+  return [since, until];
 }
 
 /** The block's bytes with each row's AGE as of this request. */
@@ -506,9 +543,6 @@ function makeBlock<T extends KubeObject>(table: TableConvertor<T>, plan: Plan, r
   const created = new Float64Array(rows.length);
   const ageAt = new Uint32Array(rows.length * agesPerRow);
   const ageLength = new Uint8Array(rows.length);
-  let since = -Infinity;
-  let until = Infinity;
-  let youngUntil = -Infinity;
   let at = 0;
   for (let k = 0; k < parts.length; k++) {
     const e = parts[k];
@@ -520,14 +554,10 @@ function makeBlock<T extends KubeObject>(table: TableConvertor<T>, plan: Plan, r
     at = end;
     created[k] = e.created ?? Number.NaN;
     ageLength[k] = cell.text.length;
-    if (agesPerRow > 0 && !Number.isNaN(created[k])) {
-      const [spanFrom, spanUntil] = humanDurationSpan(now - created[k]);
-      since = Math.max(since, created[k] + spanFrom);
-      until = Math.min(until, created[k] + spanUntil);
-      youngUntil = Math.max(youngUntil, created[k] + AGE_BY_SECONDS_MS);
-    }
   }
-  const block: Block = { table: table as TableConvertor<never>, rows, bytes, since, until, youngUntil, created, ageAt, ageLength, kept: generation };
+  const [since, until] = agesPerRow > 0 ? ageSpan(created, now) : [-Infinity, Infinity];
+  const spliceUntil = until - now >= REMAKE_MIN_MS ? -Infinity : now + REMAKE_MIN_MS;
+  const block: Block = { table: table as TableConvertor<never>, rows, bytes, since, until, spliceUntil, created, ageAt, ageLength, kept: generation };
   for (const e of parts) e.inBlock = block;
   for (const old of before) letGo(old);
   parts[0].block = block;
