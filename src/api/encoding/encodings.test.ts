@@ -293,6 +293,31 @@ describe('row encodings: made once per row state', () => {
       }
     });
 
+    it('rows created together, whose AGE moves on by the minute at the same second, have their block made again once a minute and copied whole in between', () => {
+      // An hour old, created within 2 s (in bulk): every AGE of a block moves on within those 2 s of each minute.
+      const bulk = Array.from({ length: 256 }, (_, i) => tns(`b-${String(i).padStart(4, '0')}`, { creationTimestamp: new Date(now.getTime() - 3_600_000 - (i % 3) * 1000).toISOString() }));
+      expect(join(tableJson(TENANT_NAMESPACE_TABLE, bulk, {}, opts(now)))).toBe(expected(bulk, now));
+      const allocations = jest.spyOn(Buffer, 'allocUnsafeSlow');
+      const put = jest.spyOn(ByteChunks.prototype, 'put');
+      let whole = 0;
+      try {
+        for (let seconds = 1; seconds <= 150; seconds++) {
+          const at = new Date(now.getTime() + seconds * 1000); // a list a second for two and a half minutes
+          put.mockClear();
+          expect(join(tableJson(TENANT_NAMESPACE_TABLE, bulk, {}, opts(at)))).toBe(expected(bulk, at));
+          if (put.mock.calls.length === 2) whole++; // each block in one piece
+        }
+        // Made again at each of the 2–3 minutes' turns (two blocks), not on every list, nor never.
+        const blocks = allocations.mock.calls.filter(([size]) => size !== PIECE_BYTES).length;
+        expect(blocks).toBeGreaterThanOrEqual(4);
+        expect(blocks).toBeLessThanOrEqual(6);
+        expect(whole).toBeGreaterThanOrEqual(140);
+      } finally {
+        allocations.mockRestore();
+        put.mockRestore();
+      }
+    });
+
     it('a block whose AGE cells would then read the same for long is made again once, and copied whole after', () => {
       const old = Array.from({ length: 256 }, (_, i) => tns(`d-${String(i).padStart(4, '0')}`, { creationTimestamp: '2026-01-01T00:00:00Z' }));
       const at = new Date(now.getTime() + 3 * 86_400_000);

@@ -474,20 +474,32 @@ function putBlock<T extends KubeObject>(out: ByteChunks, table: TableConvertor<T
  * A block is made again, to be copied whole, only if its AGE cells would then read the same this long at
  * least. Rows whose AGE moves on every minute or faster (under 8 hours old) each move at a time of their
  * own, so that those of a block seldom read the same for a second: made again, such a block would be made
- * again on every list, 6 MB of new memory for 10k rows, where splicing the AGE in allocates nothing.
+ * again on every list, 6 MB of new memory for 10k rows, where splicing the AGE in allocates nothing. Rows
+ * created together (in bulk) move on together: their block is made again once the last of them has moved
+ * on, once a minute, and copied whole in between; so this is below the minute an AGE in minutes lasts.
  */
-const REMAKE_MIN_MS = 60_000;
+const REMAKE_MIN_MS = 30_000;
+
+/** A block not worth making again is asked again no sooner than this (once the next AGE has moved on). */
+const REMAKE_RECHECK_MS = 1000;
 
 /**
  * Whether the block, whose AGE cells no longer read as made, is worth making again now (see
- * REMAKE_MIN_MS). When it is not, the lists of the next REMAKE_MIN_MS splice its AGE in without asking.
+ * REMAKE_MIN_MS). When it is not, lists splice its AGE in without asking until block.spliceUntil.
  */
 function worthRemaking(block: Block, now: number): boolean {
   if (now < block.spliceUntil) return false;
-  const [, until] = ageSpan(block.created, now);
-  if (until - now >= REMAKE_MIN_MS) return true;
-  block.spliceUntil = now + REMAKE_MIN_MS;
-  return false;
+  block.spliceUntil = spliceUntilOf(ageSpan(block.created, now)[1], now);
+  return block.spliceUntil === -Infinity;
+}
+
+/**
+ * When a block whose AGE cells read the same until `until` is next asked whether to be made again: never
+ * (-Infinity) when it is worth it now; otherwise once the next AGE has moved on, a second from now at the
+ * soonest.
+ */
+function spliceUntilOf(until: number, now: number): number {
+  return until - now >= REMAKE_MIN_MS ? -Infinity : Math.max(until, now + REMAKE_RECHECK_MS);
 }
 
 /**
@@ -556,8 +568,7 @@ function makeBlock<T extends KubeObject>(table: TableConvertor<T>, plan: Plan, r
     ageLength[k] = cell.text.length;
   }
   const [since, until] = agesPerRow > 0 ? ageSpan(created, now) : [-Infinity, Infinity];
-  const spliceUntil = until - now >= REMAKE_MIN_MS ? -Infinity : now + REMAKE_MIN_MS;
-  const block: Block = { table: table as TableConvertor<never>, rows, bytes, since, until, spliceUntil, created, ageAt, ageLength, kept: generation };
+  const block: Block = { table: table as TableConvertor<never>, rows, bytes, since, until, spliceUntil: spliceUntilOf(until, now), created, ageAt, ageLength, kept: generation };
   for (const e of parts) e.inBlock = block;
   for (const old of before) letGo(old);
   parts[0].block = block;
