@@ -21,7 +21,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { sleep } from '../test/controlplane/processes';
 import type { SampleSched, Sched } from './sched';
-import { round } from './stats';
+import { median as medianOf, round } from './stats';
 
 /** A sample slower than this many times its target's median is a tail. */
 export const TAIL_FACTOR = 10;
@@ -166,11 +166,9 @@ function causeOf(s: Sample, median: number, usualApiserverCpuMs: number | undefi
     ?? busyCause(s.sched?.kubeApiserver, usualApiserverCpuMs, excess);
 }
 
-/** The median of `values` (undefined when there are none). */
-function medianOf(values: number[]): number | undefined {
-  if (values.length === 0) return undefined;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.ceil(sorted.length / 2) - 1];
+/** A thread's accounting as a tail reports it. */
+function rounded(s: Sched): Sched {
+  return { cpuMs: round(s.cpuMs), waitMs: round(s.waitMs) };
 }
 
 /** A tail's cause as reported: its cause, or "unexplained" with what Paddock's main thread did, when known. */
@@ -195,8 +193,9 @@ export function summarizeTails(samples: readonly Sample[], paddockStalls: readon
   const found: { tail: Tail; kind: string }[] = [];
   const targets: TailsResult['byTarget'] = [];
   for (const group of byTarget.values()) {
-    const median = medianOf(group.map((s) => s.ms))!;
-    const usualApiserverCpuMs = medianOf(group.flatMap((s) => (s.sched?.kubeApiserver ? [s.sched.kubeApiserver.cpuMs] : [])));
+    const median = medianOf(group.map((s) => s.ms));
+    const apiserverCpuMs = group.flatMap((s) => (s.sched?.kubeApiserver ? [s.sched.kubeApiserver.cpuMs] : []));
+    const usualApiserverCpuMs = apiserverCpuMs.length > 0 ? medianOf(apiserverCpuMs) : undefined;
     let count = 0;
     let explained = 0;
     for (const s of group) {
@@ -206,8 +205,8 @@ export function summarizeTails(samples: readonly Sample[], paddockStalls: readon
       const apiserver = !cause ? s.sched?.kubeApiserver : undefined;
       const tail: Tail = {
         scenario: s.scenario, target: s.target, ms: round(s.ms), median: round(median),
-        ...(cause ? { cause: cause.text } : {}), ...(loop ? { paddockLoop: { cpuMs: round(loop.cpuMs), waitMs: round(loop.waitMs) } } : {}),
-        ...(apiserver ? { kubeApiserverThreads: { cpuMs: round(apiserver.cpuMs), waitMs: round(apiserver.waitMs) } } : {}),
+        ...(cause ? { cause: cause.text } : {}), ...(loop ? { paddockLoop: rounded(loop) } : {}),
+        ...(apiserver ? { kubeApiserverThreads: rounded(apiserver) } : {}),
       };
       found.push({ tail, kind: cause?.kind ?? 'unexplained' });
       count++;

@@ -200,6 +200,8 @@ describe('row encodings: made once per row state', () => {
   });
 
   describe('blocks of rows (kubectl\'s form of long lists)', () => {
+    /** The allocations a spy on Buffer.allocUnsafeSlow saw besides the lists' own chunks: blocks and rows made. */
+    const besidesChunks = (spy: jest.SpyInstance<Buffer, [number]>) => spy.mock.calls.filter(([size]) => size !== PIECE_BYTES);
     const opts = (at: Date) => ({ groupVersion: 'meta.k8s.io/v1' as const, includeObject: 'Metadata' as const, now: at });
     const expected = (list: readonly TenantNamespace[], at: Date) => JSON.stringify(toTable(TENANT_NAMESPACE_TABLE, list, {}, opts(at)));
     // Created over the last 10 minutes (AGE moving by the second) and over days; one with no creation
@@ -287,7 +289,7 @@ describe('row encodings: made once per row state', () => {
           const at = new Date(now.getTime() + seconds * 1000); // some AGE has moved on each time
           expect(join(tableJson(TENANT_NAMESPACE_TABLE, list, {}, opts(at)))).toBe(expected(list, at));
         }
-        expect(allocations.mock.calls.filter(([size]) => size !== PIECE_BYTES)).toEqual([]); // the lists' own chunks only
+        expect(besidesChunks(allocations)).toEqual([]); // the lists' own chunks only
       } finally {
         allocations.mockRestore();
       }
@@ -308,7 +310,7 @@ describe('row encodings: made once per row state', () => {
           if (put.mock.calls.length === 2) whole++; // each block in one piece
         }
         // Made again at each of the 2–3 minutes' turns (two blocks), not on every list, nor never.
-        const blocks = allocations.mock.calls.filter(([size]) => size !== PIECE_BYTES).length;
+        const blocks = besidesChunks(allocations).length;
         expect(blocks).toBeGreaterThanOrEqual(4);
         expect(blocks).toBeLessThanOrEqual(6);
         expect(whole).toBeGreaterThanOrEqual(140);
@@ -327,7 +329,7 @@ describe('row encodings: made once per row state', () => {
       const put = jest.spyOn(ByteChunks.prototype, 'put');
       try {
         expect(join(tableJson(TENANT_NAMESPACE_TABLE, old, {}, opts(nextDay)))).toBe(expected(old, nextDay));
-        expect(allocations.mock.calls.filter(([size]) => size !== PIECE_BYTES)).toHaveLength(2); // both blocks made again
+        expect(besidesChunks(allocations)).toHaveLength(2); // both blocks made again
         put.mockClear();
         const later = new Date(nextDay.getTime() + 2000);
         expect(join(tableJson(TENANT_NAMESPACE_TABLE, old, {}, opts(later)))).toBe(expected(old, later));
