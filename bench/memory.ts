@@ -23,6 +23,12 @@ export interface MemoryPoint {
    * encodes every row's metadata), unless they did not go within the wait (see `rowEncodings`).
    */
   heapUsedBytes: number;
+  /**
+   * Of heapUsedBytes, compiled JavaScript: bytecode and machine code V8 makes as functions first run and
+   * grow hot (its code and trusted spaces). It grows with the code paths run, not with namespaces: most
+   * of the reconciler's code has never run at 0 namespaces.
+   */
+  codeHeapBytes?: number;
   /** Row states whose encodings Paddock kept when the heap at rest was measured (paddock_row_encodings). */
   rowEncodings?: number;
   /** Changes the source histories retained when the heap at rest was measured (paddock_cache_history_changes). */
@@ -53,6 +59,13 @@ export interface MemoryResult {
   heapBytesPerObject: number;
   /** Slope between the two largest sizes: heap bytes per added namespace. */
   marginalBytesPerNamespace: number;
+  /**
+   * heapBytesPerNamespace without compiled code: (heap − code at the largest size − (heap − code at 0)) /
+   * namespaces — what the namespaces' data takes, as the code compiled since 0 is a cost paid once.
+   */
+  dataHeapBytesPerNamespace?: number;
+  /** Compiled code added to the heap between 0 and the largest size (bytes), when the probe told it. */
+  codeHeapBytesAdded?: number;
   /** (heap while serving at the largest size − heap at 0) / namespaces. */
   servingHeapBytesPerNamespace?: number;
   /** (heap just settled at the largest size, the watch window full of the build's changes − heap at 0) / namespaces. */
@@ -98,7 +111,7 @@ export async function memoryPoint(cluster: BenchCluster, namespaces: number, opt
   const cachedObjects = metricSum(metrics, 'paddock_cache_objects');
   const historyChanges = historyCounts(metrics).reduce((a, b) => a + b, 0);
   const point: MemoryPoint = {
-    namespaces, cachedObjects, heapUsedBytes: heap.heapUsed, heapUsedMiB: round(heap.heapUsed / 2 ** 20), rssMiB: round(memoryOf(cluster.paddock!.pid).rssMiB), rowEncodings, historyChanges,
+    namespaces, cachedObjects, heapUsedBytes: heap.heapUsed, ...(heap.codeBytes !== undefined ? { codeHeapBytes: heap.codeBytes } : {}), heapUsedMiB: round(heap.heapUsed / 2 ** 20), rssMiB: round(memoryOf(cluster.paddock!.pid).rssMiB), rowEncodings, historyChanges,
     settledHeapUsedBytes, settledHistoryChanges,
   };
   if (options.breakdownDir) {
@@ -136,6 +149,10 @@ export function memoryResult(points: MemoryPoint[]): MemoryResult {
     heapBytesPerObject: round((bytes(last) - bytes(zero)) / Math.max(1, last.cachedObjects - zero.cachedObjects)),
     marginalBytesPerNamespace: round((bytes(last) - bytes(prev)) / Math.max(1, last.namespaces - prev.namespaces)),
   };
+  if (last.codeHeapBytes !== undefined && zero.codeHeapBytes !== undefined) {
+    result.codeHeapBytesAdded = last.codeHeapBytes - zero.codeHeapBytes;
+    result.dataHeapBytesPerNamespace = round((bytes(last) - bytes(zero) - result.codeHeapBytesAdded) / last.namespaces);
+  }
   if (last.servingHeapUsedBytes !== undefined) result.servingHeapBytesPerNamespace = round((last.servingHeapUsedBytes - bytes(zero)) / last.namespaces);
   if (last.settledHeapUsedBytes !== undefined) result.settledHeapBytesPerNamespace = round((last.settledHeapUsedBytes - bytes(zero)) / last.namespaces);
   return result;

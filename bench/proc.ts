@@ -57,6 +57,8 @@ export interface HeapSample {
   rss: number;
   external: number;
   arrayBuffers: number;
+  /** Of heapUsed, what holds compiled JavaScript (V8's code and trusted spaces), when the probe could tell. */
+  codeBytes?: number;
   gc: boolean;
 }
 
