@@ -11,7 +11,7 @@ import { ACCEPT_JSON, ACCEPT_TABLE, type Client } from './http';
 import { kubeApiserverOf, measure, type ListResult, type Target } from './list';
 import { ownerName, ownerOfTenant, tenantName, type BenchConfig } from './scenarios';
 import { ratio, round } from './stats';
-import { watchFanout, type WatchResult, type WatchWorld } from './watch';
+import { watchFanout, type Phase, type WatchResult, type WatchWorld } from './watch';
 import type { CapsuleProxy, CapsuleProxyResult, OwnershipChange, WatchObservation } from './capsule-proxy';
 import { eachJsonLine } from '../src/testing/lines';
 
@@ -76,8 +76,14 @@ export async function capsuleAdminList(cluster: BenchCluster, cp: CapsuleProxy, 
   return result;
 }
 
-/** The watch fan-out at each of `fanouts` (watchers per owner), capsule-proxy as the baseline: each owner's watchers watch namespaces through it. */
-export async function capsuleWatch(cluster: BenchCluster, cp: CapsuleProxy, config: BenchConfig, size: number, world: WatchWorld, fanouts: number[]): Promise<WatchResult> {
+export const CAPSULE_WATCH_TARGET = 'capsule-proxy namespaces';
+
+/**
+ * The watch fan-out at each of `fanouts` (watchers per owner), capsule-proxy as the baseline: each owner's
+ * watchers watch namespaces through it. `extra` phases follow it (the Node.js relay floor, so that it is
+ * measured beside capsule-proxy).
+ */
+export async function capsuleWatch(cluster: BenchCluster, cp: CapsuleProxy, config: BenchConfig, size: number, world: WatchWorld, fanouts: number[], extra: readonly Phase[] = []): Promise<WatchResult> {
   const owners = Array.from({ length: config.owners }, (_, i) => ownerName(i));
   const agents = new Map<string, Client>(owners.map((o) => [o, cluster.client(cp.url, cluster.userCert(o), Math.max(...fanouts) + 2)]));
   try {
@@ -85,9 +91,10 @@ export async function capsuleWatch(cluster: BenchCluster, cp: CapsuleProxy, conf
       fanouts,
       scenario: 'capsule watch',
       baseline: {
-        target: 'capsule-proxy namespaces', role: 'baseline',
+        target: CAPSULE_WATCH_TARGET, role: 'baseline',
         watchesOf: (owner) => ({ agent: agents.get(owner)!.agent, url: `${cp.url}/api/v1/namespaces?watch=1` }),
       },
+      extra,
     });
   } finally {
     for (const c of agents.values()) c.close();
@@ -199,7 +206,7 @@ export function capsuleProxyMarkdown(r: CapsuleProxyResult, listTable: (results:
   if (r.adminList) out.push('### Admin list', '', 'An admin (system:masters; not a Capsule user, so capsule-proxy passes the request on impersonating it) lists everything.', '', listTable([r.adminList]), '');
   if (r.watch) {
     out.push('### Watch fan-out', '', `${r.watch.owners} owners, at each fan-out of scenario 3 (${[...new Set(r.watch.phases.map((p) => p.watchers))].join(' and ')} watchers), the same changes; the baseline phase watches namespaces through capsule-proxy with the owner's certificate ` +
-      '(capsule-proxy adds `labelSelector=kubernetes.io/metadata.name in (<the owner\'s namespaces>)` once, when the watch opens). RSS columns are Paddock\'s and kube-apiserver\'s.', '', watchTable(r.watch), '');
+      '(capsule-proxy adds `labelSelector=kubernetes.io/metadata.name in (<the owner\'s namespaces>)` once, when the watch opens); where a phase of the Node.js relay floor follows, it is that of scenario 3, measured again beside capsule-proxy. RSS columns are Paddock\'s and kube-apiserver\'s.', '', watchTable(r.watch), '');
   }
   if (r.ownershipChange) {
     const oc = r.ownershipChange;

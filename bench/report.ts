@@ -1,6 +1,6 @@
 import { admissionMarkdown, admissionOverheads, type AdmissionResult } from './admission';
 import { type CapsuleProxyResult } from './capsule-proxy';
-import { capsuleProxyMarkdown } from './capsule-proxy-scenarios';
+import { CAPSULE_WATCH_TARGET, capsuleProxyMarkdown } from './capsule-proxy-scenarios';
 import type { ListResult, TargetResult } from './list';
 import type { ChunkReuse } from './chunk-reuse';
 import type { TableAssembly } from './table-assembly';
@@ -12,7 +12,8 @@ import { scaleMarkdown, type ScaleResult } from './scale';
 import { tenantQuotaGoal, tenantQuotaMarkdown, type TenantQuotaResult } from './tenant-quota';
 import { GOALS, type BenchConfig } from './scenarios';
 import { ratio, round } from './stats';
-import { watchRatios, type WatchRatio, type WatchResult } from './watch';
+import { LABEL_SELECTED_TARGET, watchRatios, type WatchPhaseResult, type WatchRatio, type WatchResult } from './watch';
+import { WATCH_RELAY_FLOOR_TARGET } from './watch-relay-floor';
 import { describeCause, TAIL_FACTOR, type TailsResult } from './tails';
 import type { HaResult } from './ha';
 import type { ViewResult, ViewWatchResult } from './views';
@@ -140,14 +141,23 @@ function watchTable(w: WatchResult): string {
   );
 }
 
-/** The goal that Paddock delivers no slower than `baseline` at each fan-out, every event delivered. */
-function watchRatioGoals(w: WatchResult, ratios: WatchRatio[] | undefined, baseline: string): Goal[] {
+/**
+ * The goal that Paddock delivers no slower than `baseline` at each fan-out, every event delivered. Where
+ * the relay floor (a Node.js process that only passes kube-apiserver's bytes on) was measured in the same
+ * run, the cell says how it fared against the same baseline: a Node.js hop that does no work at all.
+ */
+function watchRatioGoals(w: WatchResult, ratios: WatchRatio[] | undefined, baseline: string, baselinePhase: (watchers: number) => WatchPhaseResult | undefined, relayOf?: WatchResult): Goal[] {
   return (ratios ?? []).map((r) => {
     const p = w.phases.find((x) => x.role === 'paddock' && x.watchers === r.watchers);
     const all = !!p && p.delivered === p.expected && p.unexpected === 0 && !p.endedEarly;
+    const relay = relayOf?.phases.find((x) => x.target === WATCH_RELAY_FLOOR_TARGET && x.watchers === r.watchers);
+    const base = baselinePhase(r.watchers);
+    const floor = relay && base
+      ? `; the Node.js relay floor in the same run: p50 ${f(ratio(base.delivery.p50, relay.delivery.p50))}×, p99 ${f(ratio(base.delivery.p99, relay.delivery.p99))}× (${baseline} ÷ relay)`
+      : '';
     return {
       goal: `watch delivery no slower than ${baseline} at ${r.watchers} watchers (${baseline} ÷ Paddock ≥ ${GOALS.watchVsBaseline}, p50 and p99), every event delivered`,
-      measured: `p50 ${f(r.ratioP50)}×, p99 ${f(r.ratioP99)}× (Paddock p50 ${f(p?.delivery.p50 ?? NaN)} / p99 ${f(p?.delivery.p99 ?? NaN)} ms; ${p?.delivered}/${p?.expected} delivered)`,
+      measured: `p50 ${f(r.ratioP50)}×, p99 ${f(r.ratioP99)}× (Paddock p50 ${f(p?.delivery.p50 ?? NaN)} / p99 ${f(p?.delivery.p99 ?? NaN)} ms; ${p?.delivered}/${p?.expected} delivered)${floor}`,
       met: all && r.ratioP50 >= GOALS.watchVsBaseline && r.ratioP99 >= GOALS.watchVsBaseline,
     };
   });
@@ -253,10 +263,12 @@ export function evaluateGoals(r: Omit<BenchResults, 'goals'>): Goal[] {
     });
   }
   const paddockWatch = r.watch?.phases.filter((p) => p.role === 'paddock').sort((a, b) => b.watchers - a.watchers)[0];
-  if (r.watch) goals.push(...watchRatioGoals(r.watch, r.watch.vsLabelSelected, 'kube-apiserver\'s label-selected watch'));
+  const labelPhase = (watchers: number) => r.watch?.phases.find((x) => x.target === LABEL_SELECTED_TARGET && x.watchers === watchers);
+  if (r.watch) goals.push(...watchRatioGoals(r.watch, r.watch.vsLabelSelected, 'kube-apiserver\'s label-selected watch', labelPhase, r.watch));
   // Beside the Paddock phases of the same fan-out as capsule-proxy's (scenario 7; `watch.vsCapsuleProxy` holds the same ratios).
   const cpWatch = r.capsuleProxy?.watch;
-  if (cpWatch) goals.push(...watchRatioGoals(cpWatch, watchRatios(cpWatch), 'capsule-proxy'));
+  const capsulePhase = (watchers: number) => cpWatch?.phases.find((x) => x.target === CAPSULE_WATCH_TARGET && x.watchers === watchers);
+  if (cpWatch) goals.push(...watchRatioGoals(cpWatch, watchRatios(cpWatch, CAPSULE_WATCH_TARGET), 'capsule-proxy', capsulePhase, cpWatch));
   if (r.tails) {
     const t = r.tails;
     goals.push({ goal: `every request and watch event slower than ${t.factor}× its target's median explained`, measured: `${t.explained} of ${t.count} (of ${t.samples} samples)`, met: t.explained === t.count });

@@ -18,7 +18,7 @@ import { admissionScenario, type AdmissionResult } from '../bench/admission';
 import { allowedClassesList } from '../bench/classes';
 import { viewLists, viewWatch } from '../bench/views';
 import { buildCapsuleProxy, CapsuleProxy, type CapsuleProxyResult } from '../bench/capsule-proxy';
-import { capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios, ownershipChange } from '../bench/capsule-proxy-scenarios';
+import { CAPSULE_WATCH_TARGET, capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios, ownershipChange } from '../bench/capsule-proxy-scenarios';
 import type { ListResult } from '../bench/list';
 import { FULL, QUICK, ownerName, ownerOfTenant, tenantName, type BenchConfig } from '../bench/scenarios';
 import { round } from '../bench/stats';
@@ -208,8 +208,15 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     log(`scenario 7 (capsule-proxy admin list) at ${size}`);
     const adminCapsule = await capsuleAdminList(c, capsuleProxy, config, size);
     log(`scenario 7 (capsule-proxy watch fan-out) at ${size}: ${watchers} watchers`);
-    const watchCapsule = await capsuleWatch(c, capsuleProxy, config, size, world, fanouts);
-    const vsCapsuleProxy = watchRatios(watchCapsule);
+    // The Node.js relay floor again, beside capsule-proxy: a Go proxy and a Node.js one, measured together.
+    const relay = await startWatchRelayFloor(c, world, config.owners * Math.max(...fanouts) + 8);
+    let watchCapsule: WatchResult;
+    try {
+      watchCapsule = await capsuleWatch(c, capsuleProxy, config, size, world, fanouts, [relay.phase]);
+    } finally {
+      await relay.stop();
+    }
+    const vsCapsuleProxy = watchRatios(watchCapsule, CAPSULE_WATCH_TARGET);
     log(`  capsule-proxy ÷ Paddock: ${ratiosLine(vsCapsuleProxy)}`);
     if (watch) watch.vsCapsuleProxy = vsCapsuleProxy;
     log('scenario 7 (ownership change on open watches)');
