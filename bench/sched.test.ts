@@ -1,4 +1,5 @@
-import { threadsDelta, threadsSchedOf } from './sched';
+import { Worker } from 'node:worker_threads';
+import { otherThreadsFrom, schedDelta, schedOf, threadsDelta, threadsSchedOf } from './sched';
 
 describe('a process\'s threads\' accounting', () => {
   it('reads every thread of a process', () => {
@@ -12,5 +13,26 @@ describe('a process\'s threads\' accounting', () => {
     const after = new Map([['1', { cpuMs: 12, waitMs: 1.5, runs: 7 }], ['3', { cpuMs: 4, waitMs: 2, runs: 1 }]]);
     expect(threadsDelta(before, after)).toEqual({ cpuMs: 6, waitMs: 2.5, runs: 3 });
     expect(threadsDelta(undefined, after)).toBeUndefined();
+  });
+
+  it('tells the other threads from the main one', async () => {
+    const spin = (ms: number) => {
+      for (const end = performance.now() + ms; performance.now() < end;) { /* on a CPU */ }
+    };
+    // The main thread busy, no allocation (no GC for V8's workers to help with): none of it is the others'.
+    const others = otherThreadsFrom(process.pid);
+    const main = schedOf('self');
+    spin(100);
+    const mainSpent = schedDelta(main, schedOf('self'))!;
+    expect(others()!.cpuMs).toBeLessThan(mainSpent.cpuMs);
+    // A thread of its own busy (still alive when read): it is counted.
+    const worker = new Worker('const end = performance.now() + 100; while (performance.now() < end); require("node:worker_threads").parentPort.postMessage("spun"); setInterval(() => {}, 1000);', { eval: true });
+    try {
+      const withWorker = otherThreadsFrom(process.pid);
+      await new Promise((resolve) => worker.once('message', resolve));
+      expect(withWorker()!.cpuMs).toBeGreaterThan(0);
+    } finally {
+      await worker.terminate();
+    }
   });
 });

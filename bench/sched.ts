@@ -94,3 +94,17 @@ export function schedFrom(paddockPid: number | undefined, kubeApiserverPid?: num
     return client ? { client, ...(paddock ? { paddock } : {}), ...(kubeApiserver ? { kubeApiserver } : {}) } : undefined;
   };
 }
+
+/**
+ * Reads the accounting of every thread of `pid` but its main one (V8's workers: garbage collection and
+ * compilation off the event loop); the function returned gives what they did since, summed.
+ */
+export function otherThreadsFrom(pid: number): () => Sched | undefined {
+  const others = () => {
+    const threads = threadsSchedOf(pid);
+    threads?.delete(String(pid));
+    return threads;
+  };
+  const before = others();
+  return () => threadsDelta(before, others());
+}

@@ -6,7 +6,7 @@ import { sleep } from '../test/controlplane/processes';
 import { TENANT_LABEL, TNS, type BenchCluster } from './cluster';
 import { pool, type Client } from './http';
 import { RssSampler } from './proc';
-import { schedFrom, schedPer, type Sched } from './sched';
+import { otherThreadsFrom, schedFrom, schedPer, type Sched } from './sched';
 import { ownerName, type BenchConfig } from './scenarios';
 import { ratio, round, summarize, type LatencySummary } from './stats';
 import { tails } from './tails';
@@ -62,6 +62,12 @@ export interface WatchPhaseResult {
   paddockPerChange?: Sched;
   /** The same thread per second just before, its watches open and no change made: its background (timers, the bench's probes). */
   paddockIdlePerSecond?: Sched;
+  /**
+   * Paddock's other threads (V8's workers: GC and compilation off the event loop), summed, per change and
+   * per second idle: whether a change also wakes them.
+   */
+  paddockOtherThreadsPerChange?: Sched;
+  paddockOtherThreadsIdlePerSecond?: Sched;
   rssPeakMiB: { paddock: number; kubeApiserver: number };
   rssMeanMiB: { paddock: number; kubeApiserver: number };
 }
@@ -310,11 +316,14 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     cluster.toggleProfile();
     // Paddock idle, its watches open: what its main thread does with no change to deliver (timers, probes).
     const idleSched = phase.role === 'paddock' ? schedFrom(cluster.paddock!.pid) : undefined;
+    const idleOthers = phase.role === 'paddock' ? otherThreadsFrom(cluster.paddock!.pid) : undefined;
     const idleStarted = performance.now();
     await sleep(2000);
     const idle = idleSched?.()?.paddock;
+    const idleOthersSched = idleOthers?.();
     const idleSeconds = (performance.now() - idleStarted) / 1000;
     const paddockSched = phase.role === 'paddock' ? schedFrom(cluster.paddock!.pid) : undefined;
+    const paddockOthers = phase.role === 'paddock' ? otherThreadsFrom(cluster.paddock!.pid) : undefined;
 
     const writes: number[] = [];
     const pending: Promise<void>[] = [];
@@ -337,6 +346,7 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     const deadline = performance.now() + 10_000;
     while (latencies.length < expected && performance.now() < deadline) await sleep(100);
     const perChange = paddockSched?.()?.paddock;
+    const othersPerChange = paddockOthers?.();
     const rss = sampler.stop();
     cluster.toggleProfile();
     // Before the phase closes them: which watches the server ended, or lost their connection, meanwhile.
@@ -364,13 +374,16 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
       delivery: summarize(latencies), hop: summarize(hops), write: summarize(writes),
       ...(idle ? { paddockIdlePerSecond: schedPer(idle, idleSeconds) } : {}),
       ...(perChange ? { paddockPerChange: schedPer(perChange, total) } : {}),
+      ...(idleOthersSched ? { paddockOtherThreadsIdlePerSecond: schedPer(idleOthersSched, idleSeconds) } : {}),
+      ...(othersPerChange ? { paddockOtherThreadsPerChange: schedPer(othersPerChange, total) } : {}),
       rssPeakMiB: { paddock: round(rss.paddock.peakMiB), kubeApiserver: round(rss.kubeApiserver.peakMiB) },
       rssMeanMiB: { paddock: round(rss.paddock.meanMiB), kubeApiserver: round(rss.kubeApiserver.meanMiB) },
     });
     const r = results[results.length - 1];
     cluster.log(`  ${phase.target}, ${r.watchers} watchers: opened in ${r.openMs} ms, ${r.delivered}/${r.expected} delivered, ${r.endedEarly} ended early; ` +
       `delivery p50 ${round(r.delivery.p50)} / p99 ${round(r.delivery.p99)} ms, hop p50 ${round(r.hop!.p50)} / p99 ${round(r.hop!.p99)} ms` +
-      (r.paddockPerChange ? `; Paddock per change ${JSON.stringify(r.paddockPerChange)}, idle per second ${JSON.stringify(r.paddockIdlePerSecond)}` : ''));
+      (r.paddockPerChange ? `; Paddock per change ${JSON.stringify(r.paddockPerChange)}, idle per second ${JSON.stringify(r.paddockIdlePerSecond)}` : '') +
+      (r.paddockOtherThreadsPerChange ? `; its other threads per change ${JSON.stringify(r.paddockOtherThreadsPerChange)}, idle per second ${JSON.stringify(r.paddockOtherThreadsIdlePerSecond)}` : ''));
     await sleep(2000);
   }
   for (const c of paddockAgents.values()) c.close();
