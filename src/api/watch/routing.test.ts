@@ -175,6 +175,23 @@ describe('AudienceRoutes: watches closing while a change is handed out', () => {
   });
 });
 
+describe('AudienceRoutes: the order a change is handed out in', () => {
+  it('the watches of the change\'s owners first, then those that see all (kube-controller-manager\'s metadata informers among them)', () => {
+    const feed = new NumberedFeed<Row>();
+    const routes = new AudienceRoutes<Row>((l) => feed.subscribe(l));
+    const order: string[] = [];
+    const route = (name: string) => ({ deliver: () => void order.push(name) });
+    // Opened in the order that, handed out as opened, would serve the ones that see all first.
+    routes.add({ name: 'kube-controller-manager', groups: [], seesAll: true }, route('sees all 1'));
+    routes.add({ name: 'alice', groups: ['devs'], seesAll: false }, route('alice'));
+    routes.add({ name: 'admin', groups: ['system:masters'], seesAll: true }, route('sees all 2'));
+    routes.add({ name: 'bob', groups: [], seesAll: false }, route('bob'));
+    routes.add({ name: 'carol', groups: ['devs'], seesAll: false }, route('carol'));
+    feed.append(undefined, { object: { metadata: { name: 'r' }, v: 1 }, audience: new Set(['Group:devs']) });
+    expect(order).toEqual(['alice', 'carol', 'sees all 1', 'sees all 2']);
+  });
+});
+
 describe('routesOf: every view the hub serves admits by the owner-key rule, so its changes are routed', () => {
   it('the TenantNamespace view and each projected view', () => {
     expect(routesOf(tenantWorld().view)).toBeInstanceOf(AudienceRoutes);

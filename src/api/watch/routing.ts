@@ -96,11 +96,18 @@ export class AudienceRoutes<T> implements Routes<T> {
     };
   }
 
-  /** The routes that may see a state of `change`, then each handed it. */
+  /**
+   * The routes that may see a state of `change`, then each handed it: those of the change's owners
+   * first, then those that see all. Each write costs the routes after it its encoding and TLS write,
+   * and on every cluster the routes that see all include kube-controller-manager's metadata informers
+   * (its garbage collector and quota controller watch every resource, through the aggregator): a
+   * tenant's own watch should not wait for them.
+   */
   #route(change: Change<T>): void {
-    const to = new Set(this.#seeAll);
+    const to = new Set<Route<T>>();
     this.#collect(change.before?.audience, to);
     if (change.after && change.after.audience !== change.before?.audience) this.#collect(change.after.audience, to);
+    for (const route of this.#seeAll) to.add(route);
     for (const route of to) route.deliver(change);
   }
 
