@@ -9,6 +9,7 @@ import { sleep } from '../test/controlplane/processes';
 import { TNS, type BenchCluster } from './cluster';
 import { ACCEPT_JSON, ACCEPT_TABLE, type Client } from './http';
 import { kubeApiserverOf, measure, type ListResult, type Target } from './list';
+import type { ServingProcess } from './sched';
 import { ownerName, ownerOfTenant, tenantName, type BenchConfig } from './scenarios';
 import { ratio, round } from './stats';
 import { watchFanout, type Phase, type WatchResult, type WatchWorld } from './watch';
@@ -40,7 +41,7 @@ export async function capsuleOwnerList(cluster: BenchCluster, cp: CapsuleProxy, 
     { name: 'kube-apiserver /version (floor of any request through it)', role: 'baseline', client: viaApiserver, path: '/version', accept: ACCEPT_JSON, expectRows: (n) => n === 0 },
   ];
   const o = config.ownerList;
-  const result: ListResult = { scenario: 'owner-list', size, ...o, targets: await measure(targets, { ...o, scenario: `capsule owner list at ${size}`, kubeApiserver: kubeApiserverOf(cluster, cp.url) }) };
+  const result: ListResult = { scenario: 'owner-list', size, ...o, targets: await measure(targets, { ...o, scenario: `capsule owner list at ${size}`, kubeApiserver: kubeApiserverOf(cluster, cp.url), proxy: proxyOf(cp) }) };
   for (const c of [viaProxy, direct, viaApiserver]) c.close();
   return result;
 }
@@ -71,12 +72,17 @@ export async function capsuleAdminList(cluster: BenchCluster, cp: CapsuleProxy, 
     { name: 'capsule-proxy namespaces, JSON', role: 'baseline', client: viaProxy, path: '/api/v1/namespaces', accept: ACCEPT_JSON, expectRows: allAndSystem },
   ];
   const o = config.adminList;
-  const result: ListResult = { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2, scenario: `capsule admin list at ${size}`, kubeApiserver: kubeApiserverOf(cluster, cp.url) }) };
+  const result: ListResult = { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2, scenario: `capsule admin list at ${size}`, kubeApiserver: kubeApiserverOf(cluster, cp.url), proxy: proxyOf(cp) }) };
   viaProxy.close();
   return result;
 }
 
 export const CAPSULE_WATCH_TARGET = 'capsule-proxy namespaces';
+
+/** capsule-proxy as a list measurement reads it: its threads around each request to it (a tail's cause). */
+function proxyOf(cp: CapsuleProxy): ServingProcess & { url: string } {
+  return { name: 'capsule-proxy', pid: cp.pid, url: cp.url };
+}
 
 /**
  * The watch fan-out at each of `fanouts` (watchers per owner), capsule-proxy as the baseline: each owner's

@@ -9,7 +9,7 @@ import { ACCEPT_JSON, ACCEPT_TABLE, pool, type Client } from './http';
 import { ALICE_TENANT, type BenchConfig } from './scenarios';
 import { round, summarize, type LatencySummary } from './stats';
 import { openProfileWindow, type PaddockWindow } from './profile-window';
-import { schedFrom } from './sched';
+import { schedFrom, type ServingProcess } from './sched';
 import { tails, type TailsResult } from './tails';
 
 const FLOOR_SERVER = resolve(__dirname, 'floor-server.mjs');
@@ -138,6 +138,8 @@ interface MeasureOptions {
   scenario?: string;
   /** kube-apiserver's process: its threads' run-queue accounting is read around each sequential request through it. */
   kubeApiserver?: KubeApiserverProcess;
+  /** A proxy in front of kube-apiserver (capsule-proxy) at `url`: its threads are read around each sequential request to it. */
+  proxy?: ServingProcess & { url: string };
 }
 
 /** kube-apiserver as a list measurement sees it. */
@@ -202,7 +204,7 @@ async function measured(targets: Target[], opts: MeasureOptions & { paddock?: Pa
   for (let i = 0; i < opts.sequential; i++) {
     for (const t of shuffled(targets.filter(answering))) {
       const through = opts.kubeApiserver?.servesFor.includes(t.client.base) ? opts.kubeApiserver.pid : undefined;
-      const schedSince = schedFrom(opts.paddock?.pid, through);
+      const schedSince = schedFrom(opts.paddock?.pid, through, opts.proxy?.url === t.client.base ? opts.proxy : undefined);
       const sentAt = performance.now();
       const ms = await ask(t);
       const sched = schedSince();

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { otherThreadsFrom, schedDelta, schedOf, threadsDelta, threadsSchedOf } from './sched';
+import { otherThreadsFrom, schedDelta, schedFrom, schedOf, threadsDelta, threadsSchedOf } from './sched';
 
 describe('a process\'s threads\' accounting', () => {
   it('reads every thread of a process', () => {
@@ -34,5 +34,11 @@ describe('a process\'s threads\' accounting', () => {
     } finally {
       await worker.terminate();
     }
+  });
+
+  it('reads a proxy\'s threads, summed and named, when one served the sample', () => {
+    const since = schedFrom(undefined, undefined, { name: 'capsule-proxy', pid: process.pid });
+    expect(since()?.proxy).toMatchObject({ name: 'capsule-proxy', threads: { cpuMs: expect.any(Number), waitMs: expect.any(Number) } });
+    expect(schedFrom(undefined)()?.proxy).toBeUndefined();
   });
 });

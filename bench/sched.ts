@@ -2,7 +2,7 @@
  * The kernel's scheduler accounting of a process's main thread, from /proc/<pid>/schedstat: time on a CPU
  * and time runnable but waiting on a run queue. The main thread is the event loop, so a request it serves
  * waits when the thread waits: read around a request, the wait is what the machine's other processes took.
- * kube-apiserver's is read from all its threads, summed.
+ * kube-apiserver's, and a proxy's in front of it, are read from all their threads, summed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { round } from './stats';
@@ -24,6 +24,14 @@ export interface SampleSched {
   client: Sched;
   paddock?: Sched;
   kubeApiserver?: Sched;
+  /** A proxy in front of kube-apiserver that served the sample (capsule-proxy), every thread summed. */
+  proxy?: { name: string; threads: Sched };
+}
+
+/** A process whose threads are read, summed, around each request it serves. */
+export interface ServingProcess {
+  name: string;
+  pid: number;
 }
 
 /** The main thread's accounting of process `pid` (`self` for this one; `<pid>/task/<tid>` for a thread); undefined when it cannot be read. */
@@ -79,11 +87,12 @@ export function schedPer(s: Sched, n: number): Sched {
 }
 
 /**
- * Reads the accounting now, of this process, of `paddockPid` and of every thread of `kubeApiserverPid`
- * when given; the function returned reads it again and gives what passed in between (undefined when this
- * process's could not be read).
+ * Reads the accounting now, of this process, of `paddockPid`, and of every thread of `kubeApiserverPid`
+ * and of `proxy` when given; the function returned reads it again and gives what passed in between
+ * (undefined when this process's could not be read).
  */
-export function schedFrom(paddockPid: number | undefined, kubeApiserverPid?: number): () => SampleSched | undefined {
+export function schedFrom(paddockPid: number | undefined, kubeApiserverPid?: number, proxy?: ServingProcess): () => SampleSched | undefined {
+  const proxyBefore = proxy ? threadsSchedOf(proxy.pid) : undefined;
   const apiserverBefore = kubeApiserverPid ? threadsSchedOf(kubeApiserverPid) : undefined;
   const paddockBefore = paddockPid ? schedOf(paddockPid) : undefined;
   const clientBefore = schedOf('self');
@@ -91,7 +100,10 @@ export function schedFrom(paddockPid: number | undefined, kubeApiserverPid?: num
     const client = schedDelta(clientBefore, schedOf('self'));
     const paddock = schedDelta(paddockBefore, paddockPid ? schedOf(paddockPid) : undefined);
     const kubeApiserver = threadsDelta(apiserverBefore, kubeApiserverPid ? threadsSchedOf(kubeApiserverPid) : undefined);
-    return client ? { client, ...(paddock ? { paddock } : {}), ...(kubeApiserver ? { kubeApiserver } : {}) } : undefined;
+    const proxyThreads = threadsDelta(proxyBefore, proxy ? threadsSchedOf(proxy.pid) : undefined);
+    return client
+      ? { client, ...(paddock ? { paddock } : {}), ...(kubeApiserver ? { kubeApiserver } : {}), ...(proxy && proxyThreads ? { proxy: { name: proxy.name, threads: proxyThreads } } : {}) }
+      : undefined;
   };
 }
 

@@ -86,4 +86,25 @@ describe('a tail\'s cause', () => {
     const r = summarizeTails(targetWith(paddock, { ms: 41, sched: { client: idle, paddock: { cpuMs: 1, waitMs: 0 }, kubeApiserver: { cpuMs: 2.5, waitMs: 0.5 } } }), [], []);
     expect(describeCause(r.tails[0])).toBe('unexplained (Paddock\'s event loop on a CPU 1 ms, waiting 0 ms; kube-apiserver\'s threads on a CPU 2.5 ms, waiting 0.5 ms)');
   });
+
+  const viaProxy: SampleOf = { scenario: 'capsule owner list at 1k', target: 'capsule-proxy namespaces', role: 'baseline' };
+  const proxy = (cpuMs: number, waitMs: number) => ({ name: 'capsule-proxy', threads: { cpuMs, waitMs } });
+
+  it('is the proxy\'s threads\' run-queue wait, summed, for a request to it, after kube-apiserver\'s', () => {
+    const r = summarizeTails(targetWith(viaProxy, { ms: 41, sched: { client: idle, kubeApiserver: idle, proxy: proxy(3, 24) } }), [], []);
+    expect(r.tails[0].cause).toBe('capsule-proxy\'s threads (summed) waited 24 ms for a CPU (the machine\'s other processes ran)');
+    const both = summarizeTails(targetWith(viaProxy, { ms: 41, sched: { client: idle, kubeApiserver: { cpuMs: 1, waitMs: 30 }, proxy: proxy(3, 24) } }), [], []);
+    expect(both.tails[0].cause).toBe('kube-apiserver\'s threads (summed) waited 30 ms for a CPU (the machine\'s other processes ran)');
+  });
+
+  it('is the proxy busy with other work when its threads ran at least half the excess beyond its median sample, after kube-apiserver', () => {
+    const usual = (slow: { cpuMs: number; waitMs: number }) => targetWith(viaProxy, { ms: 41, sched: { client: idle, kubeApiserver: idle, proxy: proxy(slow.cpuMs, slow.waitMs) } })
+      .map((s, i) => (i < 9 ? { ...s, sched: { client: idle, kubeApiserver: idle, proxy: proxy(2, 0) } } : s));
+    const r = summarizeTails(usual({ cpuMs: 30, waitMs: 1 }), [], []);
+    expect(r.tails[0].cause).toBe('capsule-proxy was busy: its threads ran 30 ms over the sample, 2 ms over its target\'s median one (other work of its own: its garbage collector, other clients)');
+    // 18 ms beyond its usual is less than half of the 40 ms beyond the median: unexplained, with what its threads did.
+    const lighter = summarizeTails(usual({ cpuMs: 20, waitMs: 1 }), [], []);
+    expect(lighter.tails[0]).toEqual({ ...tailOf(viaProxy), ms: 41, median: 1, kubeApiserverThreads: idle, proxyThreads: { name: 'capsule-proxy', cpuMs: 20, waitMs: 1 } });
+    expect(describeCause(lighter.tails[0])).toBe('unexplained (kube-apiserver\'s threads on a CPU 1 ms, waiting 0 ms; capsule-proxy\'s threads on a CPU 20 ms, waiting 1 ms)');
+  });
 });

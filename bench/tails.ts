@@ -5,16 +5,18 @@
  *
  * 1. Paddock's main thread waited for a CPU over the sample (its run-queue wait, sched.ts);
  * 2. the benchmark client's main thread waited for a CPU;
- * 3. kube-apiserver's threads waited for a CPU, summed (a request through it);
+ * 3. kube-apiserver's threads waited for a CPU, summed (a request through it), then a proxy's in front of
+ *    it (capsule-proxy's, a request to it);
  * 4. kube-apiserver's own watch delivered the change late too (a watch delivery's reference);
  * 5. a GC pause or an event-loop stall of Paddock (recorded inside it by probe/stall-probe.cjs);
  * 6. a GC pause or an event-loop stall of the benchmark's own process, the measuring client (recorded
  *    here, the same way);
  * 7. kube-apiserver was busy with other work: its threads ran longer over the sample than over its
- *    target's median sample (a request through it; its garbage collector, other clients).
+ *    target's median sample (a request through it; its garbage collector, other clients); then the
+ *    proxy in front of it, the same way.
  *
- * Paddock's waits and stalls explain only samples Paddock served; the client's, any; kube-apiserver's,
- * only those of requests through it (the benchmark reads its threads around those alone). A wait comes
+ * Paddock's waits and stalls explain only samples Paddock served; the client's, any; kube-apiserver's and
+ * a proxy's, only those of requests through them (the benchmark reads their threads around those alone). A wait comes
  * before a stall: a thread that waits for a CPU shows the wait as a late timer, or a longer GC pause, too.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -67,6 +69,8 @@ export interface Tail {
   paddockLoop?: Sched;
   /** A sample through kube-apiserver with no cause: what its threads did over it, summed, when that was read. */
   kubeApiserverThreads?: Sched;
+  /** A sample to a proxy with no cause: what its threads did over it, summed, when that was read. */
+  proxyThreads?: Sched & { name: string };
 }
 
 export interface TailsResult {
@@ -144,26 +148,35 @@ function stallCause(name: string, stalls: readonly Stall[], sample: Sample, exce
 }
 
 /**
- * kube-apiserver's threads ran at least half of `excess` longer over the sample than over its target's
- * median sample (`usualCpuMs`): work of its own beside the request, on a machine of two CPUs.
+ * A server's threads (`name`'s) ran at least half of `excess` longer over the sample than over its
+ * target's median sample (`usualCpuMs`): work of its own beside the request, on a machine of two CPUs.
  */
-function busyCause(sched: Sched | undefined, usualCpuMs: number | undefined, excess: number): Cause | undefined {
+function busyCause(name: string, sched: Sched | undefined, usualCpuMs: number | undefined, excess: number): Cause | undefined {
   if (!sched || usualCpuMs === undefined || sched.cpuMs - usualCpuMs < 0.5 * excess) return undefined;
   const other = '(other work of its own: its garbage collector, other clients)';
-  return { kind: `kube-apiserver was busy ${other}`, text: `kube-apiserver was busy: its threads ran ${round(sched.cpuMs)} ms over the sample, ${round(usualCpuMs)} ms over its target's median one ${other}` };
+  return { kind: `${name} was busy ${other}`, text: `${name} was busy: its threads ran ${round(sched.cpuMs)} ms over the sample, ${round(usualCpuMs)} ms over its target's median one ${other}` };
+}
+
+/** The median of what some threads did over each sample of a group that read them; undefined when none did. */
+function usualCpuMs(threads: readonly (Sched | undefined)[]): number | undefined {
+  const cpu = threads.flatMap((t) => (t ? [t.cpuMs] : []));
+  return cpu.length > 0 ? medianOf(cpu) : undefined;
 }
 
 /** The first cause, in the order of this module's comment, of a tail of a target with `median`. */
-function causeOf(s: Sample, median: number, usualApiserverCpuMs: number | undefined, paddockStalls: readonly Stall[], clientStalls: readonly Stall[]): Cause | undefined {
+function causeOf(s: Sample, median: number, usual: { apiserverCpuMs?: number; proxyCpuMs?: number }, paddockStalls: readonly Stall[], clientStalls: readonly Stall[]): Cause | undefined {
   const excess = s.ms - median;
   const paddock = s.role === 'paddock';
+  const proxy = s.sched?.proxy;
   return (paddock ? waitCause('Paddock\'s event loop', s.sched?.paddock, excess) : undefined)
     ?? waitCause('the benchmark client', s.sched?.client, excess)
     ?? waitCause('kube-apiserver\'s threads (summed)', s.sched?.kubeApiserver, excess)
+    ?? (proxy ? waitCause(`${proxy.name}'s threads (summed)`, proxy.threads, excess) : undefined)
     ?? upstreamCause(s, median)
     ?? (paddock ? stallCause('Paddock', paddockStalls, s, excess) : undefined)
     ?? stallCause('benchmark client', clientStalls, s, excess)
-    ?? busyCause(s.sched?.kubeApiserver, usualApiserverCpuMs, excess);
+    ?? busyCause('kube-apiserver', s.sched?.kubeApiserver, usual.apiserverCpuMs, excess)
+    ?? (proxy ? busyCause(proxy.name, proxy.threads, usual.proxyCpuMs, excess) : undefined);
 }
 
 /** A thread's accounting as a tail reports it. */
@@ -177,6 +190,7 @@ export function describeCause(t: Tail): string {
   const seen = [
     ...(t.paddockLoop ? [`Paddock's event loop on a CPU ${t.paddockLoop.cpuMs} ms, waiting ${t.paddockLoop.waitMs} ms`] : []),
     ...(t.kubeApiserverThreads ? [`kube-apiserver's threads on a CPU ${t.kubeApiserverThreads.cpuMs} ms, waiting ${t.kubeApiserverThreads.waitMs} ms`] : []),
+    ...(t.proxyThreads ? [`${t.proxyThreads.name}'s threads on a CPU ${t.proxyThreads.cpuMs} ms, waiting ${t.proxyThreads.waitMs} ms`] : []),
   ];
   return `unexplained${seen.length > 0 ? ` (${seen.join('; ')})` : ''}`;
 }
@@ -194,19 +208,20 @@ export function summarizeTails(samples: readonly Sample[], paddockStalls: readon
   const targets: TailsResult['byTarget'] = [];
   for (const group of byTarget.values()) {
     const median = medianOf(group.map((s) => s.ms));
-    const apiserverCpuMs = group.flatMap((s) => (s.sched?.kubeApiserver ? [s.sched.kubeApiserver.cpuMs] : []));
-    const usualApiserverCpuMs = apiserverCpuMs.length > 0 ? medianOf(apiserverCpuMs) : undefined;
+    const usual = { apiserverCpuMs: usualCpuMs(group.map((s) => s.sched?.kubeApiserver)), proxyCpuMs: usualCpuMs(group.map((s) => s.sched?.proxy?.threads)) };
     let count = 0;
     let explained = 0;
     for (const s of group) {
       if (s.ms <= TAIL_FACTOR * median) continue;
-      const cause = causeOf(s, median, usualApiserverCpuMs, paddockStalls, clientStalls);
+      const cause = causeOf(s, median, usual, paddockStalls, clientStalls);
       const loop = !cause && s.role === 'paddock' ? s.sched?.paddock : undefined;
       const apiserver = !cause ? s.sched?.kubeApiserver : undefined;
+      const proxy = !cause ? s.sched?.proxy : undefined;
       const tail: Tail = {
         scenario: s.scenario, target: s.target, ms: round(s.ms), median: round(median),
         ...(cause ? { cause: cause.text } : {}), ...(loop ? { paddockLoop: rounded(loop) } : {}),
         ...(apiserver ? { kubeApiserverThreads: rounded(apiserver) } : {}),
+        ...(proxy ? { proxyThreads: { name: proxy.name, ...rounded(proxy.threads) } } : {}),
       };
       found.push({ tail, kind: cause?.kind ?? 'unexplained' });
       count++;
