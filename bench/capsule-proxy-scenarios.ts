@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { sleep } from '../test/controlplane/processes';
 import { TNS, type BenchCluster } from './cluster';
 import { ACCEPT_JSON, ACCEPT_TABLE, type Client } from './http';
-import { kubeApiserverOf, measure, type ListResult, type Target } from './list';
+import { kubeApiserverOf, measure, paddockOf, type ListResult, type Target } from './list';
 import type { ServingProcess } from './sched';
 import { ownerName, ownerOfTenant, tenantName, type BenchConfig } from './scenarios';
 import { ratio, round } from './stats';
@@ -41,7 +41,7 @@ export async function capsuleOwnerList(cluster: BenchCluster, cp: CapsuleProxy, 
     { name: 'kube-apiserver /version (floor of any request through it)', role: 'baseline', client: viaApiserver, path: '/version', accept: ACCEPT_JSON, expectRows: (n) => n === 0 },
   ];
   const o = config.ownerList;
-  const result: ListResult = { scenario: 'owner-list', size, ...o, targets: await measure(targets, { ...o, scenario: `capsule owner list at ${size}`, kubeApiserver: kubeApiserverOf(cluster, cp.url), proxy: proxyOf(cp) }) };
+  const result: ListResult = { scenario: 'owner-list', size, ...o, targets: await measure(targets, { ...o, scenario: `capsule owner list at ${size}`, kubeApiserver: kubeApiserverOf(cluster, cp.url), proxy: proxyOf(cp), paddock: paddockOf(cluster) }) };
   for (const c of [viaProxy, direct, viaApiserver]) c.close();
   return result;
 }
@@ -72,7 +72,7 @@ export async function capsuleAdminList(cluster: BenchCluster, cp: CapsuleProxy, 
     { name: 'capsule-proxy namespaces, JSON', role: 'baseline', client: viaProxy, path: '/api/v1/namespaces', accept: ACCEPT_JSON, expectRows: allAndSystem },
   ];
   const o = config.adminList;
-  const result: ListResult = { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2, scenario: `capsule admin list at ${size}`, kubeApiserver: kubeApiserverOf(cluster, cp.url), proxy: proxyOf(cp) }) };
+  const result: ListResult = { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2, scenario: `capsule admin list at ${size}`, kubeApiserver: kubeApiserverOf(cluster, cp.url), proxy: proxyOf(cp), paddock: paddockOf(cluster) }) };
   viaProxy.close();
   return result;
 }

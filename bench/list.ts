@@ -125,7 +125,7 @@ class TimedOut extends Error {
  * by 0.05–0.4 ms on this kind of machine than one right after another. In a fixed order that cost always
  * fell on the same target — Paddock's Table, listed first, looked 0.4 ms slower than its JSON.
  */
-export async function measure(targets: Target[], opts: MeasureOptions): Promise<TargetResult[]> {
+export async function measure(targets: Target[], opts: MeasureOptions & { paddock?: PaddockProcess }): Promise<TargetResult[]> {
   return (await measured(targets, opts)).targets;
 }
 
@@ -237,7 +237,7 @@ async function measured(targets: Target[], opts: MeasureOptions & { paddock?: Pa
  * `toggleProfile: () => cluster.toggleProfile()`): with one around the admin list's sequential requests,
  * a request of the burst that follows was once answered by a closed connection.
  */
-function paddockOf(cluster: BenchCluster): PaddockProcess {
+export function paddockOf(cluster: BenchCluster): PaddockProcess {
   return { pid: cluster.paddock?.pid, stallsFile: cluster.stallsFile };
 }
 

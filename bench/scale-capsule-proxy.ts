@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import type { BenchCluster } from './cluster';
 import { CapsuleProxy, type CapsuleProxyBuild } from './capsule-proxy';
-import { capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios } from './capsule-proxy-scenarios';
+import { CAPSULE_WATCH_TARGET, capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios } from './capsule-proxy-scenarios';
 import { pool } from './http';
 import { MACHINE_AVAILABLE, memAvailableMiB, RssSampler } from './proc';
 import type { ListResult } from './list';
@@ -67,7 +67,7 @@ function tableRatios(r: ListResult): Ratios {
 
 function watchRatios(w: WatchResult): Ratios {
   const p = w.phases.find((x) => x.role === 'paddock')!.delivery;
-  const cp = w.phases.find((x) => x.role === 'baseline')!.delivery;
+  const cp = w.phases.find((x) => x.target === CAPSULE_WATCH_TARGET)!.delivery;
   return { ratioP50: ratio(cp.p50, p.p50), ratioP99: ratio(cp.p99, p.p99) };
 }
 

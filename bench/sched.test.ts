@@ -19,18 +19,24 @@ describe('a process\'s threads\' accounting', () => {
     const spin = (ms: number) => {
       for (const end = performance.now() + ms; performance.now() < end;) { /* on a CPU */ }
     };
-    // The main thread busy, no allocation (no GC for V8's workers to help with): none of it is the others'.
+    // The main thread busy: what the others did meanwhile (V8's workers may run a little) is not its.
     const others = otherThreadsFrom(process.pid);
     const main = schedOf('self');
     spin(100);
     const mainSpent = schedDelta(main, schedOf('self'))!;
     expect(others()!.cpuMs).toBeLessThan(mainSpent.cpuMs);
-    // A thread of its own busy (still alive when read): it is counted.
-    const worker = new Worker('const end = performance.now() + 100; while (performance.now() < end); require("node:worker_threads").parentPort.postMessage("spun"); setInterval(() => {}, 1000);', { eval: true });
+    // A thread started after the first read that ran 50 ms on a CPU by its own accounting (and is still
+    // alive when read again): counted whole, from its start.
+    const withWorker = otherThreadsFrom(process.pid);
+    const worker = new Worker(`
+      const { readFileSync } = require('node:fs');
+      const cpuMs = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+      while (cpuMs() < 50) for (let i = 0; i < 1e5; i++);
+      require('node:worker_threads').parentPort.postMessage('spun');
+      setInterval(() => {}, 1000);`, { eval: true });
     try {
-      const withWorker = otherThreadsFrom(process.pid);
       await new Promise((resolve) => worker.once('message', resolve));
-      expect(withWorker()!.cpuMs).toBeGreaterThan(0);
+      expect(withWorker()!.cpuMs).toBeGreaterThanOrEqual(50);
     } finally {
       await worker.terminate();
     }

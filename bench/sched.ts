@@ -109,7 +109,8 @@ export function schedFrom(paddockPid: number | undefined, kubeApiserverPid?: num
 
 /**
  * Reads the accounting of every thread of `pid` but its main one (V8's workers: garbage collection and
- * compilation off the event loop); the function returned gives what they did since, summed.
+ * compilation off the event loop; libuv's pool, and a profiler's sampler, when in use); the function
+ * returned gives what they did since, summed.
  */
 export function otherThreadsFrom(pid: number): () => Sched | undefined {
   const others = () => {

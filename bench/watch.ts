@@ -63,8 +63,9 @@ export interface WatchPhaseResult {
   /** The same thread per second just before, its watches open and no change made: its background (timers, the bench's probes). */
   paddockIdlePerSecond?: Sched;
   /**
-   * Paddock's other threads (V8's workers: GC and compilation off the event loop), summed, per change and
-   * per second idle: whether a change also wakes them.
+   * Paddock's other threads, summed, per change and per second idle: V8's workers (GC and compilation
+   * off the event loop), libuv's pool when in use, the CPU profiler's sampler when profiling. Whether a
+   * change also wakes them.
    */
   paddockOtherThreadsPerChange?: Sched;
   paddockOtherThreadsIdlePerSecond?: Sched;

@@ -100,8 +100,8 @@ export class AudienceRoutes<T> implements Routes<T> {
    * The routes that may see a state of `change`, then each handed it: those of the change's owners
    * first, then those that see all. Each write costs the routes after it its encoding and TLS write,
    * and on every cluster the routes that see all include kube-controller-manager's metadata informers
-   * (its garbage collector and quota controller watch every resource, through the aggregator): a
-   * tenant's own watch should not wait for them.
+   * (its garbage collector watches every resource it may delete, TenantNamespaces among them, through
+   * the aggregator): a tenant's own watch should not wait for them.
    */
   #route(change: Change<T>): void {
     const to = new Set<Route<T>>();
