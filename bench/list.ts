@@ -125,7 +125,7 @@ class TimedOut extends Error {
  * by 0.05–0.4 ms on this kind of machine than one right after another. In a fixed order that cost always
  * fell on the same target — Paddock's Table, listed first, looked 0.4 ms slower than its JSON.
  */
-export async function measure(targets: Target[], opts: MeasureOptions & { paddock?: PaddockProcess }): Promise<TargetResult[]> {
+export async function measure(targets: Target[], opts: MeasureOptions): Promise<TargetResult[]> {
   return (await measured(targets, opts)).targets;
 }
 
@@ -140,6 +140,8 @@ interface MeasureOptions {
   kubeApiserver?: KubeApiserverProcess;
   /** A proxy in front of kube-apiserver (capsule-proxy) at `url`: its threads are read around each sequential request to it. */
   proxy?: ServingProcess & { url: string };
+  /** Paddock's process: its main thread is read around each sequential request (and the cpu probe's window opened). */
+  paddock?: PaddockProcess;
 }
 
 /** kube-apiserver as a list measurement sees it. */
@@ -178,7 +180,7 @@ export async function measureExplained(targets: Target[], opts: MeasureOptions &
  * lower bound) rather than the end of the run, and a target that timed out {@link GIVE_UP_AFTER} times is
  * asked nothing more: its summary holds the samples it gave (its timeouts, when it gave nothing else).
  */
-async function measured(targets: Target[], opts: MeasureOptions & { paddock?: PaddockProcess }): Promise<{ targets: TargetResult[]; paddockWindow?: PaddockWindow }> {
+async function measured(targets: Target[], opts: MeasureOptions): Promise<{ targets: TargetResult[]; paddockWindow?: PaddockWindow }> {
   const first = new Map<string, { bytes: number; rows: number }>();
   const timeouts = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const answering = (t: Target) => timeouts.get(t.name)!.length < GIVE_UP_AFTER;

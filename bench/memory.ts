@@ -61,7 +61,8 @@ export interface MemoryResult {
   marginalBytesPerNamespace: number;
   /**
    * heapBytesPerNamespace without compiled code: (heap − code at the largest size − (heap − code at 0)) /
-   * namespaces — what the namespaces' data takes, as the code compiled since 0 is a cost paid once.
+   * namespaces — the code compiled since 0 is a cost paid once (what V8 keeps of code in the old space,
+   * and fixed costs, are still in it).
    */
   dataHeapBytesPerNamespace?: number;
   /** Compiled code added to the heap between 0 and the largest size (bytes), when the probe told it. */

@@ -12,7 +12,7 @@ import { scaleMarkdown, type ScaleResult } from './scale';
 import { tenantQuotaGoal, tenantQuotaMarkdown, type TenantQuotaResult } from './tenant-quota';
 import { GOALS, type BenchConfig } from './scenarios';
 import { ratio, round } from './stats';
-import { LABEL_SELECTED_TARGET, watchRatios, type WatchPhaseResult, type WatchRatio, type WatchResult } from './watch';
+import { LABEL_SELECTED_TARGET, watchRatios, type WatchResult } from './watch';
 import { WATCH_RELAY_FLOOR_TARGET } from './watch-relay-floor';
 import { describeCause, TAIL_FACTOR, type TailsResult } from './tails';
 import type { HaResult } from './ha';
@@ -142,16 +142,17 @@ function watchTable(w: WatchResult): string {
 }
 
 /**
- * The goal that Paddock delivers no slower than `baseline` at each fan-out, every event delivered. Where
- * the relay floor (a Node.js process that only passes kube-apiserver's bytes on) was measured in the same
- * run, the cell says how it fared against the same baseline: a Node.js hop that does no work at all.
+ * The goal that Paddock delivers no slower than `baseline` (the phases of `target`) at each fan-out,
+ * every event delivered. Where the relay floor (a Node.js process that only passes kube-apiserver's bytes
+ * on) ran in the same scenario, the cell says how it fared against the same baseline: a Node.js hop that
+ * does no work at all.
  */
-function watchRatioGoals(w: WatchResult, ratios: WatchRatio[] | undefined, baseline: string, baselinePhase: (watchers: number) => WatchPhaseResult | undefined, relayOf?: WatchResult): Goal[] {
-  return (ratios ?? []).map((r) => {
+function watchRatioGoals(w: WatchResult, target: string, baseline: string): Goal[] {
+  const phase = (t: string, watchers: number) => w.phases.find((x) => x.target === t && x.watchers === watchers);
+  return watchRatios(w, target).map((r) => {
     const p = w.phases.find((x) => x.role === 'paddock' && x.watchers === r.watchers);
     const all = !!p && p.delivered === p.expected && p.unexpected === 0 && !p.endedEarly;
-    const relay = relayOf?.phases.find((x) => x.target === WATCH_RELAY_FLOOR_TARGET && x.watchers === r.watchers);
-    const base = baselinePhase(r.watchers);
+    const [base, relay] = [phase(target, r.watchers), phase(WATCH_RELAY_FLOOR_TARGET, r.watchers)];
     const floor = relay && base
       ? `; the Node.js relay floor in the same run: p50 ${f(ratio(base.delivery.p50, relay.delivery.p50))}×, p99 ${f(ratio(base.delivery.p99, relay.delivery.p99))}× (${baseline} ÷ relay)`
       : '';
@@ -263,12 +264,10 @@ export function evaluateGoals(r: Omit<BenchResults, 'goals'>): Goal[] {
     });
   }
   const paddockWatch = r.watch?.phases.filter((p) => p.role === 'paddock').sort((a, b) => b.watchers - a.watchers)[0];
-  const labelPhase = (watchers: number) => r.watch?.phases.find((x) => x.target === LABEL_SELECTED_TARGET && x.watchers === watchers);
-  if (r.watch) goals.push(...watchRatioGoals(r.watch, r.watch.vsLabelSelected, 'kube-apiserver\'s label-selected watch', labelPhase, r.watch));
+  if (r.watch) goals.push(...watchRatioGoals(r.watch, LABEL_SELECTED_TARGET, 'kube-apiserver\'s label-selected watch'));
   // Beside the Paddock phases of the same fan-out as capsule-proxy's (scenario 7; `watch.vsCapsuleProxy` holds the same ratios).
   const cpWatch = r.capsuleProxy?.watch;
-  const capsulePhase = (watchers: number) => cpWatch?.phases.find((x) => x.target === CAPSULE_WATCH_TARGET && x.watchers === watchers);
-  if (cpWatch) goals.push(...watchRatioGoals(cpWatch, watchRatios(cpWatch, CAPSULE_WATCH_TARGET), 'capsule-proxy', capsulePhase, cpWatch));
+  if (cpWatch) goals.push(...watchRatioGoals(cpWatch, CAPSULE_WATCH_TARGET, 'capsule-proxy'));
   if (r.tails) {
     const t = r.tails;
     goals.push({ goal: `every request and watch event slower than ${t.factor}× its target's median explained`, measured: `${t.explained} of ${t.count} (of ${t.samples} samples)`, met: t.explained === t.count });

@@ -45,6 +45,16 @@ export async function startWatchRelayFloor(cluster: BenchCluster, world: WatchWo
   }
 }
 
+/** Runs `measure` with the relay's phase while the relay serves (for as many watches as `maxSockets`), then stops it. */
+export async function withWatchRelayFloor<T>(cluster: BenchCluster, world: WatchWorld, maxSockets: number, measure: (phase: Phase) => Promise<T>): Promise<T> {
+  const relay = await startWatchRelayFloor(cluster, world, maxSockets);
+  try {
+    return await measure(relay.phase);
+  } finally {
+    await relay.stop();
+  }
+}
+
 /** Paddock's hop beside the relay's, at each fan-out both were measured at. */
 export function hopFloors(w: WatchResult): HopFloor[] {
   return w.phases.filter((r) => r.target === WATCH_RELAY_FLOOR_TARGET && r.hop).flatMap((r) => {

@@ -23,7 +23,7 @@ import type { ListResult } from '../bench/list';
 import { FULL, QUICK, ownerName, ownerOfTenant, tenantName, type BenchConfig } from '../bench/scenarios';
 import { round } from '../bench/stats';
 import { LABEL_SELECTED_TARGET, watchFanout, watchRatios, type WatchRatio, type WatchResult, type WatchWorld } from '../bench/watch';
-import { hopFloors, startWatchRelayFloor } from '../bench/watch-relay-floor';
+import { hopFloors, withWatchRelayFloor } from '../bench/watch-relay-floor';
 import { tails, type TailsResult } from '../bench/tails';
 import { chunkReuse } from '../bench/chunk-reuse';
 import { encodingMemory } from '../bench/encodings';
@@ -190,15 +190,12 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
   }
   const fanouts = [...config.watch.smallerWatchersPerOwner, config.watch.watchersPerOwner];
   const watchers = fanouts.map((n) => n * config.owners).join(', ');
+  // The relay serves every watch of the largest fan-out, and a few more.
+  const relaySockets = config.owners * Math.max(...fanouts) + 8;
   let watch: WatchResult | undefined;
   if (runs('watch')) {
     log(`scenario 3 (watch fan-out) at ${size}: ${watchers} watchers`);
-    const relay = await startWatchRelayFloor(c, world, config.owners * Math.max(...fanouts) + 8);
-    try {
-      watch = await watchFanout(c, config, size, world, { fanouts, extra: [relay.phase] });
-    } finally {
-      await relay.stop();
-    }
+    watch = await withWatchRelayFloor(c, world, relaySockets, (relay) => watchFanout(c, config, size, world, { fanouts, extra: [relay] }));
     watch.vsLabelSelected = watchRatios(watch, LABEL_SELECTED_TARGET);
     watch.hopFloor = hopFloors(watch);
     log(`  kube-apiserver's label-selected watch ÷ Paddock: ${ratiosLine(watch.vsLabelSelected)}`);
@@ -209,13 +206,8 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     const adminCapsule = await capsuleAdminList(c, capsuleProxy, config, size);
     log(`scenario 7 (capsule-proxy watch fan-out) at ${size}: ${watchers} watchers`);
     // The Node.js relay floor again, beside capsule-proxy: a Go proxy and a Node.js one, measured together.
-    const relay = await startWatchRelayFloor(c, world, config.owners * Math.max(...fanouts) + 8);
-    let watchCapsule: WatchResult;
-    try {
-      watchCapsule = await capsuleWatch(c, capsuleProxy, config, size, world, fanouts, [relay.phase]);
-    } finally {
-      await relay.stop();
-    }
+    const proxy = capsuleProxy;
+    const watchCapsule = await withWatchRelayFloor(c, world, relaySockets, (relay) => capsuleWatch(c, proxy, config, size, world, fanouts, [relay]));
     const vsCapsuleProxy = watchRatios(watchCapsule, CAPSULE_WATCH_TARGET);
     log(`  capsule-proxy ÷ Paddock: ${ratiosLine(vsCapsuleProxy)}`);
     if (watch) watch.vsCapsuleProxy = vsCapsuleProxy;

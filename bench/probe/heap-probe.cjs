@@ -1,9 +1,10 @@
 // Preloaded into the Paddock process by the benchmark (NODE_OPTIONS=--expose-gc --require ...): on
 // SIGUSR2 it runs a full garbage collection and writes process.memoryUsage() as JSON to the file named
 // by PADDOCK_BENCH_HEAP_FILE, with `codeBytes`: the part of the heap used that holds compiled JavaScript
-// (V8's code and trusted spaces: bytecode, machine code and their tables), made as functions first run. When a file `<that file>.snapshot` exists, it names where to write a heap
-// snapshot: the probe writes it (after the sample) and removes the request. Nothing else changes in the
-// process; without the variable it does nothing.
+// (V8's code and trusted spaces: bytecode, machine code and their tables), made as functions first run.
+// When a file `<that file>.snapshot` exists, it names where to write a heap snapshot: the probe writes it
+// (after the sample) and removes the request. Nothing else changes in the process; without the variable
+// it does nothing.
 'use strict';
 const { existsSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { getHeapSpaceStatistics, writeHeapSnapshot } = require('node:v8');
