@@ -151,13 +151,12 @@ export class NamespaceRecord {
     readonly uid: string | undefined,
     readonly version: StoredVersion,
     readonly creationTimestamp: string | undefined,
-    /** Kept apart from the shape: a namespace's own annotations (a claim token) would make its shape its own too. */
-    readonly annotations: Labels | undefined,
-    /** Labels (of alike namespaces), phase and deletion time: one object alike namespaces share. */
+    /** Labels (of alike namespaces), annotations, phase and deletion time: one object alike namespaces share. */
     readonly shape: NamespaceShape,
   ) {}
 
   get labelsOfAlike(): Labels | undefined { return this.shape.labels; }
+  get annotations(): Labels | undefined { return this.shape.annotations; }
   get status(): { phase?: string } | undefined { return this.shape.status; }
   get deletionTimestamp(): string | undefined { return this.shape.deletionTimestamp; }
 
@@ -189,11 +188,13 @@ export class NamespaceRecord {
 
 /**
  * What alike namespaces (those of a tenant) have in common: their labels with {@link OWN_NAME} for the
- * name label's value and the phase — and the rare deletion time. One pooled object, so a record holds
- * six fields instead of eight.
+ * name label's value, the annotations the cache keeps (Paddock's own and those its tenant's
+ * namespaceMetadata sets: the same on each) and the phase — and the rare deletion time. One pooled
+ * object, so a record holds five fields instead of nine.
  */
 export interface NamespaceShape {
   readonly labels?: Labels;
+  readonly annotations?: Labels;
   readonly status?: { phase?: string };
   readonly deletionTimestamp?: string;
 }

@@ -245,11 +245,12 @@ export function namespaceSummary(ns: Namespace, pool: Interner = shared, kept: K
   const m = ns.metadata;
   const shape: NamespaceShape = pool.value(withoutUndefined({
     labels: m.labels === undefined ? undefined : labelsOfAlike(m.labels, m.name, pool),
+    annotations: keptAnnotations(m.annotations, kept, pool),
     status: ns.status?.phase === undefined ? undefined : pool.value({ phase: ns.status.phase }),
     deletionTimestamp: m.deletionTimestamp,
   }));
   const created = m.creationTimestamp === undefined ? undefined : recentTime(m.creationTimestamp);
-  return new NamespaceRecord(m.name, m.uid, storedVersion(m.resourceVersion), created, keptAnnotations(m.annotations, kept, pool), shape) as unknown as Namespace;
+  return new NamespaceRecord(m.name, m.uid, storedVersion(m.resourceVersion), created, shape) as unknown as Namespace;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { PaddockCache } from '../cache/paddock-cache';
 import { PADDOCK, type Namespace, type NamespaceClaim, type Tenant } from '../kube/types';
-import { claimHolds, claimsOf, declaredNames, declaredToClaim, isPendingClaim, newClaim, tenantOfName, withClaim } from '../tenancy/claims';
+import { claimHolds, claimsOf, declaredNames, declaredToClaim, isPendingClaim, newClaim, provenByUid, tenantOfName, withClaim } from '../tenancy/claims';
 import type { Writer } from './writer';
 
 /**
@@ -23,11 +23,12 @@ export interface ClaimUpdate {
 }
 
 /**
- * Brings the tenant's claims up to date from the cache, without writing: records the UID of a
- * namespace proven by its token, draws a fresh proof for a declared namespace that must be (re)created,
- * claims the declared names that fit namespaceQuota, and drops claims that are over (a self-service
- * namespace that is gone, a pending one that never came). Tokens are only ever held in memory: the
- * namespace created with one proves itself by it even if this process dies before recording its UID.
+ * Brings the tenant's claims up to date, without writing: records the UID of a namespace proven by its
+ * token (read live: the cache keeps no token), draws a fresh proof for a declared namespace that must be
+ * (re)created, claims the declared names that fit namespaceQuota, and drops claims that are over (a
+ * self-service namespace that is gone, a pending one that never came). Tokens are only ever held in
+ * memory: the namespace created with one proves itself by it even if this process dies before recording
+ * its UID, and the next pass records it here.
  */
 export async function updateClaims(tenant: Tenant, cache: PaddockCache, writer: Writer): Promise<ClaimUpdate> {
   const now = new Date();
@@ -57,9 +58,18 @@ export async function updateClaims(tenant: Tenant, cache: PaddockCache, writer: 
       changed = true;
     }
     const stillDeclared = claim.origin === 'Declared' && declared.has(claim.name);
-    // The cache may not have a namespace created moments ago (its watch is not the Tenant's): ask.
-    const ns = cache.namespaces.store.get(claim.name) ?? (await writer.get<Namespace>({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: claim.name } }));
-    if (ns && claimHolds(claim, ns)) continue;
+    // A claim without a UID is proven by its token, which the cache does not keep (see claimHolds): it
+    // is read from the namespace live, as is one the cache may not have yet (created moments ago; its
+    // watch is not the Tenant's).
+    const cached = claim.uid ? cache.namespaces.store.get(claim.name) : undefined;
+    const ns = cached ?? (await writer.get<Namespace>({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: claim.name } }));
+    if (ns && claimHolds(claim, ns)) {
+      if (!claim.uid && ns.metadata.uid) {
+        claims = withClaim(claims, provenByUid(claim, ns.metadata.uid));
+        changed = true;
+      }
+      continue;
+    }
     if (ns) {
       // The name is held by a namespace Paddock cannot prove it created: never adopted.
       if (stillDeclared) conflicts.push(claim.name);

@@ -194,7 +194,8 @@ export class TenantReconciler {
   async #finalize(tenant: Tenant): Promise<void> {
     if (!(tenant.metadata.finalizers ?? []).includes(PADDOCK.finalizer)) return;
     for (const claim of claimsOf(tenant)) {
-      const ns = this.cache.namespaces.store.get(claim.name);
+      // A claim without a UID (its writer died before recording it) is proven by the token, read live.
+      const ns = claim.uid ? this.cache.namespaces.store.get(claim.name) : await this.writer.get<Namespace>({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: claim.name } });
       if (ns && claimHolds(claim, ns) && ns.status?.phase !== 'Terminating') await this.release.retire(tenant, ns, this.#notes(tenant));
     }
     await this.hostnames.release(tenant.metadata.name);

@@ -22,7 +22,7 @@ describe('the cached Namespace (namespaceSummary with Paddock\'s annotations)', 
     status: { phase: 'Terminating', conditions: [{ type: 'NamespaceDeletionContentFailure' }] },
   });
 
-  it('keeps every label, Paddock\'s annotations and the keys it recorded, and the phase', () => {
+  it('keeps every label, Paddock\'s annotations (not the claim token) and the keys it recorded, and the phase', () => {
     const s = namespaceSummary(ns(), new Interner(), PADDOCK_ANNOTATIONS);
     expect(JSON.parse(JSON.stringify(s))).toEqual({
       apiVersion: 'v1',
@@ -30,7 +30,7 @@ describe('the cached Namespace (namespaceSummary with Paddock\'s annotations)', 
       metadata: {
         name: 'oil-a', uid: 'u', resourceVersion: '3', creationTimestamp: '2026-01-01T00:00:00Z',
         labels: ns().metadata.labels,
-        annotations: { 'paddock.dev/managed-metadata': ns().metadata.annotations!['paddock.dev/managed-metadata'], 'paddock.dev/claim-token': 'tok', note: 'mine' },
+        annotations: { 'paddock.dev/managed-metadata': ns().metadata.annotations!['paddock.dev/managed-metadata'], note: 'mine' },
       },
       status: { phase: 'Terminating' },
     });

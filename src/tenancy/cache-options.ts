@@ -15,15 +15,18 @@ import { decodeManagedKeys } from './namespace';
 import { ownerKeysOfTenant } from './owner-keys';
 
 /**
- * The annotations of a namespace Paddock reads: its own (`paddock.dev/…`, the claim token) and those its
- * bookkeeping annotation records as set by it. The bookkeeping is the same text on every namespace of
- * the same shape: shared.
+ * The annotations of a namespace Paddock reads: its own (`paddock.dev/…`) and those its bookkeeping
+ * annotation records as set by it. The bookkeeping is the same text on every namespace of the same
+ * shape: shared. Not the claim token: it proves a claim only until the claim records the namespace's
+ * UID, and in that window it is read from the namespace live (controller/claim-update.ts), so a
+ * namespace from the cache never proves a claim by it and no namespace's record holds a string of its
+ * own for it.
  */
 export const PADDOCK_ANNOTATIONS: KeptAnnotations = {
   shared: MANAGED_METADATA_ANNOTATION,
   keep(annotations) {
     const owned = new Set(decodeManagedKeys(annotations[MANAGED_METADATA_ANNOTATION]).annotations);
-    return (key) => key.startsWith(PADDOCK_KEY_PREFIX) || key === CLAIM_TOKEN_ANNOTATION || owned.has(key);
+    return (key) => key !== CLAIM_TOKEN_ANNOTATION && (key.startsWith(PADDOCK_KEY_PREFIX) || owned.has(key));
   },
 };
 

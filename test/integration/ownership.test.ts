@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { applyObject, controlPlane, httpsRequest, kubectl, kubectlJson, uniqueName, waitFor } from './env';
 import { tenant as tenantNamed } from '../../src/testing/tenants';
 
@@ -114,6 +115,54 @@ describe('a namespace deleted and re-created by someone else under the same name
     }, 60_000, 250);
     expect(await exists('resourcequota', 'paddock-quota-0', name)).toBe(false);
     expect(await canI('alice', 'create', 'pods', name)).toBe(false);
+  });
+});
+
+describe('a claim whose writer died before recording the namespace\'s UID', () => {
+  const t = uniqueName('crash');
+  const good = `${t}-good`;
+  const forged = `${t}-forged`;
+
+  afterAll(async () => {
+    await kubectl('admin', ['delete', 'tenant', t, '--wait=false']);
+    await kubectl('admin', ['delete', 'namespace', good, forged, '--wait=false']);
+  });
+
+  it('is proven by the token on the namespace, read live, and by nothing else', async () => {
+    await applyObject(tenantNamed(t, { resourceQuotas: [{ hard: { pods: '1' } }] }));
+    await ready(t);
+    // What a replica leaves when it dies between creating the namespaces and recording their UIDs: each
+    // namespace with a token and the tenant's label, each claim with the token's hash and no UID. The
+    // second namespace carries another token: whoever made it did not draw the claim's.
+    const token = randomBytes(24).toString('base64url');
+    const proof = createHash('sha256').update(token).digest('base64url');
+    for (const [name, carried] of [[good, token], [forged, randomBytes(24).toString('base64url')]]) {
+      await applyObject({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'paddock.dev/tenant': t }, annotations: { 'paddock.dev/claim-token': carried } } });
+    }
+    const uid = (await kubectlJson('admin', ['get', 'namespace', good])).metadata.uid;
+    const claimedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    await waitFor('the claims to be written', async () => {
+      const current = await kubectlJson('admin', ['get', 'tenant', t]);
+      const claims = [good, forged].map((name) => ({ name, origin: 'SelfService', proof, claimedAt }));
+      const body = JSON.stringify({ ...current, status: { ...current.status, claims } });
+      return (await kubectl('admin', ['replace', '--subresource=status', '-f', '-'], body)).code === 0;
+    }, 30_000, 200);
+
+    await waitFor('the proven UID recorded and the forged namespace reported', async () => {
+      const after = await kubectlJson('admin', ['get', 'tenant', t]);
+      const cond = after.status?.conditions?.find((c: { type: string }) => c.type === 'Ready');
+      return after.status.claims?.find((c: { name: string }) => c.name === good)?.uid === uid && cond?.reason === 'NamespaceConflict' && cond.message.includes(forged);
+    }, 60_000, 200);
+    const claims = (await kubectlJson('admin', ['get', 'tenant', t])).status.claims;
+    expect(claims.find((c: { name: string }) => c.name === good)).not.toHaveProperty('proof');
+    expect(claims.find((c: { name: string }) => c.name === forged)).not.toHaveProperty('uid');
+    expect(await exists('resourcequota', 'paddock-quota-0', good)).toBe(true);
+    expect(await exists('resourcequota', 'paddock-quota-0', forged)).toBe(false);
+    expect(await canI('alice', 'create', 'pods', good)).toBe(true);
+    expect(await canI('alice', 'create', 'pods', forged)).toBe(false);
+    const rows = (await kubectlJson('alice', ['get', 'tns'])).items.map((r: { metadata: { name: string } }) => r.metadata.name);
+    expect(rows).toContain(good);
+    expect(rows).not.toContain(forged);
   });
 });
 
