@@ -190,7 +190,7 @@ export class NamespaceRecord {
  * What alike namespaces (those of a tenant) have in common: their labels with {@link OWN_NAME} for the
  * name label's value, the annotations the cache keeps (Paddock's own and those its tenant's
  * namespaceMetadata sets: the same on each) and the phase — and the rare deletion time. One pooled
- * object, so a record holds five fields instead of nine.
+ * object, so a record holds five fields instead of eight.
  */
 export interface NamespaceShape {
   readonly labels?: Labels;

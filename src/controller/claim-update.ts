@@ -12,7 +12,10 @@ const LEGACY_SELF_SERVICE_ANNOTATION = 'paddock.dev/self-service';
 /** A Tenant's claims brought up to date (see {@link updateClaims}). */
 export interface ClaimUpdate {
   claims: NamespaceClaim[];
-  /** Whether `claims` differ from the Tenant's: they are to be written. */
+  /**
+   * Whether claims were added or dropped: they are to be written before any namespace is created. A
+   * UID recorded alone does not count: it goes out with the pass's status (see {@link proveByToken}).
+   */
   changed: boolean;
   /** The token of each fresh claim, by namespace name: the namespace is created with it. */
   tokens: Map<string, string>;
@@ -20,15 +23,53 @@ export interface ClaimUpdate {
   overQuota: string[];
   /** Declared names held by a namespace Paddock cannot prove it created, or declared by another tenant. */
   conflicts: string[];
+  /** Claims without a UID whose namespace exists and is not proven by the token (see {@link TokenProof}). */
+  unproven: ReadonlySet<string>;
+}
+
+/** What a pass learned of the claims without a UID by reading their namespaces live. */
+export interface TokenProof {
+  /** The claims, each one whose namespace its token proves now with that namespace's UID. */
+  claims: NamespaceClaim[];
+  /** The namespaces read, by name; undefined: there is none of that name. */
+  live: ReadonlyMap<string, Namespace | undefined>;
+  /**
+   * Names of claims without a UID whose namespace existed when read and is not proven by the token:
+   * someone else's. One that did not exist yet may still be on its way (a self-service create).
+   */
+  unproven: ReadonlySet<string>;
 }
 
 /**
+ * The claims without a UID, checked against their namespaces read live: the cache keeps no token (see
+ * claimHolds). One the token proves gets the namespace's UID, which proves it from then on. Nothing is
+ * written here: the UIDs go out with the pass's status, so a pass that runs on a Tenant whose last
+ * status write the cache has not seen yet finds that status already written (no early write of its own
+ * to lose with a 409).
+ */
+export async function proveByToken(claims: readonly NamespaceClaim[], writer: Writer): Promise<TokenProof> {
+  const live = new Map<string, Namespace | undefined>();
+  const unproven = new Set<string>();
+  let out = [...claims];
+  for (const claim of claims) {
+    if (claim.uid) continue;
+    const ns = await writer.get<Namespace>(namespaceRef(claim.name));
+    live.set(claim.name, ns);
+    if (ns?.metadata.uid && claimHolds(claim, ns)) out = withClaim(out, provenByUid(claim, ns.metadata.uid));
+    else if (ns) unproven.add(claim.name);
+  }
+  return { claims: out, live, unproven };
+}
+
+const namespaceRef = (name: string): Namespace => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+
+/**
  * Brings the tenant's claims up to date, without writing: records the UID of a namespace proven by its
- * token (read live: the cache keeps no token), draws a fresh proof for a declared namespace that must be
+ * token (read live, {@link proveByToken}), draws a fresh proof for a declared namespace that must be
  * (re)created, claims the declared names that fit namespaceQuota, and drops claims that are over (a
  * self-service namespace that is gone, a pending one that never came). Tokens are only ever held in
  * memory: the namespace created with one proves itself by it even if this process dies before recording
- * its UID, and the next pass records it here.
+ * its UID, and the next pass records it.
  */
 export async function updateClaims(tenant: Tenant, cache: PaddockCache, writer: Writer): Promise<ClaimUpdate> {
   const now = new Date();
@@ -36,7 +77,8 @@ export async function updateClaims(tenant: Tenant, cache: PaddockCache, writer: 
   const conflicts: string[] = [];
   const declared = new Set(declaredNames(tenant));
   const migrated = tenant.status?.claims === undefined ? legacyClaims(tenant, cache) : undefined;
-  let claims: NamespaceClaim[] = migrated ?? claimsOf(tenant);
+  const proof = await proveByToken(migrated ?? claimsOf(tenant), writer);
+  let claims: NamespaceClaim[] = proof.claims;
   let changed = migrated !== undefined;
   const fresh = (name: string, origin: NamespaceClaim['origin']) => {
     const { claim, token } = newClaim(name, origin, now);
@@ -58,18 +100,10 @@ export async function updateClaims(tenant: Tenant, cache: PaddockCache, writer: 
       changed = true;
     }
     const stillDeclared = claim.origin === 'Declared' && declared.has(claim.name);
-    // A claim without a UID is proven by its token, which the cache does not keep (see claimHolds): it
-    // is read from the namespace live, as is one the cache may not have yet (created moments ago; its
-    // watch is not the Tenant's).
-    const cached = claim.uid ? cache.namespaces.store.get(claim.name) : undefined;
-    const ns = cached ?? (await writer.get<Namespace>({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: claim.name } }));
-    if (ns && claimHolds(claim, ns)) {
-      if (!claim.uid && ns.metadata.uid) {
-        claims = withClaim(claims, provenByUid(claim, ns.metadata.uid));
-        changed = true;
-      }
-      continue;
-    }
+    // As read live above; otherwise cached, or asked for when the cache does not have it (created
+    // moments ago: its watch is not the Tenant's).
+    const ns = proof.live.has(claim.name) ? proof.live.get(claim.name) : (cache.namespaces.store.get(claim.name) ?? (await writer.get<Namespace>(namespaceRef(claim.name))));
+    if (ns && claimHolds(claim, ns)) continue;
     if (ns) {
       // The name is held by a namespace Paddock cannot prove it created: never adopted.
       if (stillDeclared) conflicts.push(claim.name);
@@ -91,7 +125,7 @@ export async function updateClaims(tenant: Tenant, cache: PaddockCache, writer: 
     return true;
   });
   for (const name of claim) fresh(name, 'Declared');
-  return { claims, changed, tokens, overQuota, conflicts };
+  return { claims, changed, tokens, overQuota, conflicts, unproven: proof.unproven };
 }
 
 /**

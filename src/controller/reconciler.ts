@@ -7,7 +7,7 @@ import { DEFAULT_BINDABLE_CLUSTER_ROLES } from '../tenancy/bindable';
 import { unresolvedReferences } from '../tenancy/references';
 import { TenantAdmission } from './admission';
 import { BindableRoles } from './bindable-roles';
-import { updateClaims } from './claim-update';
+import { proveByToken, updateClaims } from './claim-update';
 import { EventBatch, type EventRecorder } from './events';
 import { GuardrailSync, type Notes } from './guardrail-sync';
 import { HostnameHoldings } from './hostname-holdings';
@@ -18,7 +18,9 @@ import type { Writer } from './writer';
 
 /**
  * Level-based reconcile of one Tenant, keyed by name: read the cache, compute the desired state, write
- * only what differs, report status. It never reads the API except after a write found the cache behind.
+ * only what differs, report status. It reads the API only for what the cache cannot tell: the namespace
+ * of a claim without a UID (the cache keeps no claim token), one not cached yet, and after a write found
+ * the cache behind.
  *
  * Invariants:
  * - a namespace that is not this tenant's (no tenant label, or another tenant's) is never written;
@@ -105,10 +107,12 @@ export class TenantReconciler {
     // Hostnames are allocated before anything else is claimed: a Tenant refused them is refused whole.
     const hostnameConflicts = validity.valid && takenFromOthers.length === 0 ? await this.hostnames.hold(tenant) : [];
     if (!validity.valid || takenFromOthers.length > 0 || hostnameConflicts.length > 0) {
-      // Refused: nothing is claimed, created or changed; what is already proven is reported.
-      const proven = claimsOf(tenant).filter((c) => this.#holds(c)).map((c) => c.name);
-      const conflicts = this.#unclaimedLabelled(tenant);
-      return this.#writeStatus(tenant, validity, { namespaces: proven, conflicts, missing: [], drifted: [], takenFromOthers, hostnameConflicts });
+      // Refused: nothing is claimed, created or changed; what is already proven is reported (and the
+      // UID of a namespace its token proves is recorded, as on any pass).
+      const proof = await proveByToken(claimsOf(tenant), this.writer);
+      const proven = proof.claims.filter((c) => this.#holds(c)).map((c) => c.name);
+      const conflicts = this.#unclaimedLabelled(tenant, proof.claims, proof.unproven);
+      return this.#writeStatus(tenant, validity, { namespaces: proven, conflicts, missing: [], drifted: [], takenFromOthers, hostnameConflicts, claims: proof.claims });
     }
 
     const notes = this.#notes(tenant);
@@ -130,18 +134,23 @@ export class TenantReconciler {
     }
     await this.guardrails.prune(tenant.metadata.name, desired.namespaces.map((n) => n.name), desired.namespaces.flatMap((n) => n.guardrails));
     claims = await this.release.releaseUnwanted(tenant, desired, claims, notes);
-    observed.conflicts.push(...this.#unclaimedLabelled(tenant, claims));
+    observed.conflicts.push(...this.#unclaimedLabelled(tenant, claims, ledger.unproven));
     observed.namespaces.sort();
     await this.#writeStatus(tenant, desired, { ...observed, claims });
   }
 
-  /** Namespaces labelled for this tenant that no claim of it proves: planted, never adopted. */
-  #unclaimedLabelled(tenant: Tenant, claims: readonly NamespaceClaim[] = claimsOf(tenant)): string[] {
+  /**
+   * Namespaces labelled for this tenant that no claim of it proves: planted, never adopted. A claim
+   * without a UID is judged by what this pass read live (`unproven`, see proveByToken): its namespace,
+   * cached since, may be a self-service create that was not there yet when read.
+   */
+  #unclaimedLabelled(tenant: Tenant, claims: readonly NamespaceClaim[], unproven: ReadonlySet<string>): string[] {
     return this.cache
       .namespacesOf(tenant.metadata.name)
       .filter((ns) => {
         const claim = claims.find((c) => c.name === ns.metadata.name);
-        return !claim || !claimHolds(claim, ns);
+        if (!claim) return true;
+        return claim.uid ? !claimHolds(claim, ns) : unproven.has(claim.name);
       })
       .map((ns) => ns.metadata.name);
   }
@@ -165,7 +174,9 @@ export class TenantReconciler {
     const name = want.metadata.name;
     const live = this.cache.namespaces.store.get(name);
     if (!live || !claimHolds(claim, live)) {
-      if (live || token === undefined) return { furnish: false }; // a conflict (reported) or a pending self-service claim
+      // A namespace its claim does not prove (reported), one that came after this pass read it live (the
+      // next pass proves it), or a pending self-service claim.
+      if (live || token === undefined) return { furnish: false };
       const created = await this.writer.createIfAbsent({ ...want, metadata: { ...want.metadata, annotations: { ...want.metadata.annotations, [CLAIM_TOKEN_ANNOTATION]: token } } });
       if (!created) {
         observed.missing.push(objectRef(want)); // exists but not in the cache yet: the next event brings it

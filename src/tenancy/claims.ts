@@ -11,7 +11,7 @@
  *   namespace carrying it beforehand; once the UID is recorded the hash is dropped and only the UID
  *   proves (the token on the namespace is readable, so it must not prove a namespace re-created later).
  *   The token is checked against the namespace read live, never a cached copy (the cache does not keep
- *   it), and the pass that checks it records the UID;
+ *   it), and the reconcile that finds it records the UID;
  * - claims are written with optimistic concurrency (the Tenant's resourceVersion), so kube-apiserver's
  *   409 serialises every writer — both API replicas and the reconciler — and namespaceQuota is checked
  *   against the claims list itself: it cannot be double-spent.
@@ -87,7 +87,7 @@ export function withoutClaim(tenant: Tenant, name: string, onlyIf: (c: Namespace
  * Whether `claim` proves `ns` is the claiming tenant's: by its UID once recorded (and then by nothing
  * else), before that by the token Paddock put on the namespace it created for the claim. The cache keeps
  * no token (tenancy/cache-options.ts): a claim without a UID holds only against the namespace read live,
- * which the claims' update does and then records the UID (controller/claim-update.ts).
+ * as a reconcile reads it and then records the UID (controller/claim-update.ts, proveByToken).
  */
 export function claimHolds(claim: NamespaceClaim, ns: Namespace): boolean {
   if (claim.uid) return ns.metadata.uid === claim.uid;
