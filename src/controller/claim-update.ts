@@ -13,8 +13,9 @@ const LEGACY_SELF_SERVICE_ANNOTATION = 'paddock.dev/self-service';
 export interface ClaimUpdate {
   claims: NamespaceClaim[];
   /**
-   * Whether claims were added or dropped: they are to be written before any namespace is created. A
-   * UID recorded alone does not count: it goes out with the pass's status (see {@link proveByToken}).
+   * Whether claims were added, dropped or rewritten (an origin, a migration): they are to be written
+   * before any namespace is created. A UID recorded alone does not count: it goes out with the pass's
+   * status (see {@link proveByToken}).
    */
   changed: boolean;
   /** The token of each fresh claim, by namespace name: the namespace is created with it. */
@@ -34,8 +35,9 @@ export interface TokenProof {
   /** The namespaces read, by name; undefined: there is none of that name. */
   live: ReadonlyMap<string, Namespace | undefined>;
   /**
-   * Names of claims without a UID whose namespace existed when read and is not proven by the token:
-   * someone else's. One that did not exist yet may still be on its way (a self-service create).
+   * Names of claims without a UID whose namespace existed when read and is not proven by the token (made
+   * by someone else, or released since). One that did not exist yet may still be on its way (a
+   * self-service create).
    */
   unproven: ReadonlySet<string>;
 }
@@ -43,9 +45,8 @@ export interface TokenProof {
 /**
  * The claims without a UID, checked against their namespaces read live: the cache keeps no token (see
  * claimHolds). One the token proves gets the namespace's UID, which proves it from then on. Nothing is
- * written here: the UIDs go out with the pass's status, so a pass that runs on a Tenant whose last
- * status write the cache has not seen yet finds that status already written (no early write of its own
- * to lose with a 409).
+ * written here: the UIDs go out with the pass's status, and a pass that runs on a Tenant whose last
+ * status write the cache has not seen yet writes none (an early write of its own would earn a 409).
  */
 export async function proveByToken(claims: readonly NamespaceClaim[], writer: Writer): Promise<TokenProof> {
   const live = new Map<string, Namespace | undefined>();

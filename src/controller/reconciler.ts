@@ -1,5 +1,5 @@
 import type { PaddockCache } from '../cache/paddock-cache';
-import { PADDOCK, type Namespace, type NamespaceClaim, type Tenant, type TenantStatus } from '../kube/types';
+import { PADDOCK, type Namespace, type NamespaceClaim, type Tenant } from '../kube/types';
 import type { Logger } from '../log/logger';
 import { desiredState, diffNamespace, mergeNamespace, objectRef, statusEqual, tenantStatus, type DesiredState, type ObservedState } from '../tenancy';
 import { CLAIM_TOKEN_ANNOTATION, claimHolds, claimsOf, namesTakenFromOthers, provenByUid, withClaim } from '../tenancy/claims';
@@ -18,9 +18,9 @@ import type { Writer } from './writer';
 
 /**
  * Level-based reconcile of one Tenant, keyed by name: read the cache, compute the desired state, write
- * only what differs, report status. It reads the API only for what the cache cannot tell: the namespace
- * of a claim without a UID (the cache keeps no claim token), one not cached yet, and after a write found
- * the cache behind.
+ * only what differs, report status. Beyond what drift repair and release read live before they write,
+ * it reads the API only for what the cache cannot tell: the namespace of a claim without a UID (the
+ * cache keeps no claim token), one not cached yet, and after a write found the cache behind.
  *
  * Invariants:
  * - a namespace that is not this tenant's (no tenant label, or another tenant's) is never written;
@@ -44,8 +44,8 @@ export class TenantReconciler {
     this.nodeMatches = new NodeSelectorMatches(() => this.cache.nodes.store.list());
   }
 
-  /** The last status written per tenant and the resourceVersion it was written from. */
-  readonly #statusWritten = new Map<string, { from: string | undefined; status: TenantStatus }>();
+  /** Per tenant, the resourceVersion its last status write was made from, until the cache has moved past it. */
+  readonly #statusWrittenFrom = new Map<string, string>();
 
   /** Events of the pass in progress, per tenant (the workqueue never runs one tenant twice at once). */
   readonly #batches = new Map<string, EventBatch>();
@@ -68,7 +68,7 @@ export class TenantReconciler {
     if (signal) return this.writer.within(signal, () => this.reconcile(name));
     const tenant = this.cache.tenants.store.get(name);
     if (!tenant) {
-      this.#statusWritten.delete(name);
+      this.#statusWrittenFrom.delete(name);
       return;
     }
     const batch = new EventBatch();
@@ -112,7 +112,8 @@ export class TenantReconciler {
       const proof = await proveByToken(claimsOf(tenant), this.writer);
       const proven = proof.claims.filter((c) => this.#holds(c)).map((c) => c.name);
       const conflicts = this.#unclaimedLabelled(tenant, proof.claims, proof.unproven);
-      return this.#writeStatus(tenant, validity, { namespaces: proven, conflicts, missing: [], drifted: [], takenFromOthers, hostnameConflicts, claims: proof.claims });
+      const claims = tenant.status?.claims !== undefined ? { claims: proof.claims } : {};
+      return this.#writeStatus(tenant, validity, { namespaces: proven, conflicts, missing: [], drifted: [], takenFromOthers, hostnameConflicts, ...claims });
     }
 
     const notes = this.#notes(tenant);
@@ -218,18 +219,19 @@ export class TenantReconciler {
   async #writeStatus(tenant: Tenant, desired: DesiredState, observed: ObservedState): Promise<void> {
     const unresolved = desired.valid ? unresolvedReferences(tenant, { classes: (f) => this.cache.classes(f).store.list(), nodeMatches: (s) => this.nodeMatches.matches(s) }) : undefined;
     const status = tenantStatus(tenant, desired, { ...observed, allowed: this.admission.allowed(tenant), unresolved }, new Date());
-    // Another event can bring this tenant back before the cache has our last status write: writing the
-    // same status again from the stale copy would only earn a 409. Skip until the cache moves on; once
-    // it has, the record has served (it would otherwise hold a copy of every Tenant's status).
-    const last = this.#statusWritten.get(tenant.metadata.name);
-    if (last && last.from !== tenant.metadata.resourceVersion) this.#statusWritten.delete(tenant.metadata.name);
+    // Another event can bring this tenant back before the cache has our last status write: any status
+    // written from the copy that write was made from would only earn a 409 (that write moved the Tenant
+    // on, and its event brings it back once the cache has it). Skip until the cache moves on; once it
+    // has, the record has served.
+    const from = this.#statusWrittenFrom.get(tenant.metadata.name);
+    if (from !== undefined && from !== tenant.metadata.resourceVersion) this.#statusWrittenFrom.delete(tenant.metadata.name);
     if (statusEqual(tenant.status, status)) return;
-    if (last && last.from === tenant.metadata.resourceVersion && statusEqual(last.status, status)) return;
-    this.#statusWritten.delete(tenant.metadata.name);
+    if (from !== undefined && from === tenant.metadata.resourceVersion) return;
+    this.#statusWrittenFrom.delete(tenant.metadata.name);
     const before = tenant.status?.conditions?.find((c) => c.type === 'Ready');
     const after = status.conditions?.find((c) => c.type === 'Ready');
     await this.writer.updateStatus({ ...tenant, status });
-    this.#statusWritten.set(tenant.metadata.name, { from: tenant.metadata.resourceVersion, status });
+    if (tenant.metadata.resourceVersion !== undefined) this.#statusWrittenFrom.set(tenant.metadata.name, tenant.metadata.resourceVersion);
     if (after && after.status !== 'True' && (before?.reason !== after.reason || before?.status !== after.status)) {
       this.#event(tenant, 'Warning', after.reason ?? 'NotReady', after.message ?? '');
     }

@@ -1,7 +1,7 @@
 import type { PaddockCache } from '../cache/paddock-cache';
 import type { KubeObject, Namespace, NamespaceClaim, Tenant } from '../kube/types';
 import { GUARDRAILS, releaseNamespace, type ValidDesiredState } from '../tenancy';
-import { claimHolds, isPendingClaim } from '../tenancy/claims';
+import { claimHolds, claimOf, isPendingClaim } from '../tenancy/claims';
 import type { GuardrailSync, Notes } from './guardrail-sync';
 import type { Writer } from './writer';
 
@@ -36,6 +36,10 @@ export class NamespaceRelease {
     let kept = claims;
     for (const claim of claims) {
       if (wanted.has(claim.name)) continue;
+      // Proven by its token in this pass, its UID not written yet: retired by the next pass, which the
+      // status write recording the UID brings. Retiring strips the token, so a pass that failed after
+      // that would leave a claim nothing proves any more, and a namespace half released.
+      if (claim.uid && claimOf(tenant, claim.name)?.uid !== claim.uid) continue;
       const ns = this.cache.namespaces.store.get(claim.name);
       if (ns && claimHolds(claim, ns) && ns.status?.phase !== 'Terminating') {
         await this.retire(tenant, ns, notes);
