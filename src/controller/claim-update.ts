@@ -1,6 +1,7 @@
 import type { PaddockCache } from '../cache/paddock-cache';
 import { PADDOCK, type Namespace, type NamespaceClaim, type Tenant } from '../kube/types';
 import { claimHolds, claimsOf, declaredNames, declaredToClaim, isPendingClaim, newClaim, provenByUid, tenantOfName, withClaim } from '../tenancy/claims';
+import { namespaceRef } from '../tenancy/namespace';
 import type { Writer } from './writer';
 
 /**
@@ -61,8 +62,6 @@ export async function proveByToken(claims: readonly NamespaceClaim[], writer: Wr
   }
   return { claims: out, live, unproven };
 }
-
-const namespaceRef = (name: string): Namespace => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 
 /**
  * Brings the tenant's claims up to date, without writing: records the UID of a namespace proven by its

@@ -205,9 +205,10 @@ export class TenantReconciler {
   /** Retires every namespace proven this tenant's (and only those), then lets the Tenant go. */
   async #finalize(tenant: Tenant): Promise<void> {
     if (!(tenant.metadata.finalizers ?? []).includes(PADDOCK.finalizer)) return;
-    for (const claim of claimsOf(tenant)) {
-      // A claim without a UID (its writer died before recording it) is proven by the token, read live.
-      const ns = claim.uid ? this.cache.namespaces.store.get(claim.name) : await this.writer.get<Namespace>({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: claim.name } });
+    // A claim without a UID (its writer died before recording it) is proven by the token, read live.
+    const proof = await proveByToken(claimsOf(tenant), this.writer);
+    for (const claim of proof.claims) {
+      const ns = proof.live.has(claim.name) ? proof.live.get(claim.name) : this.cache.namespaces.store.get(claim.name);
       if (ns && claimHolds(claim, ns) && ns.status?.phase !== 'Terminating') await this.release.retire(tenant, ns, this.#notes(tenant));
     }
     await this.hostnames.release(tenant.metadata.name);
@@ -224,10 +225,9 @@ export class TenantReconciler {
     // on, and its event brings it back once the cache has it). Skip until the cache moves on; once it
     // has, the record has served.
     const from = this.#statusWrittenFrom.get(tenant.metadata.name);
-    if (from !== undefined && from !== tenant.metadata.resourceVersion) this.#statusWrittenFrom.delete(tenant.metadata.name);
-    if (statusEqual(tenant.status, status)) return;
     if (from !== undefined && from === tenant.metadata.resourceVersion) return;
     this.#statusWrittenFrom.delete(tenant.metadata.name);
+    if (statusEqual(tenant.status, status)) return;
     const before = tenant.status?.conditions?.find((c) => c.type === 'Ready');
     const after = status.conditions?.find((c) => c.type === 'Ready');
     await this.writer.updateStatus({ ...tenant, status });

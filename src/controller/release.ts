@@ -1,6 +1,6 @@
 import type { PaddockCache } from '../cache/paddock-cache';
 import type { KubeObject, Namespace, NamespaceClaim, Tenant } from '../kube/types';
-import { GUARDRAILS, releaseNamespace, type ValidDesiredState } from '../tenancy';
+import { GUARDRAILS, namespaceRef, releaseNamespace, type ValidDesiredState } from '../tenancy';
 import { claimHolds, claimOf, isPendingClaim } from '../tenancy/claims';
 import type { GuardrailSync, Notes } from './guardrail-sync';
 import type { Writer } from './writer';
@@ -76,7 +76,7 @@ export class NamespaceRelease {
     if (revoked > 0) notes.add('Normal', 'AccessRevoked', `deleted ${revoked} ${ACCESS_KINDS.join('/')}(s) in namespace ${name} before releasing it`);
     await this.guardrails.remove(tenant.metadata.name, name, (k) => !k.grantsAccess && !k.outlivesTenantLabel);
     // From the namespace read live: the cached one is a summary (cache/summaries.ts).
-    const current = await this.writer.get<Namespace>({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    const current = await this.writer.get<Namespace>(namespaceRef(name));
     if (!current || current.metadata.uid !== ns.metadata.uid) return;
     await this.writer.update({ ...releaseNamespace(current), kind: 'Namespace', apiVersion: 'v1' });
     // A binding whose create was authorized before the first sweep and stored after it goes too.

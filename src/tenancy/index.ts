@@ -7,7 +7,7 @@
 export { desiredState, type DesiredState, type ValidDesiredState } from './desired';
 export { GUARDRAILS } from './guardrails/registry';
 export type { Guardrail, GuardrailKind } from './guardrails/kind';
-export { desiredNamespace, diffNamespace, mergeNamespace, releaseNamespace } from './namespace';
+export { desiredNamespace, diffNamespace, mergeNamespace, namespaceRef, releaseNamespace } from './namespace';
 export { needsUpdate, requiresRecreate } from './drift';
 export { mergeObject, staleObjects } from './update';
 export { clusterRoleBindings, clusterRoles } from './cluster-roles';

@@ -51,6 +51,11 @@ export function desiredNamespace(tenant: Tenant, name: string): Namespace {
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels, annotations } };
 }
 
+/** The Namespace `name`, as a reference to read it by. */
+export function namespaceRef(name: string): Namespace {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+}
+
 /** Stable text: sorted keys, so equal sets always encode to equal strings. */
 export function encodeManagedKeys(keys: ManagedKeys): string {
   return JSON.stringify({ labels: [...keys.labels].sort(), annotations: [...keys.annotations].sort() });
