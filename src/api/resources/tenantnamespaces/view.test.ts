@@ -1,4 +1,6 @@
-import type { NamespaceClaim, Tenant } from '../../../kube/types';
+import { namespaceSummary } from '../../../cache/summaries';
+import type { Namespace, NamespaceClaim, Tenant } from '../../../kube/types';
+import { CLAIM_TOKEN_ANNOTATION } from '../../../tenancy/claims';
 import { parseFieldSelector } from '../../../selectors/field-selector';
 import { parseLabelSelector } from '../../../selectors/label-selector';
 import type { ListOptions } from '../../request/list-options';
@@ -9,7 +11,7 @@ import { ListSnapshots } from '../../serving/snapshots';
 import { tenantWorld } from '../../testing/tenant-world';
 import { tenantNamespacesResource } from './registration';
 import type { TenantNamespaceRow } from './row';
-import type { Viewer } from './view';
+import { sameJoinInputs, type Viewer } from './view';
 
 
 function setup() {
@@ -105,6 +107,86 @@ describe('TenantNamespaceView', () => {
     expect(after.namespace).toBe(namespaces.items.get('oil-a'));
     expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
     expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+  });
+
+  describe('a Namespace update', () => {
+    type Meta = Namespace['metadata'];
+    const base = (name: string): Namespace => ({
+      metadata: { name, uid: `uid-${name}`, creationTimestamp: '2026-01-01T00:00:00Z', labels: { 'paddock.dev/tenant': 'oil', tier: 'dev' }, annotations: { note: 'a' } },
+      status: { phase: 'Active' },
+    });
+    // Every field of a Namespace the join could read, changed one at a time.
+    const variations: Record<string, (m: Meta, ns: Namespace) => Namespace> = {
+      'another label': (m, ns) => ({ ...ns, metadata: { ...m, labels: { ...m.labels, tier: 'prod' } } }),
+      'a label added': (m, ns) => ({ ...ns, metadata: { ...m, labels: { ...m.labels, team: 'x' } } }),
+      'the tenant label': (m, ns) => ({ ...ns, metadata: { ...m, labels: { ...m.labels, 'paddock.dev/tenant': 'gas' } } }),
+      'the tenant label removed': (m, ns) => ({ ...ns, metadata: { ...m, labels: { tier: 'dev' } } }),
+      'the UID': (m, ns) => ({ ...ns, metadata: { ...m, uid: 'uid-forged' } }),
+      'an annotation': (m, ns) => ({ ...ns, metadata: { ...m, annotations: { note: 'b' } } }),
+      'the claim token': (m, ns) => ({ ...ns, metadata: { ...m, annotations: { ...m.annotations, [CLAIM_TOKEN_ANNOTATION]: 'token' } } }),
+      'the deletion time': (m, ns) => ({ ...ns, metadata: { ...m, deletionTimestamp: '2026-01-02T00:00:00Z' } }),
+      'the phase': (m, ns) => ({ ...ns, status: { phase: 'Terminating' } }),
+      'the phase removed': (m) => ({ metadata: m }),
+      'the creation time': (m, ns) => ({ ...ns, metadata: { ...m, creationTimestamp: '2026-01-03T00:00:00Z' } }),
+      'the resourceVersion': (m, ns) => ({ ...ns, metadata: { ...m, resourceVersion: '42' } }),
+      'finalizers': (m, ns) => ({ ...ns, metadata: { ...m, finalizers: ['x'] } }),
+      'spec': (m, ns) => ({ ...ns, spec: { finalizers: ['kubernetes'] } }),
+    };
+    const READ_BY_JOIN = ['the tenant label', 'the tenant label removed', 'the UID', 'the claim token', 'the deletion time', 'the phase', 'the phase removed'];
+    // A record, as the cache keeps a Namespace (records.ts), with a resourceVersion of its own.
+    let revision = 0;
+    const asCached = (ns: Namespace) => namespaceSummary({ ...ns, metadata: { ...ns.metadata, resourceVersion: ns.metadata.resourceVersion ?? `r${++revision}` } });
+    // A world where `name` gets `ns` as an update, and one where it is added so (joined from scratch).
+    const rowsAfter = (name: string, ns: Namespace, cached: (ns: Namespace) => Namespace, claimed: boolean) => {
+      const make = () => {
+        const w = setup();
+        w.tenant('oil', [{ kind: 'User', name: 'alice' }]);
+        w.tenant('gas', [{ kind: 'Group', name: 'gas-devs' }]);
+        if (claimed) w.ns(name, 'oil');
+        w.quotas.set(`${name}/q`, { metadata: { name: 'q', namespace: name }, spec: { hard: { pods: '10' } }, status: { hard: { pods: '10' }, used: { pods: '3' } } });
+        return w;
+      };
+      const updated = make();
+      updated.namespaces.set(name, cached(base(name)));
+      updated.namespaces.set(name, cached(ns));
+      const added = make();
+      added.namespaces.remove(name);
+      added.namespaces.set(name, cached(ns));
+      const shown = (w: ReturnType<typeof setup>) => {
+        const row = w.view.get(name);
+        return row && JSON.stringify({ ...JSON.parse(JSON.stringify(row)), metadata: { ...row.metadata, resourceVersion: undefined } });
+      };
+      return { updated: shown(updated), added: shown(added), audience: [alice, bob].map((v) => updated.view.visibleRows(v).length) };
+    };
+
+    for (const [what, vary] of Object.entries(variations)) {
+      for (const [form, cached] of [['as given', (ns: Namespace) => ns], ['as the cache keeps it', asCached]] as const) {
+        it(`changing ${what} (${form}) gives the row a join from scratch gives`, () => {
+          for (const claimed of [true, false]) {
+            const next = vary(base('oil-a').metadata, base('oil-a'));
+            const { updated, added } = rowsAfter('oil-a', next, cached, claimed);
+            expect(updated).toEqual(added);
+            // The row is kept exactly when what changed is not read by the join (the cache drops the token).
+            if (form === 'as given') expect(sameJoinInputs(base('oil-a'), next)).toBe(!READ_BY_JOIN.includes(what));
+          }
+        });
+      }
+    }
+
+    it('keeps the row\'s spec and status when only what its metadata shows changed, and sends the change', () => {
+      const { view, namespaces } = world();
+      const live: { type: string }[] = [];
+      view.subscribe((c) => live.push(c as never));
+      const before = view.row('oil-a')!;
+      const cached = namespaces.items.get('oil-a')!;
+      namespaces.set('oil-a', { ...cached, metadata: { ...cached.metadata, labels: { ...cached.metadata.labels, tier: 'prod' } } });
+      const after = view.row('oil-a')!;
+      expect(after.status).toBe(before.status);
+      expect(after.spec).toBe(before.spec);
+      expect(after.metadata.labels).toEqual(expect.objectContaining({ tier: 'prod' }));
+      expect(after.metadata.resourceVersion).not.toBe(before.metadata.resourceVersion);
+      expect(live.map((c) => c.type)).toEqual(['MODIFIED']);
+    });
   });
 
   it('reflects quota usage and drops a row whose namespace loses its tenant label', () => {

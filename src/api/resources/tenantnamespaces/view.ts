@@ -1,8 +1,9 @@
 import type { HistoryEntry } from '../../../cache/history';
 import { splitKey } from '../../../cache/keys';
+import { namespaceMeta, NamespaceRecord } from '../../../cache/records';
 import { INDEX, type PaddockCache } from '../../../cache/paddock-cache';
 import { PADDOCK, type KubeObject, type Namespace, type ResourceQuota, type Tenant, type TenantNamespace } from '../../../kube/types';
-import { claimsOf, isProvisioned } from '../../../tenancy/claims';
+import { CLAIM_TOKEN_ANNOTATION, claimsOf, isProvisioned } from '../../../tenancy/claims';
 import { ownerKeysOfTenant } from '../../../tenancy/owner-keys';
 import { admits, audienceOfKeys, NOBODY, viewerKeys } from '../../storage/audience';
 import type { Audience } from '../../storage/change';
@@ -83,7 +84,7 @@ export class TenantNamespaceView {
     };
     cache.namespaces.addEventHandler({
       add: (ns) => this.#refresh(ns.metadata.name, NAMESPACES),
-      update: (_old, ns) => this.#refresh(ns.metadata.name, NAMESPACES),
+      update: (old, ns) => this.#namespaceChanged(old, ns),
       delete: (ns) => this.#refresh(ns.metadata.name, NAMESPACES),
     });
     // A Tenant change can add or remove rows (its claims decide which namespaces are its) and changes
@@ -140,6 +141,20 @@ export class TenantNamespaceView {
     return !visible || visible.has(value) ? this.rowsOfTenant(value) : [];
   }
 
+  /**
+   * Namespace `old` is now `ns`. When nothing a row's spec, status or existence is joined from changed
+   * (sameJoinInputs: a label other than the tenant's, say), the row keeps its spec, status and audience
+   * and reads its metadata from `ns`: they are what the join of the sources now would give, since every
+   * source event recomputes the rows it touches as it arrives. Otherwise the row is joined again.
+   */
+  #namespaceChanged(old: Namespace, ns: Namespace): void {
+    const name = ns.metadata.name;
+    if (!sameJoinInputs(old, ns)) return this.#refresh(name, NAMESPACES);
+    const before = this.store.row(name);
+    // No row before and the same inputs: none now either.
+    if (before) this.store.write(name, TenantNamespaceRow.of(ns, before, before.audience), NAMESPACES);
+  }
+
   /** Recomputes the row of namespace `name` from the cache (the store logs a change if it changed). */
   #refresh(name: string, source: number): void {
     this.store.write(name, joinRow(name, this.#now), source);
@@ -172,6 +187,24 @@ function joinRow(name: string, sources: Sources): Row | undefined {
   const body = tenantNamespaceBody({ namespace: ns, tenant, quotas: sources.quotasIn(name), guardrails: guardrailsOf(tenant, ns) });
   return TenantNamespaceRow.of(ns, body, audienceOf(tenant));
 }
+
+/**
+ * Whether Namespaces `a` and `b` (versions of one) agree on everything joinRow reads of a namespace
+ * besides what the row's metadata shows: its tenant label (which tenant), its UID and claim token
+ * (whether a claim proves it: isProvisioned), its phase and deletion time (status.phase).
+ */
+export function sameJoinInputs(a: Namespace, b: Namespace): boolean {
+  // Read off the cache's records without making their metadata (records.ts); the name label, which a
+  // record keeps as OWN_NAME, is not the tenant's.
+  const [ma, mb] = [namespaceMeta(a), namespaceMeta(b)];
+  return ma.name === mb.name && ma.uid === mb.uid && ma.deletionTimestamp === mb.deletionTimestamp
+    && labelsOf(a)?.[PADDOCK.tenantLabel] === labelsOf(b)?.[PADDOCK.tenantLabel]
+    && annotationsOf(a)?.[CLAIM_TOKEN_ANNOTATION] === annotationsOf(b)?.[CLAIM_TOKEN_ANNOTATION]
+    && a.status?.phase === b.status?.phase;
+}
+
+const labelsOf = (ns: Namespace) => (ns instanceof NamespaceRecord ? ns.labelsOfAlike : ns.metadata.labels);
+const annotationsOf = (ns: Namespace) => (ns instanceof NamespaceRecord ? ns.annotations : ns.metadata.annotations);
 
 /**
  * The rows one source change may change: a namespace's own; a quota's namespace's; a Tenant's — the
