@@ -63,6 +63,25 @@ describe('ResourceVersionSeal', () => {
     expect(seal.open(before)).toBeUndefined();
   });
 
+  it('keeps sealing with the keys in use while the key cannot be read, and reads it again later', () => {
+    let now = 1_000_000;
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+    let key: string | undefined = 'key one';
+    const seal = new ResourceVersionSeal(() => {
+      if (key === undefined) throw new Error('ENOENT: the key file is being replaced');
+      return key;
+    });
+    const before = seal.seal(plain('a state of every source'));
+    key = undefined;
+    now += 60_000;
+    expect(seal.seal(plain('another state'))).toBe(new ResourceVersionSeal(() => 'key one').seal(plain('another state')));
+    expect(seal.open(before)).toEqual(plain('a state of every source'));
+    key = 'key two';
+    now += 60_000;
+    expect(seal.seal(plain('another state'))).toBe(new ResourceVersionSeal(() => 'key two').seal(plain('another state')));
+    expect(() => new ResourceVersionSeal(() => { throw new Error('no key'); }).seal(plain('x'))).toThrow('no key');
+  });
+
   it.each([
     ['nothing', ''], ['a word', 'abc'], ['a number', '1.5'], ['a colon', 'p:1'], ['too short a text', 'A'.repeat(43)], ['too long a text', 'A'.repeat(2000)],
     ['padded base64', `${'A'.repeat(60)}=`], ['standard base64', `${'A'.repeat(60)}+/`],

@@ -110,7 +110,17 @@ export class ResourceVersionSeal {
     const now = Date.now();
     if (now - this.#readAt > KEY_REFRESH_MS) {
       this.#readAt = now;
-      const raw = this.keySource();
+      let raw: Buffer | string;
+      try {
+        raw = this.keySource();
+      } catch (err) {
+        // A key that cannot be read for a moment (a mounted Secret's files swapped) leaves the keys in
+        // use as they are, until the next read: a row's write never fails on it half done (a view's
+        // rows are only ever the join of the sources now: see TenantNamespaceView). No key yet: nothing
+        // can be sealed.
+        if (this.#keys.length > 0) return this.#keys;
+        throw err;
+      }
       const source = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
       if (!this.#source || !source.equals(this.#source)) {
         this.#source = source;

@@ -125,14 +125,15 @@ describe('TenantNamespaceView', () => {
       'an annotation': (m, ns) => ({ ...ns, metadata: { ...m, annotations: { note: 'b' } } }),
       'the claim token': (m, ns) => ({ ...ns, metadata: { ...m, annotations: { ...m.annotations, [CLAIM_TOKEN_ANNOTATION]: 'token' } } }),
       'the deletion time': (m, ns) => ({ ...ns, metadata: { ...m, deletionTimestamp: '2026-01-02T00:00:00Z' } }),
-      'the phase': (m, ns) => ({ ...ns, status: { phase: 'Terminating' } }),
+      'the phase': (_m, ns) => ({ ...ns, status: { phase: 'Terminating' } }),
+      'the deletion time, without a phase': (m) => ({ metadata: { ...m, deletionTimestamp: '2026-01-02T00:00:00Z' } }),
       'the phase removed': (m) => ({ metadata: m }),
       'the creation time': (m, ns) => ({ ...ns, metadata: { ...m, creationTimestamp: '2026-01-03T00:00:00Z' } }),
       'the resourceVersion': (m, ns) => ({ ...ns, metadata: { ...m, resourceVersion: '42' } }),
       'finalizers': (m, ns) => ({ ...ns, metadata: { ...m, finalizers: ['x'] } }),
-      'spec': (m, ns) => ({ ...ns, spec: { finalizers: ['kubernetes'] } }),
+      'spec': (_m, ns) => ({ ...ns, spec: { finalizers: ['kubernetes'] } }),
     };
-    const READ_BY_JOIN = ['the tenant label', 'the tenant label removed', 'the UID', 'the claim token', 'the deletion time', 'the phase', 'the phase removed'];
+    const READ_BY_JOIN = ['the tenant label', 'the tenant label removed', 'the UID', 'the claim token', 'the deletion time', 'the phase', 'the deletion time, without a phase', 'the phase removed'];
     // A record, as the cache keeps a Namespace (records.ts), with a resourceVersion of its own.
     let revision = 0;
     const asCached = (ns: Namespace) => namespaceSummary({ ...ns, metadata: { ...ns.metadata, resourceVersion: ns.metadata.resourceVersion ?? `r${++revision}` } });
@@ -156,7 +157,8 @@ describe('TenantNamespaceView', () => {
         const row = w.view.get(name);
         return row && JSON.stringify({ ...JSON.parse(JSON.stringify(row)), metadata: { ...row.metadata, resourceVersion: undefined } });
       };
-      return { updated: shown(updated), added: shown(added), audience: [alice, bob].map((v) => updated.view.visibleRows(v).length) };
+      const seen = (w: ReturnType<typeof setup>) => [alice, bob].map((v) => names(w.view.visibleRows(v)));
+      return { updated: shown(updated), added: shown(added), seenUpdated: seen(updated), seenAdded: seen(added) };
     };
 
     for (const [what, vary] of Object.entries(variations)) {
@@ -164,14 +166,31 @@ describe('TenantNamespaceView', () => {
         it(`changing ${what} (${form}) gives the row a join from scratch gives`, () => {
           for (const claimed of [true, false]) {
             const next = vary(base('oil-a').metadata, base('oil-a'));
-            const { updated, added } = rowsAfter('oil-a', next, cached, claimed);
+            const { updated, added, seenUpdated, seenAdded } = rowsAfter('oil-a', next, cached, claimed);
             expect(updated).toEqual(added);
+            expect(seenUpdated).toEqual(seenAdded);
             // The row is kept exactly when what changed is not read by the join (the cache drops the token).
             if (form === 'as given') expect(sameJoinInputs(base('oil-a'), next)).toBe(!READ_BY_JOIN.includes(what));
           }
         });
       }
     }
+
+    it('keeps who may see the row as the Tenant\'s last change made it, through label changes', () => {
+      const { view, tenant, namespaces } = world();
+      const relabel = (value: string) => {
+        const cached = namespaces.items.get('oil-a')!;
+        namespaces.set('oil-a', { ...cached, metadata: { ...cached.metadata, resourceVersion: undefined, labels: { ...cached.metadata.labels, tier: value } } });
+      };
+      tenant('oil', [{ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'gas-devs' }]);
+      relabel('one');
+      expect(names(view.visibleRows(bob))).toContain('oil-a');
+      tenant('oil', [{ kind: 'User', name: 'alice' }]);
+      relabel('two');
+      expect(names(view.visibleRows(bob))).not.toContain('oil-a');
+      expect(view.canSee(bob, view.get('oil-a')!)).toBe(false);
+      expect(view.get('oil-a')!.status!.owners).toEqual([{ kind: 'User', name: 'alice', role: 'admin' }]);
+    });
 
     it('keeps the row\'s spec and status when only what its metadata shows changed, and sends the change', () => {
       const { view, namespaces } = world();
