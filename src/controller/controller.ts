@@ -8,20 +8,21 @@ import { jsonEqual } from '../tenancy/json';
 import { tenantsDeclaring } from '../tenancy/names';
 import { namespaceUpdateMatters } from '../tenancy/namespace';
 import type { TenantReconciler } from './reconciler';
+import { namesDue, resyncSlices } from './resync-slices';
 import { WorkQueue } from './workqueue';
 import { runWorkers } from './workqueue-workers';
 import type { Writer } from './writer';
 
 export interface ControllerOptions {
   workers: number;
-  /** Every tenant is reconciled again this often, jittered by up to +10%. */
+  /** Every tenant is reconciled again this often, spread over the period, jittered by up to +10%. */
   resyncPeriodMs: number;
 }
 
 /**
  * Runs the Tenant reconciler: informer events become tenant keys on a workqueue (a namespace or a
  * guardrail event enqueues the tenant that owns it), N workers drain it, a jittered resync re-enqueues
- * every tenant, and the shipped ClusterRoles are ensured at start and on each resync (as is, when it
+ * every tenant once per period, a slice at a time, and the shipped ClusterRoles are ensured at start and on each resync (as is, when it
  * needs asking, which cluster roles Paddock may bind: bindable-roles.ts).
  */
 export class TenantController {
@@ -81,18 +82,27 @@ export class TenantController {
     for (const t of this.cache.tenants.store.list()) this.queue.add(t.metadata.name);
   }
 
+  /**
+   * Every tenant again once per period, spread over it (resync-slices.ts): each tick enqueues one slice of
+   * the tenants; the cluster-wide checks run once per period, at its first tick.
+   */
   #scheduleResync(signal: AbortSignal): { current?: NodeJS.Timeout } {
     const timer: { current?: NodeJS.Timeout } = {};
+    const slices = resyncSlices(this.options.resyncPeriodMs);
+    let tick = 0;
     const arm = () => {
       timer.current = setTimeout(() => {
         if (signal.aborted) return;
-        this.#enqueueAll();
-        this.ensureClusterRoles().catch((err: unknown) => this.log.warn('ensuring cluster roles failed', { err }));
-        // A cluster role refused for want of RBAC may have been granted since: if so, tenants are judged again.
-        void this.reconciler.bindable.recheck().then((changed) => changed && !signal.aborted && this.#enqueueAll());
-        this.#reconcileAdmission();
+        for (const name of namesDue(this.cache.tenants.store.list().map((t) => t.metadata.name), tick, slices.count)) this.queue.add(name);
+        if (tick % slices.count === 0) {
+          this.ensureClusterRoles().catch((err: unknown) => this.log.warn('ensuring cluster roles failed', { err }));
+          // A cluster role refused for want of RBAC may have been granted since: if so, tenants are judged again.
+          void this.reconciler.bindable.recheck().then((changed) => changed && !signal.aborted && this.#enqueueAll());
+          this.#reconcileAdmission();
+        }
+        tick++;
         arm();
-      }, this.options.resyncPeriodMs * (1 + Math.random() * 0.1));
+      }, slices.tickMs * (1 + Math.random() * 0.1));
       timer.current.unref();
     };
     arm();
