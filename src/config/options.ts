@@ -82,7 +82,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   'review-burst': { env: 'PADDOCK_REVIEW_BURST', default: '400', help: 'burst of the review rate limit' },
   'review-timeout': { env: 'PADDOCK_REVIEW_TIMEOUT', default: '10s', help: 'deadline of one such request; a review past it answers 503 with Retry-After' },
   workers: { env: 'PADDOCK_WORKERS', default: '4', help: 'concurrent reconciles' },
-  'resync-period': { env: 'PADDOCK_RESYNC_PERIOD', default: '10m', help: 're-reconcile every tenant this often (jittered)' },
+  'resync-period': { env: 'PADDOCK_RESYNC_PERIOD', default: '10m', help: 're-reconcile every tenant this often (spread over the period, jittered)' },
   'leader-elect': { env: 'PADDOCK_LEADER_ELECT', default: 'true', help: 'reconcile only while holding the Lease' },
   'leader-election-namespace': { env: 'PADDOCK_LEADER_ELECTION_NAMESPACE', default: 'paddock-system', help: 'namespace of the Lease paddock-controller' },
   identity: { env: 'POD_NAME', help: 'leader-election identity (default: hostname_pid)' },
