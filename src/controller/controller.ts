@@ -84,7 +84,7 @@ export class TenantController {
 
   /**
    * Every tenant again once per period, spread over it (resync-slices.ts): each tick enqueues one slice of
-   * the tenants; the cluster-wide checks run once per period, at its first tick.
+   * the tenants; the cluster-wide checks run once per period, at its last tick (a period after the start).
    */
   #scheduleResync(signal: AbortSignal): { current?: NodeJS.Timeout } {
     const timer: { current?: NodeJS.Timeout } = {};
@@ -94,7 +94,7 @@ export class TenantController {
       timer.current = setTimeout(() => {
         if (signal.aborted) return;
         for (const name of namesDue(this.cache.tenants.store.list().map((t) => t.metadata.name), tick, slices.count)) this.queue.add(name);
-        if (tick % slices.count === 0) {
+        if (tick % slices.count === slices.count - 1) {
           this.ensureClusterRoles().catch((err: unknown) => this.log.warn('ensuring cluster roles failed', { err }));
           // A cluster role refused for want of RBAC may have been granted since: if so, tenants are judged again.
           void this.reconciler.bindable.recheck().then((changed) => changed && !signal.aborted && this.#enqueueAll());
