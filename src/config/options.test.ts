@@ -32,6 +32,8 @@ describe('parseOptions', () => {
     [['--qps=0'], /--qps/],
     [['--workers=two'], /--workers/],
     [['--resync-period=10'], /--resync-period/],
+    [['--resync-period=0s'], /--resync-period must be at least 1s/],
+    [['--resync-period=999ms'], /--resync-period must be at least 1s/],
     [['--leader-elect=maybe'], /--leader-elect/],
     [['--no-such-flag'], /no-such-flag/],
     [['--lease-duration=5s', '--renew-deadline=10s'], /--renew-deadline/],

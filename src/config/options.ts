@@ -217,6 +217,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     ['header-timeout', options.headerTimeoutMs], ['idle-timeout', options.idleTimeoutMs]] as const) {
     if (ms < 100) throw new OptionsError(`--${flag} must be at least 100ms`);
   }
+  // A period under a second would resync back to back (resync-slices.ts: one tick per period at most a second).
+  if (options.resyncPeriodMs < 1000) throw new OptionsError('--resync-period must be at least 1s');
   if (options.headerTimeoutMs > options.requestTimeoutMs) throw new OptionsError('--header-timeout must not be longer than --request-timeout');
   if (!(options.renewDeadlineMs < options.leaseDurationMs)) throw new OptionsError('--renew-deadline must be shorter than --lease-duration');
   return options;

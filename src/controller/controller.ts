@@ -54,6 +54,9 @@ export class TenantController {
       if (signal.aborted) return;
       await this.ensureClusterRoles().catch((err: unknown) => this.log.error('ensuring the shipped cluster roles failed', { err }));
       await this.reconciler.bindable.refresh();
+      // The term may have ended during those awaits: an 'abort' listener added now would never fire, and
+      // the workers would wait on a queue nobody shuts down (this replica would never campaign again).
+      if (signal.aborted) return;
       this.#enqueueAll();
       const timer = this.#scheduleResync(signal);
       signal.addEventListener('abort', () => {

@@ -110,9 +110,10 @@ export class ResourceVersionSeal {
     const now = Date.now();
     if (now - this.#readAt > KEY_REFRESH_MS) {
       this.#readAt = now;
-      let raw: Buffer | string;
+      let source: Buffer;
       try {
-        raw = this.keySource();
+        const raw = this.keySource();
+        source = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
       } catch (err) {
         // A key that cannot be read for a moment (a mounted Secret's files swapped) leaves the keys in
         // use as they are, until the next read: a row's write never fails on it half done (a view's
@@ -121,7 +122,6 @@ export class ResourceVersionSeal {
         if (this.#keys.length > 0) return this.#keys;
         throw err;
       }
-      const source = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
       if (!this.#source || !source.equals(this.#source)) {
         this.#source = source;
         // KeyObjects, made once: an HMAC or cipher keyed by a Buffer imports the key again on every call.
