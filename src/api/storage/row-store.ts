@@ -243,7 +243,8 @@ export class RowStore<T extends KubeObject, R extends RowState<T> = RowState<T>>
 export function whenListed(sources: readonly { waitForSync(): Promise<boolean> }[], restamp: () => void): void {
   void Promise.all(sources.map((s) => s.waitForSync()))
     .then((listed) => listed.every(Boolean) && restamp())
-    // A restamp that fails (the signing key unreadable for a moment) leaves every row its own stamp: as
-    // valid, only larger. Never a rejection nobody handles, which would end the process.
+    // A restamp that fails leaves every row its own stamp: as valid, only larger (a key unreadable for a
+    // moment does not fail it: the seal keeps the keys in use). Never a rejection nobody handles, which
+    // would end the process.
     .catch(() => undefined);
 }

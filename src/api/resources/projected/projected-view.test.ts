@@ -211,7 +211,7 @@ describe('ownedtenants and ownership changes', () => {
     expect(calls).toBeLessThanOrEqual(20 * 300);
   });
 
-  it('a restamp that fails leaves the rows their own stamps and no rejection unhandled', async () => {
+  it('a restamp while the key cannot be read stamps the rows with the keys in use, no rejection unhandled', async () => {
     let now = 1_000_000;
     const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
     let failing = false;
@@ -236,6 +236,11 @@ describe('ownedtenants and ownership changes', () => {
       clock.mockRestore();
     }
     expect(unhandled).toEqual([]);
-    expect(r.storage.get('oil')!.metadata.resourceVersion).toBe(before);
+    // Restamped with the view's resourceVersion of then, sealed with the key read before.
+    const after = r.storage.get('oil')!.metadata.resourceVersion;
+    expect(after).not.toBe(before);
+    expect(after).toBe(r.storage.resourceVersion);
+    expect(seal.open(after!)).toBeDefined();
+    expect(new ResourceVersionSeal(() => 'key').open(after!)).toEqual(seal.open(after!));
   });
 });
