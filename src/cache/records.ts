@@ -200,7 +200,7 @@ export interface NamespaceShape {
 }
 
 /** The metadata fields of a Namespace that a record holds itself, under the same names. */
-export type NamespaceMeta = Pick<ObjectMeta, 'name' | 'uid' | 'creationTimestamp' | 'deletionTimestamp' | 'labels'>;
+export type NamespaceMeta = Pick<ObjectMeta, 'name' | 'uid' | 'creationTimestamp' | 'deletionTimestamp' | 'labels' | 'annotations'>;
 
 /** Those fields of `ns`, read without making its `metadata`: a record has them itself, an object in its metadata. */
 export function namespaceMeta(ns: Namespace): NamespaceMeta {

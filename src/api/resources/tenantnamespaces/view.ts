@@ -199,12 +199,12 @@ export function sameJoinInputs(a: Namespace, b: Namespace): boolean {
   const [ma, mb] = [namespaceMeta(a), namespaceMeta(b)];
   return ma.name === mb.name && ma.uid === mb.uid && ma.deletionTimestamp === mb.deletionTimestamp
     && labelsOf(a)?.[PADDOCK.tenantLabel] === labelsOf(b)?.[PADDOCK.tenantLabel]
-    && annotationsOf(a)?.[CLAIM_TOKEN_ANNOTATION] === annotationsOf(b)?.[CLAIM_TOKEN_ANNOTATION]
+    && ma.annotations?.[CLAIM_TOKEN_ANNOTATION] === mb.annotations?.[CLAIM_TOKEN_ANNOTATION]
     && a.status?.phase === b.status?.phase;
 }
 
+/** A namespace's labels, read off a record as alike namespaces share them (no copy: see NamespaceRecord.labels). */
 const labelsOf = (ns: Namespace) => (ns instanceof NamespaceRecord ? ns.labelsOfAlike : ns.metadata.labels);
-const annotationsOf = (ns: Namespace) => (ns instanceof NamespaceRecord ? ns.annotations : ns.metadata.annotations);
 
 /**
  * The rows one source change may change: a namespace's own; a quota's namespace's; a Tenant's — the
