@@ -10,6 +10,7 @@ import { ALICE_TENANT, type BenchConfig } from './scenarios';
 import { round, summarize, type LatencySummary } from './stats';
 import { openProfileWindow, type PaddockWindow } from './profile-window';
 import { schedFrom, type ServingProcess } from './sched';
+import { CacheWaitProbe, parseCacheWaits, type CacheWaits } from './cache-wait';
 import { tails, type TailsResult } from './tails';
 
 const FLOOR_SERVER = resolve(__dirname, 'floor-server.mjs');
@@ -149,11 +150,16 @@ export interface KubeApiserverProcess {
   pid: number;
   /** The servers whose requests it serves: itself, and a proxy in front of it (capsule-proxy). */
   servesFor: readonly string[];
+  /** Reads its watch caches' read-wait histogram (cache-wait.ts), after each suspiciously slow sequential request through it. */
+  cacheWaits?: () => Promise<CacheWaits>;
 }
 
 /** The cluster's kube-apiserver, serving its own requests and those of `proxies`. */
 export function kubeApiserverOf(cluster: BenchCluster, ...proxies: string[]): KubeApiserverProcess {
-  return { pid: cluster.state.pids.apiserver, servesFor: [cluster.state.server, ...proxies] };
+  return {
+    pid: cluster.state.pids.apiserver, servesFor: [cluster.state.server, ...proxies],
+    cacheWaits: async () => parseCacheWaits((await cluster.admin.get('/metrics', 'text/plain')).body.toString('utf8')),
+  };
 }
 
 /** Paddock's process as a list measurement sees it. */
@@ -200,8 +206,15 @@ async function measured(targets: Target[], opts: MeasureOptions): Promise<{ targ
     }
   };
   for (const t of targets) await ask(t);
-  for (let i = 0; i < (opts.warmup ?? 5); i++) for (const t of targets.filter(answering)) await ask(t);
+  const cacheWaits = opts.kubeApiserver?.cacheWaits ? new CacheWaitProbe(opts.kubeApiserver.cacheWaits) : undefined;
+  for (let i = 0; i < (opts.warmup ?? 5); i++) {
+    for (const t of targets.filter(answering)) {
+      const ms = await ask(t);
+      cacheWaits?.timed(t.name, ms);
+    }
+  }
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  await cacheWaits?.start();
   const window = openProfileWindow(opts.paddock?.toggleProfile);
   for (let i = 0; i < opts.sequential; i++) {
     for (const t of shuffled(targets.filter(answering))) {
@@ -210,9 +223,10 @@ async function measured(targets: Target[], opts: MeasureOptions): Promise<{ targ
       const sentAt = performance.now();
       const ms = await ask(t);
       const sched = schedSince();
+      const cacheWait = through !== undefined ? await cacheWaits?.after(t.name, ms) : undefined;
       samples.get(t.name)!.push(ms);
       // The sequential samples are the run's tail samples too (the burst's measure throughput, not latency).
-      tails.record({ scenario: opts.scenario ?? 'list', target: t.name, role: t.role }, sentAt, ms, sched ? { sched } : {});
+      tails.record({ scenario: opts.scenario ?? 'list', target: t.name, role: t.role }, sentAt, ms, { ...(sched ? { sched } : {}), ...(cacheWait ? { cacheWait } : {}) });
     }
   }
   const paddockWindow = await window.close();

@@ -38,9 +38,9 @@ describe('a tail\'s cause', () => {
 
   it('is never Paddock\'s for a sample Paddock did not serve', () => {
     const r = summarizeTails(targetWith(baseline, { ms: 41, sched: { client: idle, paddock: { cpuMs: 2, waitMs: 30 } } }), gc, []);
-    expect(r.tails).toEqual([{ ...tailOf(baseline), ms: 41, median: 1 }]);
+    expect(r.tails).toEqual([{ ...tailOf(baseline), ms: 41, median: 1, clientLoop: idle }]);
     expect(r).toMatchObject({ count: 1, explained: 0, byCause: { unexplained: 1 } });
-    expect(describeCause(r.tails[0])).toBe('unexplained');
+    expect(describeCause(r.tails[0])).toBe('unexplained (the client\'s main thread on a CPU 1 ms, waiting 0 ms)');
   });
 
   it('is the client\'s stall for a sample Paddock did not serve', () => {
@@ -60,8 +60,8 @@ describe('a tail\'s cause', () => {
 
   it('is unexplained, with what Paddock\'s loop did, when nothing recorded accounts for it', () => {
     const r = summarizeTails(targetWith(paddock, { ms: 41, sched: { client: idle, paddock: { cpuMs: 3.14159, waitMs: 2 } } }), [], []);
-    expect(r.tails[0]).toEqual({ ...tailOf(paddock), ms: 41, median: 1, paddockLoop: { cpuMs: 3.14, waitMs: 2 } });
-    expect(describeCause(r.tails[0])).toBe('unexplained (Paddock\'s event loop on a CPU 3.14 ms, waiting 2 ms)');
+    expect(r.tails[0]).toEqual({ ...tailOf(paddock), ms: 41, median: 1, paddockLoop: { cpuMs: 3.14, waitMs: 2 }, clientLoop: idle });
+    expect(describeCause(r.tails[0])).toBe('unexplained (Paddock\'s event loop on a CPU 3.14 ms, waiting 2 ms; the client\'s main thread on a CPU 1 ms, waiting 0 ms)');
     expect(r.byTarget).toEqual([{ scenario: paddock.scenario, target: paddock.target, median: 1, samples: 10, count: 1, explained: 0 }]);
   });
 
@@ -79,12 +79,12 @@ describe('a tail\'s cause', () => {
     expect(summarizeTails(usual(baseline), [], gc).tails[0].cause).toBe('benchmark client: major GC');
     // 19 ms beyond its usual is less than half of the 40 ms beyond the median.
     const lighter = usual(baseline).map((s, i) => (i === 9 ? { ...s, sched: { client: idle, kubeApiserver: { cpuMs: 20.5, waitMs: 1 } } } : s));
-    expect(summarizeTails(lighter, [], []).tails[0]).toEqual({ ...tailOf(baseline), ms: 41, median: 1, kubeApiserverThreads: { cpuMs: 20.5, waitMs: 1 } });
+    expect(summarizeTails(lighter, [], []).tails[0]).toEqual({ ...tailOf(baseline), ms: 41, median: 1, kubeApiserverThreads: { cpuMs: 20.5, waitMs: 1 }, clientLoop: idle });
   });
 
   it('is unexplained, with what kube-apiserver\'s threads did, when they were read and account for nothing', () => {
     const r = summarizeTails(targetWith(paddock, { ms: 41, sched: { client: idle, paddock: { cpuMs: 1, waitMs: 0 }, kubeApiserver: { cpuMs: 2.5, waitMs: 0.5 } } }), [], []);
-    expect(describeCause(r.tails[0])).toBe('unexplained (Paddock\'s event loop on a CPU 1 ms, waiting 0 ms; kube-apiserver\'s threads on a CPU 2.5 ms, waiting 0.5 ms)');
+    expect(describeCause(r.tails[0])).toBe('unexplained (Paddock\'s event loop on a CPU 1 ms, waiting 0 ms; kube-apiserver\'s threads on a CPU 2.5 ms, waiting 0.5 ms; the client\'s main thread on a CPU 1 ms, waiting 0 ms)');
   });
 
   const viaProxy: SampleOf = { scenario: 'capsule owner list at 1k', target: 'capsule-proxy namespaces', role: 'baseline' };
@@ -97,6 +97,19 @@ describe('a tail\'s cause', () => {
     expect(both.tails[0].cause).toBe('kube-apiserver\'s threads (summed) waited 30 ms for a CPU (the machine\'s other processes ran)');
   });
 
+  it('is a watch-cache wait of at least half the excess, after the run-queue waits and before a stall or kube-apiserver busy', () => {
+    const wait = { resource: 'namespaces', atLeastMs: 50, atMostMs: 100 };
+    const busy = { client: idle, kubeApiserver: { cpuMs: 60, waitMs: 1 }, proxy: proxy(2, 0) };
+    const r = summarizeTails(targetWith(viaProxy, { ms: 80, cacheWait: wait, sched: busy }), [], gc);
+    expect(r.tails[0].cause).toBe('kube-apiserver: the list waited 50–100 ms for its watch cache of namespaces to catch up with etcd (a consistent list: the cache asks etcd for progress at most every 100 ms)');
+    expect(r.byCause).toEqual({ 'kube-apiserver: the list waited for its watch cache to catch up with etcd (a consistent list: the cache asks etcd for progress at most every 100 ms)': 1 });
+    const waited = summarizeTails(targetWith(viaProxy, { ms: 80, cacheWait: wait, sched: { ...busy, client: { cpuMs: 1, waitMs: 60 } } }), [], []);
+    expect(waited.tails[0].cause).toBe('the benchmark client waited 60 ms for a CPU (the machine\'s other processes ran)');
+    // 25 ms at least is less than half of the 79 ms beyond the median: the next cause.
+    const shorter = summarizeTails(targetWith(viaProxy, { ms: 80, cacheWait: { ...wait, atLeastMs: 25, atMostMs: 50 }, sched: busy }), [], gc);
+    expect(shorter.tails[0].cause).toBe('benchmark client: major GC');
+  });
+
   it('is the proxy busy with other work when its threads ran at least half the excess beyond its median sample, after kube-apiserver', () => {
     const usual = (slow: { cpuMs: number; waitMs: number }) => targetWith(viaProxy, { ms: 41, sched: { client: idle, kubeApiserver: idle, proxy: proxy(slow.cpuMs, slow.waitMs) } })
       .map((s, i) => (i < 9 ? { ...s, sched: { client: idle, kubeApiserver: idle, proxy: proxy(2, 0) } } : s));
@@ -104,7 +117,17 @@ describe('a tail\'s cause', () => {
     expect(r.tails[0].cause).toBe('capsule-proxy was busy: its threads ran 30 ms over the sample, 2 ms over its target\'s median one (other work of its own: its garbage collector, other clients)');
     // 18 ms beyond its usual is less than half of the 40 ms beyond the median: unexplained, with what its threads did.
     const lighter = summarizeTails(usual({ cpuMs: 20, waitMs: 1 }), [], []);
-    expect(lighter.tails[0]).toEqual({ ...tailOf(viaProxy), ms: 41, median: 1, kubeApiserverThreads: idle, proxyThreads: { name: 'capsule-proxy', cpuMs: 20, waitMs: 1 } });
-    expect(describeCause(lighter.tails[0])).toBe('unexplained (kube-apiserver\'s threads on a CPU 1 ms, waiting 0 ms; capsule-proxy\'s threads on a CPU 20 ms, waiting 1 ms)');
+    expect(lighter.tails[0]).toEqual({ ...tailOf(viaProxy), ms: 41, median: 1, kubeApiserverThreads: idle, proxyThreads: { name: 'capsule-proxy', cpuMs: 20, waitMs: 1 }, clientLoop: idle });
+    expect(describeCause(lighter.tails[0])).toBe('unexplained (kube-apiserver\'s threads on a CPU 1 ms, waiting 0 ms; capsule-proxy\'s threads on a CPU 20 ms, waiting 1 ms; the client\'s main thread on a CPU 1 ms, waiting 0 ms)');
+  });
+
+  it('is the client busy between its stall monitor\'s ticks when its main thread ran at least half the excess beyond its median sample, last', () => {
+    const usual = (slow: { cpuMs: number; waitMs: number }, apiserver = idle) => targetWith(viaProxy, { ms: 11, sched: { client: slow, kubeApiserver: apiserver, proxy: proxy(2, 0) } })
+      .map((s, i) => (i < 9 ? { ...s, sched: { client: idle, kubeApiserver: idle, proxy: proxy(2, 0) } } : s));
+    const r = summarizeTails(usual({ cpuMs: 7, waitMs: 0 }), [], []);
+    expect(r.tails[0].cause).toBe('the benchmark client was busy: its main thread ran 7 ms over the sample, 1 ms over its target\'s median one (work of its own between its stall monitor\'s ticks: a timer, a short GC)');
+    expect(summarizeTails(usual({ cpuMs: 7, waitMs: 0 }, { cpuMs: 8, waitMs: 0 }), [], []).tails[0].cause).toMatch(/^kube-apiserver was busy/);
+    // 4 ms beyond its usual is less than half of the 10 ms beyond the median.
+    expect(summarizeTails(usual({ cpuMs: 5, waitMs: 0 }), [], []).tails[0].cause).toBeUndefined();
   });
 });

@@ -7,11 +7,13 @@
  * 2. the benchmark client's main thread waited for a CPU;
  * 3. kube-apiserver's threads waited for a CPU, summed (a request through it), then a proxy's in front of
  *    it (capsule-proxy's, a request to it);
- * 4. kube-apiserver's own watch delivered the change late too (a watch delivery's reference);
- * 5. a GC pause or an event-loop stall of Paddock (recorded inside it by probe/stall-probe.cjs);
- * 6. a GC pause or an event-loop stall of the benchmark's own process, the measuring client (recorded
+ * 4. a consistent list through kube-apiserver waited for its watch cache to catch up with etcd
+ *    (cache-wait.ts: every process idle, for up to the 100 ms between the cache's progress requests);
+ * 5. kube-apiserver's own watch delivered the change late too (a watch delivery's reference);
+ * 6. a GC pause or an event-loop stall of Paddock (recorded inside it by probe/stall-probe.cjs);
+ * 7. a GC pause or an event-loop stall of the benchmark's own process, the measuring client (recorded
  *    here, the same way);
- * 7. kube-apiserver was busy with other work: its threads ran longer over the sample than over its
+ * 8. kube-apiserver was busy with other work: its threads ran longer over the sample than over its
  *    target's median sample (a request through it; its garbage collector, other clients); then the
  *    proxy in front of it, the same way.
  *
@@ -22,6 +24,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { sleep } from '../test/controlplane/processes';
+import type { CacheWait } from './cache-wait';
 import type { SampleSched, Sched } from './sched';
 import { median as medianOf, round } from './stats';
 
@@ -43,6 +46,8 @@ export interface SampleSeen {
   upstreamMs?: number;
   /** The run-queue accounting of the client's and Paddock's main threads over the sample. */
   sched?: SampleSched;
+  /** A request through kube-apiserver: the longest watch-cache wait of its window, when one was read (cache-wait.ts). */
+  cacheWait?: CacheWait;
 }
 
 export interface Sample extends SampleOf, SampleSeen {
@@ -71,6 +76,8 @@ export interface Tail {
   kubeApiserverThreads?: Sched;
   /** A sample to a proxy with no cause: what its threads did over it, summed, when that was read. */
   proxyThreads?: Sched & { name: string };
+  /** A sample with no cause: what the benchmark client's main thread did over it, when that was read. */
+  clientLoop?: Sched;
 }
 
 export interface TailsResult {
@@ -103,6 +110,19 @@ function waitCause(thread: string, sched: Sched | undefined, excess: number): Ca
   if (!sched || sched.waitMs < 0.5 * excess) return undefined;
   const ran = '(the machine\'s other processes ran)';
   return { kind: `${thread} waited for a CPU ${ran}`, text: `${thread} waited ${round(sched.waitMs)} ms for a CPU ${ran}` };
+}
+
+/**
+ * A list that waited for kube-apiserver's watch cache to catch up with etcd: the longest wait of its
+ * window was at least half of `excess` (cache-wait.ts says why that wait is the request's own).
+ */
+function cacheWaitCause(wait: CacheWait | undefined, excess: number): Cause | undefined {
+  if (!wait || wait.atLeastMs < 0.5 * excess) return undefined;
+  const why = '(a consistent list: the cache asks etcd for progress at most every 100 ms)';
+  return {
+    kind: `kube-apiserver: the list waited for its watch cache to catch up with etcd ${why}`,
+    text: `kube-apiserver: the list waited ${round(wait.atLeastMs)}–${round(wait.atMostMs)} ms for its watch cache of ${wait.resource} to catch up with etcd ${why}`,
+  };
 }
 
 /**
@@ -151,10 +171,10 @@ function stallCause(name: string, stalls: readonly Stall[], sample: Sample, exce
  * A server's threads (`name`'s) ran at least half of `excess` longer over the sample than over its
  * target's median sample (`usualCpuMs`): work of its own beside the request, on a machine of two CPUs.
  */
-function busyCause(name: string, sched: Sched | undefined, usualCpuMs: number | undefined, excess: number): Cause | undefined {
+function busyCause(name: string, sched: Sched | undefined, usualCpuMs: number | undefined, excess: number,
+  other = '(other work of its own: its garbage collector, other clients)', threads = 'its threads'): Cause | undefined {
   if (!sched || usualCpuMs === undefined || sched.cpuMs - usualCpuMs < 0.5 * excess) return undefined;
-  const other = '(other work of its own: its garbage collector, other clients)';
-  return { kind: `${name} was busy ${other}`, text: `${name} was busy: its threads ran ${round(sched.cpuMs)} ms over the sample, ${round(usualCpuMs)} ms over its target's median one ${other}` };
+  return { kind: `${name} was busy ${other}`, text: `${name} was busy: ${threads} ran ${round(sched.cpuMs)} ms over the sample, ${round(usualCpuMs)} ms over its target's median one ${other}` };
 }
 
 /** The median of what some threads did over each sample of a group that read them; undefined when none did. */
@@ -164,7 +184,7 @@ function usualCpuMs(threads: readonly (Sched | undefined)[]): number | undefined
 }
 
 /** The first cause, in the order of this module's comment, of a tail of a target with `median`. */
-function causeOf(s: Sample, median: number, usual: { apiserverCpuMs?: number; proxyCpuMs?: number }, paddockStalls: readonly Stall[], clientStalls: readonly Stall[]): Cause | undefined {
+function causeOf(s: Sample, median: number, usual: { apiserverCpuMs?: number; proxyCpuMs?: number; clientCpuMs?: number }, paddockStalls: readonly Stall[], clientStalls: readonly Stall[]): Cause | undefined {
   const excess = s.ms - median;
   const paddock = s.role === 'paddock';
   const proxy = s.sched?.proxy;
@@ -172,11 +192,13 @@ function causeOf(s: Sample, median: number, usual: { apiserverCpuMs?: number; pr
     ?? waitCause('the benchmark client', s.sched?.client, excess)
     ?? waitCause('kube-apiserver\'s threads (summed)', s.sched?.kubeApiserver, excess)
     ?? (proxy ? waitCause(`${proxy.name}'s threads (summed)`, proxy.threads, excess) : undefined)
+    ?? cacheWaitCause(s.cacheWait, excess)
     ?? upstreamCause(s, median)
     ?? (paddock ? stallCause('Paddock', paddockStalls, s, excess) : undefined)
     ?? stallCause('benchmark client', clientStalls, s, excess)
     ?? busyCause('kube-apiserver', s.sched?.kubeApiserver, usual.apiserverCpuMs, excess)
-    ?? (proxy ? busyCause(proxy.name, proxy.threads, usual.proxyCpuMs, excess) : undefined);
+    ?? (proxy ? busyCause(proxy.name, proxy.threads, usual.proxyCpuMs, excess) : undefined)
+    ?? busyCause('the benchmark client', s.sched?.client, usual.clientCpuMs, excess, '(work of its own between its stall monitor\'s ticks: a timer, a short GC)', 'its main thread');
 }
 
 /** A thread's accounting as a tail reports it. */
@@ -191,6 +213,7 @@ export function describeCause(t: Tail): string {
     ...(t.paddockLoop ? [`Paddock's event loop on a CPU ${t.paddockLoop.cpuMs} ms, waiting ${t.paddockLoop.waitMs} ms`] : []),
     ...(t.kubeApiserverThreads ? [`kube-apiserver's threads on a CPU ${t.kubeApiserverThreads.cpuMs} ms, waiting ${t.kubeApiserverThreads.waitMs} ms`] : []),
     ...(t.proxyThreads ? [`${t.proxyThreads.name}'s threads on a CPU ${t.proxyThreads.cpuMs} ms, waiting ${t.proxyThreads.waitMs} ms`] : []),
+    ...(t.clientLoop ? [`the client's main thread on a CPU ${t.clientLoop.cpuMs} ms, waiting ${t.clientLoop.waitMs} ms`] : []),
   ];
   return `unexplained${seen.length > 0 ? ` (${seen.join('; ')})` : ''}`;
 }
@@ -208,7 +231,10 @@ export function summarizeTails(samples: readonly Sample[], paddockStalls: readon
   const targets: TailsResult['byTarget'] = [];
   for (const group of byTarget.values()) {
     const median = medianOf(group.map((s) => s.ms));
-    const usual = { apiserverCpuMs: usualCpuMs(group.map((s) => s.sched?.kubeApiserver)), proxyCpuMs: usualCpuMs(group.map((s) => s.sched?.proxy?.threads)) };
+    const usual = {
+      apiserverCpuMs: usualCpuMs(group.map((s) => s.sched?.kubeApiserver)), proxyCpuMs: usualCpuMs(group.map((s) => s.sched?.proxy?.threads)),
+      clientCpuMs: usualCpuMs(group.map((s) => s.sched?.client)),
+    };
     let count = 0;
     let explained = 0;
     for (const s of group) {
@@ -217,11 +243,13 @@ export function summarizeTails(samples: readonly Sample[], paddockStalls: readon
       const loop = !cause && s.role === 'paddock' ? s.sched?.paddock : undefined;
       const apiserver = !cause ? s.sched?.kubeApiserver : undefined;
       const proxy = !cause ? s.sched?.proxy : undefined;
+      const client = !cause ? s.sched?.client : undefined;
       const tail: Tail = {
         scenario: s.scenario, target: s.target, ms: round(s.ms), median: round(median),
         ...(cause ? { cause: cause.text } : {}), ...(loop ? { paddockLoop: rounded(loop) } : {}),
         ...(apiserver ? { kubeApiserverThreads: rounded(apiserver) } : {}),
         ...(proxy ? { proxyThreads: { name: proxy.name, ...rounded(proxy.threads) } } : {}),
+        ...(client ? { clientLoop: rounded(client) } : {}),
       };
       found.push({ tail, kind: cause?.kind ?? 'unexplained' });
       count++;
@@ -257,8 +285,8 @@ export class TailRecorder {
    * over it (for a watch delivery, when a direct watch of kube-apiserver got the change).
    */
   record(of: SampleOf, sentAt: number, ms: number, seen: SampleSeen = {}): void {
-    const { upstreamMs, sched } = seen;
-    this.#samples.push({ ...of, start: performance.timeOrigin + sentAt, ms, ...(upstreamMs === undefined ? {} : { upstreamMs }), ...(sched ? { sched } : {}) });
+    const { upstreamMs, sched, cacheWait } = seen;
+    this.#samples.push({ ...of, start: performance.timeOrigin + sentAt, ms, ...(upstreamMs === undefined ? {} : { upstreamMs }), ...(sched ? { sched } : {}), ...(cacheWait ? { cacheWait } : {}) });
   }
 
   /** Where the samples recorded from now on begin: {@link summarize} from it takes only those. */
