@@ -13,6 +13,7 @@ import { WatchHub } from './api/watch/hub';
 import { SharedInformerFactory } from './cache/factory';
 import { useWatchWindowAge } from './cache/history';
 import { ServingCertManager } from './certs/serving-cert';
+import { checkedPrivateKey } from './certs/x509';
 import { ResourceVersionSeal } from './api/storage/version-seal';
 import { RESOURCE_VERSION_WAIT_MS } from './api/storage/change-log';
 import { PaddockCache } from './cache/paddock-cache';
@@ -73,8 +74,10 @@ async function run(options: Options): Promise<void> {
       await certs.start(stop.signal);
       serving = () => certs.current();
     }
-    // resourceVersions are signed with a key derived from the serving key, which every replica shares.
-    const seal = new ResourceVersionSeal(() => serving().key);
+    // resourceVersions are signed with a key derived from the serving key, which every replica shares. A
+    // key that does not parse (a file caught empty or half written) is not derived from: the seal keeps
+    // the keys in use until the next read.
+    const seal = new ResourceVersionSeal(() => checkedPrivateKey(serving().key));
     useWatchWindowAge(options.watchWindowAgeMs);
     const view = new TenantNamespaceView(cache, options.watchWindow, seal);
     // Every resource of tenancy.paddock.dev/v1alpha1: one registration each, one watch hub each.

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCa, createServingCert } from './x509';
+import { checkedPrivateKey, createCa, createServingCert } from './x509';
 
 const DAY = 86_400_000;
 
@@ -49,5 +49,16 @@ describe('x509', () => {
   test('dates from 2050 on are GeneralizedTime', () => {
     const late = createCa('late', 40 * 365 * DAY, now);
     expect(new Date(new X509Certificate(late.cert).validTo).getUTCFullYear()).toBe(2066);
+  });
+
+  test('a private key is checked before secrets are derived from it: an empty or half-written one is refused', () => {
+    expect(checkedPrivateKey(leaf.key)).toBe(leaf.key);
+    const pem = Buffer.from(leaf.key);
+    expect(checkedPrivateKey(pem)).toBe(pem);
+    expect(() => checkedPrivateKey('')).toThrow();
+    expect(() => checkedPrivateKey(Buffer.alloc(0))).toThrow();
+    expect(() => checkedPrivateKey(leaf.key.slice(0, Math.floor(leaf.key.length / 2)))).toThrow();
+    // A certificate is not a private key.
+    expect(() => checkedPrivateKey(leaf.cert)).toThrow();
   });
 });

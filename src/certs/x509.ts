@@ -155,3 +155,12 @@ export function createServingCert(ca: KeyPair, commonName: string, sans: string[
   });
   return { cert, key: pem(privateKey) };
 }
+
+/**
+ * `key` once it parses as a private key (PEM or DER); throws otherwise. What derives secrets from a key
+ * file checks it first: a file caught empty or half written would yield secrets anyone can compute.
+ */
+export function checkedPrivateKey<K extends Buffer | string>(key: K): K {
+  createPrivateKey(key);
+  return key;
+}
