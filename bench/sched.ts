@@ -5,6 +5,7 @@
  * kube-apiserver's, and a proxy's in front of it, are read from all their threads, summed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { pressureDelta, pressureNow, type Pressure } from './pressure';
 import { round } from './stats';
 
 /** A thread's scheduler accounting (ms): on a CPU, and runnable but waiting for one (the run queue). */
@@ -26,6 +27,8 @@ export interface SampleSched {
   kubeApiserver?: Sched;
   /** A proxy in front of kube-apiserver that served the sample (capsule-proxy), every thread summed. */
   proxy?: { name: string; threads: Sched };
+  /** The machine's stall time over the sample: some task waiting for I/O, or for memory (pressure.ts). */
+  pressure?: Pressure;
 }
 
 /** A process whose threads are read, summed, around each request it serves. */
@@ -87,22 +90,27 @@ export function schedPer(s: Sched, n: number): Sched {
 }
 
 /**
- * Reads the accounting now, of this process, of `paddockPid`, and of every thread of `kubeApiserverPid`
- * and of `proxy` when given; the function returned reads it again and gives what passed in between
+ * Reads the accounting now, of this process, of `paddockPid`, of every thread of `kubeApiserverPid` and
+ * of `proxy` when given, and the machine's stall totals; the function returned reads it again and gives what passed in between
  * (undefined when this process's could not be read).
  */
 export function schedFrom(paddockPid: number | undefined, kubeApiserverPid?: number, proxy?: ServingProcess): () => SampleSched | undefined {
   const proxyBefore = proxy ? threadsSchedOf(proxy.pid) : undefined;
   const apiserverBefore = kubeApiserverPid ? threadsSchedOf(kubeApiserverPid) : undefined;
   const paddockBefore = paddockPid ? schedOf(paddockPid) : undefined;
+  const pressureBefore = pressureNow();
   const clientBefore = schedOf('self');
   return () => {
     const client = schedDelta(clientBefore, schedOf('self'));
+    const pressure = pressureDelta(pressureBefore, pressureNow());
     const paddock = schedDelta(paddockBefore, paddockPid ? schedOf(paddockPid) : undefined);
     const kubeApiserver = threadsDelta(apiserverBefore, kubeApiserverPid ? threadsSchedOf(kubeApiserverPid) : undefined);
     const proxyThreads = threadsDelta(proxyBefore, proxy ? threadsSchedOf(proxy.pid) : undefined);
     return client
-      ? { client, ...(paddock ? { paddock } : {}), ...(kubeApiserver ? { kubeApiserver } : {}), ...(proxy && proxyThreads ? { proxy: { name: proxy.name, threads: proxyThreads } } : {}) }
+      ? {
+        client, ...(paddock ? { paddock } : {}), ...(kubeApiserver ? { kubeApiserver } : {}),
+        ...(proxy && proxyThreads ? { proxy: { name: proxy.name, threads: proxyThreads } } : {}), ...(pressure ? { pressure } : {}),
+      }
       : undefined;
   };
 }

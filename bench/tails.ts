@@ -15,7 +15,10 @@
  *    here, the same way);
  * 8. kube-apiserver was busy with other work: its threads ran longer over the sample than over its
  *    target's median sample (a request through it; its garbage collector, other clients); then the
- *    proxy in front of it, the same way.
+ *    proxy in front of it, then the benchmark client's main thread, the same way;
+ * 9. the machine stalled: some task waited for I/O, then for memory, for that long over the sample
+ *    (pressure.ts; read around list requests). Last, as the least specific: the stalled task is not
+ *    named, but every process that served the sample was idle, not running and not waiting for a CPU.
  *
  * Paddock's waits and stalls explain only samples Paddock served; the client's, any; kube-apiserver's and
  * a proxy's, only those of requests through them (the benchmark reads their threads around those alone). A wait comes
@@ -25,6 +28,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { sleep } from '../test/controlplane/processes';
 import type { CacheWait } from './cache-wait';
+import type { Pressure } from './pressure';
 import type { SampleSched, Sched } from './sched';
 import { median as medianOf, round } from './stats';
 
@@ -78,6 +82,8 @@ export interface Tail {
   proxyThreads?: Sched & { name: string };
   /** A sample with no cause: what the benchmark client's main thread did over it, when that was read. */
   clientLoop?: Sched;
+  /** A sample with no cause: the machine's stall time over it, when that was read. */
+  pressure?: Pressure;
 }
 
 export interface TailsResult {
@@ -177,6 +183,17 @@ function busyCause(name: string, sched: Sched | undefined, usualCpuMs: number | 
   return { kind: `${name} was busy ${other}`, text: `${name} was busy: ${threads} ran ${round(sched.cpuMs)} ms over the sample, ${round(usualCpuMs)} ms over its target's median one ${other}` };
 }
 
+/** The machine stalled on I/O, then on memory, for at least half of `excess` over the sample (PSI). */
+function pressureCause(pressure: Pressure | undefined, excess: number): Cause | undefined {
+  if (!pressure) return undefined;
+  for (const [what, ms] of [['I/O', pressure.ioMs], ['memory', pressure.memoryMs]] as const) {
+    if (ms < 0.5 * excess) continue;
+    const why = '(the kernel\'s pressure stall information: a process so stalled is idle, neither on a CPU nor waiting for one)';
+    return { kind: `the machine: tasks stalled waiting for ${what} ${why}`, text: `the machine: tasks stalled waiting for ${what} ${round(ms)} ms over the sample ${why}` };
+  }
+  return undefined;
+}
+
 /** The median of what some threads did over each sample of a group that read them; undefined when none did. */
 function usualCpuMs(threads: readonly (Sched | undefined)[]): number | undefined {
   const cpu = threads.flatMap((t) => (t ? [t.cpuMs] : []));
@@ -198,7 +215,8 @@ function causeOf(s: Sample, median: number, usual: { apiserverCpuMs?: number; pr
     ?? stallCause('benchmark client', clientStalls, s, excess)
     ?? busyCause('kube-apiserver', s.sched?.kubeApiserver, usual.apiserverCpuMs, excess)
     ?? (proxy ? busyCause(proxy.name, proxy.threads, usual.proxyCpuMs, excess) : undefined)
-    ?? busyCause('the benchmark client', s.sched?.client, usual.clientCpuMs, excess, '(work of its own between its stall monitor\'s ticks: a timer, a short GC)', 'its main thread');
+    ?? busyCause('the benchmark client', s.sched?.client, usual.clientCpuMs, excess, '(work of its own between its stall monitor\'s ticks: a timer, a short GC)', 'its main thread')
+    ?? pressureCause(s.sched?.pressure, excess);
 }
 
 /** A thread's accounting as a tail reports it. */
@@ -214,6 +232,7 @@ export function describeCause(t: Tail): string {
     ...(t.kubeApiserverThreads ? [`kube-apiserver's threads on a CPU ${t.kubeApiserverThreads.cpuMs} ms, waiting ${t.kubeApiserverThreads.waitMs} ms`] : []),
     ...(t.proxyThreads ? [`${t.proxyThreads.name}'s threads on a CPU ${t.proxyThreads.cpuMs} ms, waiting ${t.proxyThreads.waitMs} ms`] : []),
     ...(t.clientLoop ? [`the client's main thread on a CPU ${t.clientLoop.cpuMs} ms, waiting ${t.clientLoop.waitMs} ms`] : []),
+    ...(t.pressure ? [`the machine stalled on I/O ${t.pressure.ioMs} ms, on memory ${t.pressure.memoryMs} ms`] : []),
   ];
   return `unexplained${seen.length > 0 ? ` (${seen.join('; ')})` : ''}`;
 }
@@ -244,12 +263,14 @@ export function summarizeTails(samples: readonly Sample[], paddockStalls: readon
       const apiserver = !cause ? s.sched?.kubeApiserver : undefined;
       const proxy = !cause ? s.sched?.proxy : undefined;
       const client = !cause ? s.sched?.client : undefined;
+      const pressure = !cause ? s.sched?.pressure : undefined;
       const tail: Tail = {
         scenario: s.scenario, target: s.target, ms: round(s.ms), median: round(median),
         ...(cause ? { cause: cause.text } : {}), ...(loop ? { paddockLoop: rounded(loop) } : {}),
         ...(apiserver ? { kubeApiserverThreads: rounded(apiserver) } : {}),
         ...(proxy ? { proxyThreads: { name: proxy.name, ...rounded(proxy.threads) } } : {}),
         ...(client ? { clientLoop: rounded(client) } : {}),
+        ...(pressure ? { pressure: { ioMs: round(pressure.ioMs), memoryMs: round(pressure.memoryMs) } } : {}),
       };
       found.push({ tail, kind: cause?.kind ?? 'unexplained' });
       count++;
