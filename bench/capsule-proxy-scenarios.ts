@@ -34,8 +34,8 @@ export async function capsuleOwnerList(cluster: BenchCluster, cp: CapsuleProxy, 
     { name: 'Paddock via kube-apiserver, Table', role: 'paddock', client: viaApiserver, path: TNS, accept: ACCEPT_TABLE, expectRows: expect },
     { name: 'Paddock direct, JSON', role: 'paddock', client: direct, path: TNS, accept: ACCEPT_JSON, expectRows: expect },
     { name: 'Paddock via kube-apiserver, JSON', role: 'paddock', client: viaApiserver, path: TNS, accept: ACCEPT_JSON, expectRows: expect },
-    { name: 'capsule-proxy namespaces, Table', role: 'baseline', client: viaProxy, path: '/api/v1/namespaces', accept: ACCEPT_TABLE, expectRows: expect },
-    { name: 'capsule-proxy namespaces, JSON', role: 'baseline', client: viaProxy, path: '/api/v1/namespaces', accept: ACCEPT_JSON, expectRows: expect },
+    { name: 'capsule-proxy namespaces, Table', role: 'baseline', client: viaProxy, path: '/api/v1/namespaces', accept: ACCEPT_TABLE, expectRows: expect, watchCache: 'namespaces' },
+    { name: 'capsule-proxy namespaces, JSON', role: 'baseline', client: viaProxy, path: '/api/v1/namespaces', accept: ACCEPT_JSON, expectRows: expect, watchCache: 'namespaces' },
     // The floor of any request through kube-apiserver (its TLS, authentication, authorization, priority
     // and fairness, audit), for reading the hop: Paddock through kube-apiserver ≈ this + the proxying + Paddock.
     { name: 'kube-apiserver /version (floor of any request through it)', role: 'baseline', client: viaApiserver, path: '/version', accept: ACCEPT_JSON, expectRows: (n) => n === 0 },
@@ -68,8 +68,8 @@ export async function capsuleAdminList(cluster: BenchCluster, cp: CapsuleProxy, 
     { name: 'Paddock via kube-apiserver, Table', role: 'paddock', client: cluster.admin, path: TNS, accept: ACCEPT_TABLE, expectRows: all },
     { name: 'Paddock direct, JSON', role: 'paddock', client: cluster.paddockAdmin!, path: TNS, accept: ACCEPT_JSON, expectRows: all },
     { name: 'Paddock via kube-apiserver, JSON', role: 'paddock', client: cluster.admin, path: TNS, accept: ACCEPT_JSON, expectRows: all },
-    { name: 'capsule-proxy namespaces, Table', role: 'baseline', client: viaProxy, path: '/api/v1/namespaces', accept: ACCEPT_TABLE, expectRows: allAndSystem },
-    { name: 'capsule-proxy namespaces, JSON', role: 'baseline', client: viaProxy, path: '/api/v1/namespaces', accept: ACCEPT_JSON, expectRows: allAndSystem },
+    { name: 'capsule-proxy namespaces, Table', role: 'baseline', client: viaProxy, path: '/api/v1/namespaces', accept: ACCEPT_TABLE, expectRows: allAndSystem, watchCache: 'namespaces' },
+    { name: 'capsule-proxy namespaces, JSON', role: 'baseline', client: viaProxy, path: '/api/v1/namespaces', accept: ACCEPT_JSON, expectRows: allAndSystem, watchCache: 'namespaces' },
   ];
   const o = config.adminList;
   const result: ListResult = { scenario: 'admin-list', size, ...o, targets: await measure(targets, { ...o, warmup: 2, scenario: `capsule admin list at ${size}`, kubeApiserver: kubeApiserverOf(cluster, cp.url), proxy: proxyOf(cp), paddock: paddockOf(cluster) }) };

@@ -353,8 +353,8 @@ function tailsMarkdown(t: TailsResult): string {
     'for a list through kube-apiserver, a wait of its watch cache to catch up with etcd before a consistent read, read from kube-apiserver\'s `apiserver_watch_cache_read_wait_seconds` after each slow request (`cache-wait.ts`); ' +
     'for a watch delivery, kube-apiserver\'s own watch (a direct watch open in every phase) delivering the same change late by at least as much; ' +
     'a GC pause or the event loop blocked in Paddock (for a sample it served), then in the benchmark client, as each process records it (`probe/stall-probe.cjs`); ' +
-    'then kube-apiserver, then capsule-proxy, then the benchmark client\'s main thread, busy with other work: it ran longer over the sample than over its target\'s median sample; ' +
-    'last, for a list request, the machine stalled: some task waiting for I/O, then for memory, over the sample (the kernel\'s pressure stall information, `/proc/pressure`). ' +
+    'last, kube-apiserver, then capsule-proxy, then the benchmark client\'s main thread, busy with other work: it ran longer over the sample than over its target\'s median sample. ' +
+    'An unexplained tail shows what those threads did over it and, for a list request, how long some task of the machine waited for I/O or for memory (the kernel\'s pressure stall information, `/proc/pressure`: the whole machine\'s, so never a cause). ' +
     `${t.count} tails of ${t.samples} samples, ${t.explained} explained.`, ''];
   if (t.count) {
     out.push(table(['cause', 'tails'], Object.entries(t.byCause).sort((a, b) => b[1] - a[1]).map(([c, n]) => [c, n])), '');

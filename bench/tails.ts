@@ -15,10 +15,11 @@
  *    here, the same way);
  * 8. kube-apiserver was busy with other work: its threads ran longer over the sample than over its
  *    target's median sample (a request through it; its garbage collector, other clients); then the
- *    proxy in front of it, then the benchmark client's main thread, the same way;
- * 9. the machine stalled: some task waited for I/O, then for memory, for that long over the sample
- *    (pressure.ts; read around list requests). Last, as the least specific: the stalled task is not
- *    named, but every process that served the sample was idle, not running and not waiting for a CPU.
+ *    proxy in front of it, then the benchmark client's main thread, the same way.
+ *
+ * An unexplained tail shows what was read over it: the threads above, and the machine's stall time
+ * (pressure.ts: some task of the machine waiting for I/O or for memory). The stall time is not a cause:
+ * it is the whole machine's, and names no task that served the sample.
  *
  * Paddock's waits and stalls explain only samples Paddock served; the client's, any; kube-apiserver's and
  * a proxy's, only those of requests through them (the benchmark reads their threads around those alone). A wait comes
@@ -183,17 +184,6 @@ function busyCause(name: string, sched: Sched | undefined, usualCpuMs: number | 
   return { kind: `${name} was busy ${other}`, text: `${name} was busy: ${threads} ran ${round(sched.cpuMs)} ms over the sample, ${round(usualCpuMs)} ms over its target's median one ${other}` };
 }
 
-/** The machine stalled on I/O, then on memory, for at least half of `excess` over the sample (PSI). */
-function pressureCause(pressure: Pressure | undefined, excess: number): Cause | undefined {
-  if (!pressure) return undefined;
-  for (const [what, ms] of [['I/O', pressure.ioMs], ['memory', pressure.memoryMs]] as const) {
-    if (ms < 0.5 * excess) continue;
-    const why = '(the kernel\'s pressure stall information: a process so stalled is idle, neither on a CPU nor waiting for one)';
-    return { kind: `the machine: tasks stalled waiting for ${what} ${why}`, text: `the machine: tasks stalled waiting for ${what} ${round(ms)} ms over the sample ${why}` };
-  }
-  return undefined;
-}
-
 /** The median of what some threads did over each sample of a group that read them; undefined when none did. */
 function usualCpuMs(threads: readonly (Sched | undefined)[]): number | undefined {
   const cpu = threads.flatMap((t) => (t ? [t.cpuMs] : []));
@@ -215,8 +205,7 @@ function causeOf(s: Sample, median: number, usual: { apiserverCpuMs?: number; pr
     ?? stallCause('benchmark client', clientStalls, s, excess)
     ?? busyCause('kube-apiserver', s.sched?.kubeApiserver, usual.apiserverCpuMs, excess)
     ?? (proxy ? busyCause(proxy.name, proxy.threads, usual.proxyCpuMs, excess) : undefined)
-    ?? busyCause('the benchmark client', s.sched?.client, usual.clientCpuMs, excess, '(work of its own between its stall monitor\'s ticks: a timer, a short GC)', 'its main thread')
-    ?? pressureCause(s.sched?.pressure, excess);
+    ?? busyCause('the benchmark client', s.sched?.client, usual.clientCpuMs, excess, '(work of its own between its stall monitor\'s ticks: a timer, a short GC)', 'its main thread');
 }
 
 /** A thread's accounting as a tail reports it. */

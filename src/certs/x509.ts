@@ -157,8 +157,9 @@ export function createServingCert(ca: KeyPair, commonName: string, sans: string[
 }
 
 /**
- * `key` once it parses as a private key (PEM or DER); throws otherwise. What derives secrets from a key
- * file checks it first: a file caught empty or half written would yield secrets anyone can compute.
+ * `key` once it parses as a private key (PEM, as the TLS server reads it); throws otherwise. What derives
+ * secrets from a key file checks it first: a file caught empty or half written would yield secrets anyone
+ * can compute.
  */
 export function checkedPrivateKey<K extends Buffer | string>(key: K): K {
   createPrivateKey(key);

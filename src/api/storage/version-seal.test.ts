@@ -82,6 +82,24 @@ describe('ResourceVersionSeal', () => {
     expect(() => new ResourceVersionSeal(() => { throw new Error('no key'); }).seal(plain('x'))).toThrow('no key');
   });
 
+  it('with no key ever read, refuses to seal with the read\'s own error until a read succeeds, and opens nothing', () => {
+    let now = 1_000_000;
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+    let key: string | undefined;
+    const seal = new ResourceVersionSeal(() => {
+      if (key === undefined) throw new Error('the serving key does not parse');
+      return key;
+    });
+    expect(() => seal.seal(plain('x'))).toThrow('the serving key does not parse');
+    // Within the 10 s between reads: the same refusal, not a failure of its own.
+    now += 1000;
+    expect(() => seal.seal(plain('x'))).toThrow('the serving key does not parse');
+    expect(seal.open(new ResourceVersionSeal(() => 'key one').seal(plain('x')))).toBeUndefined();
+    key = 'key one';
+    now += 60_000;
+    expect(seal.seal(plain('x'))).toBe(new ResourceVersionSeal(() => 'key one').seal(plain('x')));
+  });
+
   it.each([
     ['nothing', ''], ['a word', 'abc'], ['a number', '1.5'], ['a colon', 'p:1'], ['too short a text', 'A'.repeat(43)], ['too long a text', 'A'.repeat(2000)],
     ['padded base64', `${'A'.repeat(60)}=`], ['standard base64', `${'A'.repeat(60)}+/`],

@@ -42,6 +42,8 @@ export class ResourceVersionSeal {
   #keys: Keys[] = [];
   #source: Buffer | undefined;
   #readAt = -Infinity;
+  /** Why the last read gave no key, while none has ever been read: what sealing without one throws. */
+  #unreadable: unknown;
   /** The last plaintext sealed, and with which keys: a list's resourceVersion repeats until a source changes. */
   #last: { plain: Buffer; keys: Keys; sealed: string } | undefined;
 
@@ -50,6 +52,8 @@ export class ResourceVersionSeal {
   /** `plain`, sealed with the current key. */
   seal(plain: Buffer): string {
     const keys = this.#current()[0];
+    // No key yet, and none until the next read (reads are 10 s apart): nothing can be sealed.
+    if (!keys) throw this.#unreadable;
     const last = this.#last;
     if (last && last.keys === keys && last.plain.equals(plain)) return last.sealed;
     const tag = this.#tag(keys, plain);
@@ -120,6 +124,7 @@ export class ResourceVersionSeal {
         // rows are only ever the join of the sources now: see TenantNamespaceView). No key yet: nothing
         // can be sealed.
         if (this.#keys.length > 0) return this.#keys;
+        this.#unreadable = err;
         throw err;
       }
       if (!this.#source || !source.equals(this.#source)) {
