@@ -109,11 +109,12 @@ export class CacheWaitProbe {
 
   /** A request that took `ms`: when it reads a watch cache and was suspect, the wait of its window that is its own. */
   async after(request: CacheReader, ms: number): Promise<CacheWait | undefined> {
+    if (!request.watchCache) return undefined;
     const times = this.#times.get(request.name);
     // The median is at least the fastest time: most requests are cleared without sorting.
     const suspect = !times || (ms > SUSPECT_FACTOR * times.fastest && ms > SUSPECT_FACTOR * median(times.all));
     this.timed(request.name, ms);
-    if (!request.watchCache || !this.#last) return undefined;
+    if (!this.#last) return undefined;
     if (!suspect) {
       this.#longestInWindow = Math.max(this.#longestInWindow, ms);
       return undefined;

@@ -152,7 +152,7 @@ export interface KubeApiserverProcess {
   pid: number;
   /** The servers whose requests it serves: itself, and a proxy in front of it (capsule-proxy). */
   servesFor: readonly string[];
-  /** Reads its watch caches' read-wait histogram (cache-wait.ts), after each suspiciously slow sequential request through it. */
+  /** Reads its watch caches' read-wait histogram (cache-wait.ts), after each suspiciously slow sequential request that reads one. */
   cacheWaits?: () => Promise<CacheWaits>;
 }
 

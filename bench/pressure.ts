@@ -2,8 +2,8 @@
  * The kernel's pressure stall information (PSI, /proc/pressure/<resource>): the time, summed since boot,
  * during which at least one task of the machine was stalled waiting for I/O, or for memory (reclaim,
  * swap-in, thrashing). A process so stalled is neither on a CPU nor waiting for one: schedstat shows it
- * idle. Read around a request, the time the machine spent stalled names a wait that nothing else here
- * records — such as a write that the kernel's dirty-page writeback throttles.
+ * idle. Read around a list request, it is shown beside a tail nothing else explains, never named its
+ * cause: it is the whole machine's, and names no task that served the request (tails.ts).
  */
 import { readFileSync } from 'node:fs';
 

@@ -91,8 +91,8 @@ export function schedPer(s: Sched, n: number): Sched {
 
 /**
  * Reads the accounting now, of this process, of `paddockPid`, of every thread of `kubeApiserverPid` and
- * of `proxy` when given, and the machine's stall totals; the function returned reads it again and gives what passed in between
- * (undefined when this process's could not be read).
+ * of `proxy` when given, and the machine's stall totals; the function returned reads it again and gives
+ * what passed in between (undefined when this process's could not be read).
  */
 export function schedFrom(paddockPid: number | undefined, kubeApiserverPid?: number, proxy?: ServingProcess): () => SampleSched | undefined {
   const proxyBefore = proxy ? threadsSchedOf(proxy.pid) : undefined;
