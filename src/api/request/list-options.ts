@@ -3,6 +3,7 @@ import { SelectorParseError } from '../../selectors/errors';
 import { parseLabelSelector, type LabelSelector } from '../../selectors/label-selector';
 import { badRequest, unsupportedFieldLabel } from '../status';
 import { truncateForMessage } from '../status/quote';
+import { single } from './query';
 
 /** The query parameters of a list or watch (metav1.ListOptions), validated. */
 export interface ListOptions {
@@ -21,11 +22,6 @@ export interface ListOptions {
 }
 
 type Query = URLSearchParams;
-
-function single(q: Query, name: string): string | undefined {
-  const all = q.getAll(name);
-  return all.length ? all[all.length - 1] : undefined;
-}
 
 /** Go's strconv.ParseBool, as kube reads boolean query parameters. */
 function bool(q: Query, name: string): boolean | undefined {

@@ -1,13 +1,14 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { apiRequestDuration } from '../../metrics/api';
 import { GROUP_VERSION } from '../group-version';
+import { parseGetOptions } from '../request/get-options';
 import { parseListOptions } from '../request/list-options';
 import { sendError } from '../request/respond';
 import { failure, methodNotSupported } from '../status';
 import type { CompletedConfig, Served } from './server-config';
 import { clientErrorOf } from './errors';
 import { authentication, type Req } from './filters/authentication';
-import type { HandlerContext } from './handlers/context';
+import { queryOf, type HandlerContext } from './handlers/context';
 import { create } from './handlers/create';
 import { del } from './handlers/delete';
 import { get } from './handlers/get';
@@ -36,7 +37,7 @@ function observe(started: bigint, verb: string, resource: string, code: number):
 async function collection(ctx: HandlerContext, { resource, hub }: Served, req: Req, res: Response): Promise<void> {
   const started = process.hrtime.bigint();
   const { names } = resource;
-  const query = new URL(req.originalUrl, 'https://x').searchParams;
+  const query = queryOf(req);
   let verb = 'list';
   let code = 200;
   try {
@@ -68,17 +69,16 @@ async function item(ctx: HandlerContext, { resource }: Served, req: Req, res: Re
   try {
     // The router has already decoded the path (a malformed encoding never gets here: see clientErrorOf).
     const name = decodeURIComponent(ITEM_PATH.exec(req.path)![2]);
-    await ctx.limits.bounded(async () => {
-      if (req.method === 'GET' || req.method === 'HEAD') {
-        await get(ctx, resource, name, req, res);
-      } else if (req.method === 'DELETE' && resource.delete) {
-        verb = 'delete';
-        await del(ctx, resource as Parameters<typeof del>[1], name, req, res);
-      } else {
-        verb = req.method.toLowerCase();
-        throw methodNotSupported(names, verb === 'put' ? 'update' : verb);
-      }
-    });
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      // Bounded by the handler itself, after any wait for a resourceVersion (which holds no slot).
+      await get(ctx, resource, name, req, res, parseGetOptions(queryOf(req)));
+    } else if (req.method === 'DELETE' && resource.delete) {
+      verb = 'delete';
+      await ctx.limits.bounded(() => del(ctx, resource as Parameters<typeof del>[1], name, req, res));
+    } else {
+      verb = req.method.toLowerCase();
+      throw methodNotSupported(names, verb === 'put' ? 'update' : verb);
+    }
   } catch (err) {
     code = sendError(res, err).code;
   } finally {

@@ -1,5 +1,6 @@
 import type { KubeObject, ListMeta } from '../../kube/types';
 import { decodeContinue, encodeContinue } from '../request/continue-token';
+import type { GetOptions } from '../request/get-options';
 import type { ListOptions } from '../request/list-options';
 import { badRequest, expired, EXPIRED_MESSAGES, notFound, timeout } from '../status';
 import type { RowStorage } from '../storage/row-storage';
@@ -17,6 +18,9 @@ export interface ListResult<T extends KubeObject = KubeObject> {
   metadata: ListMeta;
 }
 
+const notAResourceVersion = (rv: string) => badRequest(`resourceVersion: Invalid value: "${rv.slice(0, 64)}": must be a resourceVersion this resource issued`);
+const notReached = (storage: { resourceVersion: string }, rv: string) => timeout(`Too large resource version: ${rv}, current: ${storage.resourceVersion}`, 1);
+
 /**
  * Checks a list's resourceVersion against the view. The view serves only its current state, which is
  * "not older than" every resourceVersion any replica has handed out and this one has reached; an exact
@@ -31,9 +35,9 @@ function checkListResourceVersion(storage: RowStorage<KubeObject>, opts: ListOpt
     return;
   }
   const located = storage.locate(rv);
-  if (located === 'invalid') throw badRequest(`resourceVersion: Invalid value: "${rv.slice(0, 64)}": must be a resourceVersion this resource issued`);
+  if (located === 'invalid') throw notAResourceVersion(rv);
   if (located === 'expired') throw expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, storage.resourceVersion));
-  if (located === 'ahead') throw timeout(`Too large resource version: ${rv}, current: ${storage.resourceVersion}`, 1);
+  if (located === 'ahead') throw notReached(storage, rv);
   if (opts.resourceVersionMatch === 'Exact' && !located.current) {
     throw expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, storage.resourceVersion));
   }
@@ -106,8 +110,19 @@ export function listRows<T extends KubeObject>(resource: ServedResource<T>, view
   return { items: page, metadata };
 }
 
-/** GET: one row; one the caller may not see answers exactly as one that does not exist. */
-export function getRow<T extends KubeObject>(resource: ServedResource<T>, viewer: Viewer, name: string): T {
+/**
+ * GET: one row; one the caller may not see answers exactly as one that does not exist. A resourceVersion
+ * asks for a state not older than it, as kube's get does: one this replica has reached is answered with
+ * the current state (so is one it no longer retains: older still), one it has not reached is 504 as kube
+ * answers after waiting (the caller waited for it already), and one that is no resourceVersion is 400.
+ */
+export function getRow<T extends KubeObject>(resource: ServedResource<T>, viewer: Viewer, name: string, opts: GetOptions = {}): T {
+  const rv = opts.resourceVersion;
+  if (rv) {
+    const located = resource.storage.locate(rv);
+    if (located === 'invalid') throw notAResourceVersion(rv);
+    if (located === 'ahead') throw notReached(resource.storage, rv);
+  }
   const row = resource.storage.get(name);
   if (!row || !resource.storage.canSee(viewer, row)) throw notFound(resource.names, name);
   return row;

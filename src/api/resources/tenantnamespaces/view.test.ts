@@ -329,6 +329,33 @@ describe('list and get', () => {
     }
   });
 
+  const ahead = (w: World) => w.view.log.seal.seal(encodeVersion(w.view.log.sources.map((s) => ({ rev: s.rev + 5, fingerprint: 'ffffffffffffffff' }))));
+  it.each([
+    ['a resourceVersion this replica has not reached', ahead, 504],
+    ['a resourceVersion that is not one', () => 'abc', 400],
+  ])('answers a get at %s with its Status', (_what, rv, code) => {
+    const w = world();
+    try {
+      getRow(tenantNamespacesResource(w.view), alice, 'oil-a', { resourceVersion: rv(w) });
+      throw new Error('got');
+    } catch (err) {
+      expect(err).toBeInstanceOf(StatusError);
+      expect((err as StatusError).code).toBe(code);
+    }
+  });
+
+  // Not older than: the current state is newer than any state this replica has passed, retained or not.
+  it.each([
+    ['an earlier one', previous],
+    ['one no longer retained', forgotten],
+    ["kube-apiserver's integer one", () => '12345'],
+  ])('answers a get at %s with the current row', (_what, rv) => {
+    const w = world();
+    const at = rv(w);
+    w.ns('oil-a', 'oil', { now: 'yes' });
+    expect(getRow(tenantNamespacesResource(w.view), alice, 'oil-a', { resourceVersion: at }).metadata.labels).toMatchObject({ now: 'yes' });
+  });
+
   it('serves a NotOlderThan resourceVersion it has reached', () => {
     const w = world();
     const { view } = w;

@@ -6,23 +6,20 @@ import { sendStream } from '../../request/respond';
 import type { ServedResource } from '../../registration/served-resource';
 import { listRows } from '../../serving/rows';
 import { renderList } from '../../serving/render';
-import { RESOURCE_VERSION_WAIT_MS } from '../../storage/change-log';
 import type { Req } from '../filters/authentication';
 import { negotiate, type HandlerContext } from './context';
+import { awaitResourceVersion } from './resource-version';
 
 /** `GET /apis/<group>/<version>/<resource>`: the caller's rows, paged, streamed from their cached encodings. */
 export async function list(ctx: HandlerContext, resource: ServedResource, req: Req, res: Response, options: ListOptions): Promise<void> {
   ctx.limits.requireSynced();
-  // A resourceVersion (or a continue token) another replica issued and this one has not reached yet:
-  // wait for it, as kube-apiserver waits for a revision its watch cache has not seen — then 504, or 410
-  // for the token, if it never comes. Only a caller allowed to list waits, and waiting holds no
-  // in-flight slot (the view bounds how many wait at once).
+  // A resourceVersion (or a continue token's) another replica issued and this one has not reached yet is
+  // waited for; if it never comes, the list is 504 (410 for a token).
   const awaited = options.resourceVersion || (options.continueToken && resourceVersionOfContinue(options.continueToken));
-  if (awaited && resource.storage.locate(awaited) === 'ahead') {
+  await awaitResourceVersion(resource, awaited || undefined, async () => {
     checkTargetFits(negotiate(req, false).negotiated, 'list');
     await ctx.access.authorize(resource, req.user!, 'list');
-    await resource.storage.whenReached(awaited, RESOURCE_VERSION_WAIT_MS);
-  }
+  });
   await ctx.limits.bounded(async () => {
     const { negotiated, includeObject, pretty } = negotiate(req, false);
     checkTargetFits(negotiated, 'list');
