@@ -16,6 +16,12 @@ export const apiInflight = new Gauge({
   registers: [registry],
 });
 
+export const resourceVersionWaits = new Gauge({
+  name: 'paddock_resource_version_waits',
+  help: 'Requests (lists, gets, watches) waiting for a resourceVersion another replica issued that this one has not reached yet.',
+  registers: [registry],
+});
+
 export const apiRejected = new Counter({
   name: 'paddock_apiserver_rejected_requests_total',
   help: 'Requests refused by a bound (inflight, watchers per user, body size) or before the caches synced (not-synced), by reason.',

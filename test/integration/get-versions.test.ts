@@ -1,5 +1,4 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { join } from 'node:path';
 import { startPaddock, stopPaddock, type PaddockProcess } from '../controlplane/paddock';
 import { applyObject, controlPlane, httpsRequest, kubectl, kubectlJson, uniqueName, waitFor } from './env';
@@ -34,9 +33,9 @@ describe('a get with a resourceVersion another replica issued', () => {
   });
 
   afterAll(async () => {
-    relay.release();
-    await stopPaddock(behind);
-    await relay.close();
+    relay?.release();
+    if (behind) await stopPaddock(behind);
+    await relay?.close();
     await kubectl('admin', ['delete', 'tenant', name, '--wait=false']);
     await waitFor(`the rows of ${name} gone`, async () => (await kubectlJson('admin', ['get', 'tns', '--field-selector', `spec.tenant=${name}`])).items.length === 0, 170_000, 1000);
   });
@@ -44,23 +43,10 @@ describe('a get with a resourceVersion another replica issued', () => {
   // As admin (system:masters): Paddock authorizes it without a SubjectAccessReview, which the relay would hold too.
   const getRow = (port: number, query = '') => httpsRequest(`https://127.0.0.1:${port}${tnsPath(ns)}${query}`, { cert: controlPlane().pki.users.admin });
 
-  /** {@link getRow}, and when its request has been written to the connection. */
-  function getSent(port: number, query: string): { sent: Promise<void>; answer: Promise<{ status: number; body: string }> } {
-    const { pki } = controlPlane();
-    let sent!: () => void;
-    const whenSent = new Promise<void>((resolve) => (sent = resolve));
-    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({
-        host: '127.0.0.1', port, path: `${tnsPath(ns)}${query}`, servername: 'localhost',
-        ca: readFileSync(pki.ca.cert), cert: readFileSync(pki.users.admin.cert), key: readFileSync(pki.users.admin.key),
-      }, (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-      req.on('finish', sent).on('error', reject).end();
-    });
-    answer.catch(() => sent());
-    return { sent: whenSent, answer };
+  /** How many requests the replica on `port` has waiting for a resourceVersion (its metric). */
+  async function waitsOn(port: number): Promise<number> {
+    const metrics = (await httpsRequest(`https://127.0.0.1:${port}/metrics`, { cert: controlPlane().pki.users.admin })).body;
+    return Number(/^paddock_resource_version_waits (\d+)$/m.exec(metrics)?.[1] ?? NaN);
   }
 
   /** Labels the namespace and returns its row's resourceVersion once replica A serves the label. */
@@ -82,7 +68,11 @@ describe('a get with a resourceVersion another replica issued', () => {
       const started = Date.now();
       const res = await getRow(behind.port, `?resourceVersion=${encodeURIComponent(rv)}`);
       expect(res.status).toBe(504);
-      expect(JSON.parse(res.body)).toMatchObject({ kind: 'Status', reason: 'Timeout', code: 504, message: expect.stringMatching(/^Timeout: Too large resource version: /) });
+      expect(JSON.parse(res.body)).toMatchObject({
+        kind: 'Status', reason: 'Timeout', code: 504, message: expect.stringMatching(/^Timeout: Too large resource version: /),
+        // What client-go tells this timeout from others by (apierrors.IsTooLargeResourceVersion).
+        details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+      });
       expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
       // Without a resourceVersion it answers at once from its cache as it stands: the row before the label.
       expect(JSON.parse((await getRow(behind.port)).body).metadata.labels.step).not.toBe('held');
@@ -93,12 +83,15 @@ describe('a get with a resourceVersion another replica issued', () => {
 
   it('answers with the row as of that state once it reaches it', async () => {
     relay.hold();
-    let asked: ReturnType<typeof getSent> | undefined;
+    let asked: { answer: ReturnType<typeof getRow> } | undefined;
     try {
       const rv = await relabelSeenByA('reached');
-      // Asked while held, released once the request is sent: it reaches the replica before the changes do.
-      asked = getSent(behind.port, `?resourceVersion=${encodeURIComponent(rv)}`);
-      await asked.sent;
+      // Asked while held, released once the replica reports the request waiting (before it could answer).
+      asked = { answer: getRow(behind.port, `?resourceVersion=${encodeURIComponent(rv)}`) };
+      let answered = false;
+      void asked.answer.then(() => (answered = true), () => (answered = true));
+      await waitFor('the get waiting (or answered)', async () => answered || (await waitsOn(behind.port)) === 1, 10_000, 50);
+      expect(answered).toBe(false);
     } finally {
       relay.release();
     }

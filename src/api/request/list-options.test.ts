@@ -22,3 +22,13 @@ describe('parseListOptions: integers as kube-apiserver reads them (int64)', () =
     }
   });
 });
+
+describe('parseListOptions: a repeated parameter', () => {
+  it('takes the first value, as kube-apiserver does', () => {
+    const opts = parse('labelSelector=a=1&labelSelector=b=2&limit=3&limit=500&resourceVersion=first&resourceVersion=second&watch=true&watch=false');
+    expect(opts.labelSelector?.requirements.map((r) => r.key)).toEqual(['a']);
+    expect(opts.limit).toBe(3);
+    expect(opts.resourceVersion).toBe('first');
+    expect(opts.watch).toBe(true);
+  });
+});

@@ -2,7 +2,7 @@ import type { KubeObject, ListMeta } from '../../kube/types';
 import { decodeContinue, encodeContinue } from '../request/continue-token';
 import type { GetOptions } from '../request/get-options';
 import type { ListOptions } from '../request/list-options';
-import { badRequest, expired, EXPIRED_MESSAGES, notFound, timeout } from '../status';
+import { badRequest, expired, EXPIRED_MESSAGES, notFound, tooLargeResourceVersion } from '../status';
 import type { RowStorage } from '../storage/row-storage';
 import { matchesSelectors, selectRows } from '../storage/select';
 import type { ServedResource, Viewer } from '../registration/served-resource';
@@ -19,7 +19,7 @@ export interface ListResult<T extends KubeObject = KubeObject> {
 }
 
 const notAResourceVersion = (rv: string) => badRequest(`resourceVersion: Invalid value: "${rv.slice(0, 64)}": must be a resourceVersion this resource issued`);
-const notReached = (storage: { resourceVersion: string }, rv: string) => timeout(`Too large resource version: ${rv}, current: ${storage.resourceVersion}`, 1);
+const notReached = (storage: { resourceVersion: string }, rv: string) => tooLargeResourceVersion(rv, storage.resourceVersion);
 
 /**
  * Checks a list's resourceVersion against the view. The view serves only its current state, which is

@@ -254,6 +254,17 @@ export function timeout(message = 'request did not complete within the allotted 
 }
 
 /**
+ * 504 Timeout for a resourceVersion this replica has not reached in time, as kube-apiserver's
+ * storage.NewTooLargeResourceVersionError: retried after 1 s, with the cause client-go looks for
+ * (`ResourceVersionTooLarge`) to tell it from any other timeout.
+ */
+export function tooLargeResourceVersion(rv: string, current: string): StatusError {
+  return failure('Timeout', `Timeout: Too large resource version: ${rv}, current: ${current}`, {
+    retryAfterSeconds: 1, causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+  });
+}
+
+/**
  * 408 with reason Timeout: the client did not send its request (its body) in time. kube-apiserver has no
  * separate body deadline (its 60 s request deadline answers 504); a body that stalls is the client's doing,
  * so it gets a 4xx, with the reason clients already treat as "try again".

@@ -311,6 +311,20 @@ describe('waiting for a resourceVersion this replica has not reached', () => {
     await Promise.all(waits);
     expect(released).toBe(MAX_RESOURCE_VERSION_WAITS);
   });
+
+  it('gives the place of a wait whose client went away back at once', async () => {
+    const { rv, b, rest } = behind();
+    const gone = Array.from({ length: MAX_RESOURCE_VERSION_WAITS }, () => new AbortController());
+    const waits = gone.map((g) => b.view.log.whenReached(rv, 60_000, g.signal));
+    for (const g of gone) g.abort();
+    await Promise.all(waits); // each resolves with no event
+    let reached = false;
+    const waiting = b.view.log.whenReached(rv, 60_000).then(() => (reached = b.view.log.locate(rv) !== 'ahead'));
+    for (const c of rest) b.apply(c);
+    await waiting;
+    // It waited for the events: the places the aborted waits held were free again.
+    expect(reached).toBe(true);
+  });
 });
 
 describe('a delete precondition on another replica', () => {

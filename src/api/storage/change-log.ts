@@ -1,5 +1,6 @@
 import type { HistoryEntry, SourceAt, SourceHistory, SourcePosition } from '../../cache/history';
 import type { KubeObject } from '../../kube/types';
+import { resourceVersionWaits } from '../../metrics/api';
 import { rowChange } from './row-change';
 import { Change, ChangeFeed, type Restamp, type RowState } from './change';
 import { decodeVersion, EARLIER_FORMAT, encodeVersion } from './version-codec';
@@ -259,31 +260,36 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
   }
 
   /**
-   * Resolves once `rv` is no longer ahead of this replica, or after `timeoutMs` — at once when it is not
-   * ahead, or when MAX_RESOURCE_VERSION_WAITS requests already wait (the caller then answers as for a
+   * Resolves once `rv` is no longer ahead of this replica, after `timeoutMs`, or when `signal` aborts (the
+   * client went away) — at once when it is not ahead, or when MAX_RESOURCE_VERSION_WAITS requests already wait (the caller then answers as for a
    * resourceVersion never reached). A waiting request costs each event of a source it waits for a lookup
    * or two: the resourceVersion is read and verified once.
    */
-  whenReached(rv: string, timeoutMs: number): Promise<void> {
+  whenReached(rv: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
     const read = this.#read(rv);
-    if (this.#waits >= MAX_RESOURCE_VERSION_WAITS || typeof read === 'string' || this.#place(read) !== 'ahead') return Promise.resolve();
+    if (this.#waits >= MAX_RESOURCE_VERSION_WAITS || signal?.aborted || typeof read === 'string' || this.#place(read) !== 'ahead') return Promise.resolve();
     const { client } = read;
     // A source is reached once it holds the client's state, or has passed the revision the client had.
     const reached = (i: number) => this.sources[i].rev >= client[i].rev || this.sources[i].locate(client[i].fingerprint, client[i].rev) !== undefined;
     const behind = this.sources.map((_, i) => i).filter((i) => !reached(i));
     this.#waits++;
+    resourceVersionWaits.inc();
     return new Promise((resolve) => {
       let settled = false;
       const done = (): void => {
         if (settled) return;
         settled = true;
         this.#waits--;
+        resourceVersionWaits.dec();
         clearTimeout(timer);
         for (const off of offs) off();
+        signal?.removeEventListener('abort', done);
         resolve();
       };
       const timer = setTimeout(done, timeoutMs);
       const offs = behind.map((i) => this.sources[i].onAdvance(() => behind.every(reached) && done()));
+      // A client that went away frees its place at once.
+      signal?.addEventListener('abort', done, { once: true });
     });
   }
 

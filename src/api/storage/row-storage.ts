@@ -45,8 +45,8 @@ export interface RowStorage<T extends KubeObject> {
   locate(rv: string): Located;
   /** The changes after `rv`, in order, or why there are none to give. */
   since(rv: string): readonly Change<T>[] | Exclude<Located, object>;
-  /** Resolves once `rv` is no longer ahead of this replica, or after `timeoutMs` (bounded: see ChangeLog). */
-  whenReached(rv: string, timeoutMs: number): Promise<void>;
+  /** Resolves once `rv` is no longer ahead of this replica, after `timeoutMs`, or when `signal` aborts (bounded: see ChangeLog). */
+  whenReached(rv: string, timeoutMs: number, signal?: AbortSignal): Promise<void>;
   /** Live changes, handed over synchronously as they are logged: a snapshot read and a subscribe in one tick miss nothing. */
   subscribe(listener: (change: Change<T>) => void): () => void;
 }

@@ -155,8 +155,8 @@ export class RowStore<T extends KubeObject, R extends RowState<T> = RowState<T>>
     return this.log.since(rv);
   }
 
-  whenReached(rv: string, timeoutMs: number): Promise<void> {
-    return this.log.whenReached(rv, timeoutMs);
+  whenReached(rv: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return this.log.whenReached(rv, timeoutMs, signal);
   }
 
   subscribe(listener: (change: Change<T>) => void): () => void {

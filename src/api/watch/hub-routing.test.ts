@@ -86,7 +86,7 @@ describe('WatchHub: a change is handed only to the watches that may see a state 
         visibleRowsWhere: () => undefined,
         locate: (rv) => v.locate(rv),
         since: (rv) => v.since(rv),
-        whenReached: (rv, ms) => v.whenReached(rv, ms),
+        whenReached: (rv, ms, signal) => v.whenReached(rv, ms, signal),
         subscribe: (l) => v.subscribe(l),
       };
       return { ...r, storage };

@@ -4,7 +4,7 @@ import { watchersClosed, watchEventsSent, watchers as watchersGauge } from '../.
 import type { IncludeObject, MetaGroupVersion, Negotiated } from '../negotiation';
 import { watchEventTarget } from '../negotiation';
 import type { ListOptions } from '../request/list-options';
-import { expired, EXPIRED_MESSAGES, timeout, type StatusError } from '../status';
+import { expired, EXPIRED_MESSAGES, tooLargeResourceVersion, type StatusError } from '../status';
 import { INITIAL_EVENTS_END } from '../table';
 import { objectJson, objectTableJson, partialObjectMetadataJson } from '../encoding/encodings';
 import { matchesSelectors, selectRows } from '../storage/select';
@@ -115,11 +115,14 @@ export class WatchHub<T extends KubeObject = KubeObject> {
     };
     const matches = (o: T) => matchesSelectors(resource.fields, opts, o);
     let stop = () => {};
+    // A watch that ends while it waits for its resourceVersion gives its place among the waits back at once.
+    const ended = new AbortController();
     const watcher: Watcher<T> = new Watcher<T>(sink, {
       sight: { admits: (audience) => storage.admits(viewer, audience), matches },
       encode,
       maxBufferedBytes: this.options.maxBufferedBytes,
       onClose: (reason) => {
+        ended.abort();
         stop();
         this.#open.delete(watcher);
         watchersGauge.dec({ transport: req.transport });
@@ -149,7 +152,7 @@ export class WatchHub<T extends KubeObject = KubeObject> {
     if (resumes && storage.locate(rv) === 'ahead') {
       // Another replica issued it and this one has not caught up yet: wait for it, as kube-apiserver's
       // watch cache waits for a revision it has not seen, then serve (or refuse) it.
-      void storage.whenReached(rv, this.options.resourceVersionWaitMs).then(() => start()).catch((err: unknown) => {
+      void storage.whenReached(rv, this.options.resourceVersionWaitMs, ended.signal).then(() => start()).catch((err: unknown) => {
         this.options.log.error('closed a watch that could not be started', { resource: resource.names.resource, user: viewer.name, err });
         watcher.close('failed');
       });
@@ -168,7 +171,7 @@ export class WatchHub<T extends KubeObject = KubeObject> {
         // One this view cannot place (malformed, no longer retained, too costly to replay) or has still not
         // reached: the watch ends with the ERROR event kube-apiserver would send.
         const refusal = replay === 'ahead'
-          ? timeout(`Too large resource version: ${rv!}, current: ${storage.resourceVersion}`, 1)
+          ? tooLargeResourceVersion(rv!, storage.resourceVersion)
           : expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv!, storage.resourceVersion));
         // A client that must relist: worth a line, as a replica that keeps refusing is behind or misconfigured.
         hub.options.log.info('watch refused', { resource: resource.names.resource, code: refusal.code, resourceVersion: rv!.slice(0, 200), current: storage.resourceVersion, user: viewer.name });

@@ -15,7 +15,7 @@ import { awaitResourceVersion } from './resource-version';
  */
 export async function get(ctx: HandlerContext, resource: ServedResource, name: string, req: Req, res: Response, options: GetOptions): Promise<void> {
   ctx.limits.requireSynced();
-  await awaitResourceVersion(resource, options.resourceVersion, async () => {
+  await awaitResourceVersion(ctx, resource, options.resourceVersion, res, async () => {
     checkTargetFits(negotiate(req, false).negotiated, 'object');
     await ctx.access.authorize(resource, req.user!, 'get', name);
   });

@@ -16,7 +16,7 @@ export async function list(ctx: HandlerContext, resource: ServedResource, req: R
   // A resourceVersion (or a continue token's) another replica issued and this one has not reached yet is
   // waited for; if it never comes, the list is 504 (410 for a token).
   const awaited = options.resourceVersion || (options.continueToken && resourceVersionOfContinue(options.continueToken));
-  await awaitResourceVersion(resource, awaited || undefined, async () => {
+  await awaitResourceVersion(ctx, resource, awaited || undefined, res, async () => {
     checkTargetFits(negotiate(req, false).negotiated, 'list');
     await ctx.access.authorize(resource, req.user!, 'list');
   });
