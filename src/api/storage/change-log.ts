@@ -188,7 +188,7 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
   /** What a client's resourceVersion says, once it is opened; or why it says nothing here. */
   #read(rv: string): Read | 'invalid' | 'expired' {
     // kube-apiserver's, or an earlier version's integer or readable positions: the client relists once.
-    if (/^\d{1,19}$/.test(rv) || EARLIER_FORMAT.test(rv)) return 'expired';
+    if (/^\d{1,20}$/.test(rv) || EARLIER_FORMAT.test(rv)) return 'expired';
     if (!ResourceVersionSeal.isSealedShape(rv)) return 'invalid';
     // Not sealed by a replica (altered, or with a key no longer held), or another view's: never replayed.
     const plain = this.seal.open(rv);

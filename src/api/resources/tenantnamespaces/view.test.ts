@@ -313,6 +313,7 @@ describe('list and get', () => {
   };
   it.each([
     ["kube-apiserver's or an earlier version's integer resourceVersion", () => '12345', undefined, 410],
+    ["kube-apiserver's largest integer resourceVersion (a uint64)", () => '18446744073709551615', undefined, 410],
     ['a resourceVersion whose state is no longer retained', forgotten, undefined, 410],
     ['a resourceVersion this replica has not reached', (w: World) => w.view.log.seal.seal(encodeVersion(w.view.log.sources.map((s) => ({ rev: s.rev + 5, fingerprint: 'ffffffffffffffff' })))), undefined, 504],
     ['an Exact resourceVersion that is not the current one', previous, 'Exact' as const, 410],
