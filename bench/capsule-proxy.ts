@@ -18,6 +18,7 @@ import { freePort, isAlive, killGroup, startDetached, waitFor } from '../test/co
 import type { BenchCluster } from './cluster';
 import { pool } from './http';
 import type { ListResult } from './list';
+import type { OwnerListRatios } from './capsule-proxy-scenarios';
 import { ownerName, ownerOfTenant, tenantName, type BenchConfig } from './scenarios';
 import type { WatchResult } from './watch';
 
@@ -41,7 +42,7 @@ export interface CapsuleProxyResult {
    * are capsule-proxy ÷ Paddock through kube-apiserver (Table: `kubectl get ns` vs `kubectl get tns`) at
    * the largest size measured: higher is better for Paddock.
    */
-  ownerList?: { ratioP50: number; ratioP99: number; ratioJsonP50: number; ratioJsonP99: number; size: number; sizes: ListResult[] };
+  ownerList?: OwnerListRatios & { size: number; sizes: ListResult[] };
   adminList?: ListResult;
   watch?: WatchResult;
   ownershipChange?: OwnershipChange;

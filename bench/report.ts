@@ -356,12 +356,17 @@ function tailsMarkdown(t: TailsResult): string {
     'last, kube-apiserver, then capsule-proxy, then the benchmark client\'s main thread, busy with other work: it ran longer over the sample than over its target\'s median sample. ' +
     'An unexplained tail shows what those threads did over it and, for a list request, how long some task of the machine waited for I/O or for memory (the kernel\'s pressure stall information, `/proc/pressure`: the whole machine\'s, so never a cause). ' +
     `${t.count} tails of ${t.samples} samples, ${t.explained} explained.`, ''];
-  if (t.count) {
-    out.push(table(['cause', 'tails'], Object.entries(t.byCause).sort((a, b) => b[1] - a[1]).map(([c, n]) => [c, n])), '');
-    out.push(table(['scenario', 'target', 'median ms', 'samples', 'tails', 'explained'], (t.byTarget ?? []).map((x) => [x.scenario, x.target, f(x.median), x.samples, x.count, x.explained])), '');
-    out.push(table(['scenario', 'target', 'ms', 'median ms', 'cause'], t.tails.slice(0, 10).map((x) => [x.scenario, x.target, f(x.ms), f(x.median), describeCause(x)])));
-  }
+  if (t.count) out.push(tailsTables(t));
   return out.join('\n');
+}
+
+/** A run's tails by cause, by target, and the slowest ten. */
+function tailsTables(t: TailsResult): string {
+  return [
+    table(['cause', 'tails'], Object.entries(t.byCause).sort((a, b) => b[1] - a[1]).map(([c, n]) => [c, n])), '',
+    table(['scenario', 'target', 'median ms', 'samples', 'tails', 'explained'], (t.byTarget ?? []).map((x) => [x.scenario, x.target, f(x.median), x.samples, x.count, x.explained])), '',
+    table(['scenario', 'target', 'ms', 'median ms', 'cause'], t.tails.slice(0, 10).map((x) => [x.scenario, x.target, f(x.ms), f(x.median), describeCause(x)])),
+  ].join('\n');
 }
 
 /** The results as Markdown: one table per scenario, the goals first. */
@@ -439,7 +444,7 @@ export function toMarkdown(r: BenchResults): string {
         : ''), '',
       memoryTable(r.memory), '');
   }
-  if (r.scale) out.push(scaleMarkdown(r.scale, listTable, watchTable), '');
+  if (r.scale) out.push(scaleMarkdown(r.scale, listTable, watchTable, tailsTables), '');
   if (r.admission) out.push(admissionMarkdown(r.admission), '');
   if (r.tenantQuota) out.push(tenantQuotaMarkdown(r.tenantQuota), '');
   out.push('## Data setup', '', 'Tenants created through kube-apiserver while Paddock runs with ' +

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import type { BenchCluster } from './cluster';
 import { CapsuleProxy, type CapsuleProxyBuild } from './capsule-proxy';
-import { CAPSULE_WATCH_TARGET, capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios } from './capsule-proxy-scenarios';
+import { CAPSULE_WATCH_TARGET, capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios, type OwnerListRatios } from './capsule-proxy-scenarios';
 import { pool } from './http';
 import { MACHINE_AVAILABLE, memAvailableMiB, RssSampler } from './proc';
 import type { ListResult } from './list';
@@ -44,7 +44,7 @@ export interface ScaleCapsuleProxyResult {
   /** The Capsule Tenants written (one per bench Tenant) and how long that took. */
   build?: { tenants: number; seconds: number; requestsPerSecond: number };
   /** alice's list: capsule-proxy's namespaces ÷ Paddock's tenantnamespaces through kube-apiserver, as Tables. */
-  ownerList?: Ratios & { ratioJsonP50: number; ratioJsonP99: number; result: ListResult };
+  ownerList?: Ratios & Omit<OwnerListRatios, keyof Ratios> & { result: ListResult };
   /** The admin's list of everything: capsule-proxy ÷ Paddock through kube-apiserver, as Tables. */
   adminList?: Ratios & { result: ListResult };
   /** The watch fan-out: capsule-proxy's delivery latency ÷ Paddock's. */
@@ -111,7 +111,7 @@ export async function scaleCapsuleProxy(
     log(`capsule-proxy owner list at ${namespaces}`);
     const owner = await part('ownerList', () => capsuleOwnerList(c, cp, config, namespaces));
     const ownerRatios = owner && withTimeouts(ownerListRatios(owner), owner);
-    if (ownerRatios) log(`  capsule-proxy ÷ Paddock through kube-apiserver: p50 ${ownerRatios.ratioP50}×, p99 ${ownerRatios.ratioP99}×`);
+    if (ownerRatios) log(`  capsule-proxy ÷ Paddock through kube-apiserver: p50 ${ownerRatios.ratioP50}×, p99 ${ownerRatios.ratioP99}× (÷ kube-apiserver's /version: p50 ${ownerRatios.ceilingP50}×, p99 ${ownerRatios.ceilingP99}×)`);
     log(`capsule-proxy admin list at ${namespaces}`);
     const admin = await part('adminList', () => capsuleAdminList(c, cp, { ...config, adminList }, namespaces));
     log(`capsule-proxy watch fan-out at ${namespaces}: ${config.owners * config.watch.watchersPerOwner} watchers`);
@@ -147,7 +147,7 @@ export function scaleCapsuleProxyMarkdown(r: ScaleCapsuleProxyResult, listTable:
   const out = ['### capsule-proxy at scale', '',
     `capsule-proxy ${r.version} on the same cluster, a Capsule Tenant written for each of the ${r.build?.tenants} bench Tenants (spec and the status the Capsule controller would write; ` +
     `${r.build?.seconds} s, ${r.build?.requestsPerSecond} requests/s). capsule-proxy ÷ Paddock through kube-apiserver (higher is better for Paddock) at ${r.size} namespaces: ` +
-    `owner list (Table) ${x(r.ownerList)}; admin list (Table) ${x(r.adminList)}; watch delivery at ${r.watch ? r.watch.result.owners * r.watch.result.watchersPerOwner : 0} watchers ${x(r.watch)}.`, ''];
+    `owner list (Table) ${x(r.ownerList)}${r.ownerList ? ` (the ceiling, capsule-proxy ÷ kube-apiserver's /version in the same rounds: p50 ${r.ownerList.ceilingP50}×, p99 ${r.ownerList.ceilingP99}×)` : ''}; admin list (Table) ${x(r.adminList)}; watch delivery at ${r.watch ? r.watch.result.owners * r.watch.result.watchersPerOwner : 0} watchers ${x(r.watch)}.`, ''];
   for (const [part, why] of Object.entries(r.failed ?? {})) out.push(`- ${part} failed: ${why}`);
   if (r.memory) {
     out.push(`- Memory over capsule-proxy's part: the machine's least available ${r.memory.leastAvailableMiB} MiB; peak RSS kube-apiserver ${r.memory.kubeApiserverPeakMiB}, ` +

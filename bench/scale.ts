@@ -16,6 +16,7 @@ import { memoryPoint, type MemoryOptions, type MemoryPoint } from './memory';
 import { memoryOf, metricSum } from './proc';
 import { ownerName, ownerOfTenant, tenantName, type BenchConfig } from './scenarios';
 import { round } from './stats';
+import type { TailsResult } from './tails';
 import { watchFanout, type WatchResult, type WatchWorld } from './watch';
 import type { CapsuleProxyBuild } from './capsule-proxy';
 import { scaleCapsuleProxy, scaleCapsuleProxyMarkdown, type ScaleCapsuleProxyResult } from './scale-capsule-proxy';
@@ -98,6 +99,8 @@ export interface ScaleResult {
   memory: MemoryPoint[];
   ownerList: ListResult;
   adminList: ListResult;
+  /** The tails of every sequential list request and watch delivery of the scenario, capsule-proxy's part included. */
+  tails?: TailsResult;
   watch?: WatchResult;
   /** capsule-proxy beside Paddock at this size (when built; see bench/README.md, scenario 7). */
   capsuleProxy?: ScaleCapsuleProxyResult;
@@ -322,7 +325,9 @@ export async function scaleScenario(c: BenchCluster, config: BenchConfig, scale:
 }
 
 /** Rows for the Markdown report. */
-export function scaleMarkdown(r: ScaleResult, listTable: (results: ListResult[]) => string, watchTable: (w: WatchResult) => string): string {
+export function scaleMarkdown(
+  r: ScaleResult, listTable: (results: ListResult[]) => string, watchTable: (w: WatchResult) => string, tailsTables: (t: TailsResult) => string,
+): string {
   const direct = r.ownerList.targets.find((t) => t.target === 'Paddock direct');
   const paddockWatch = r.watch?.phases.find((p) => p.role === 'paddock');
   const baseWatch = r.watch?.phases.find((p) => p.role === 'baseline');
@@ -348,6 +353,11 @@ export function scaleMarkdown(r: ScaleResult, listTable: (results: ListResult[])
     line(['measure', 'value']), line(['---', '---']), ...rows.map(line), '',
     listTable([r.ownerList, r.adminList]), '',
     ...(r.capsuleProxy ? [scaleCapsuleProxyMarkdown(r.capsuleProxy, listTable, watchTable)] : []),
+    ...(r.tails ? [
+      '### Tails at scale', '',
+      `Every sequential list request and watch delivery of the scale scenario, capsule-proxy's part included, as the run's tails (above): ${r.tails.count} of ${r.tails.samples} samples over ${r.tails.factor}× their target's median, ${r.tails.explained} with a named cause.`, '',
+      ...(r.tails.count ? [tailsTables(r.tails), ''] : []),
+    ] : []),
   ].join('\n');
 }
 

@@ -289,7 +289,13 @@ async function runScale(config: BenchConfig, namespaces: number, buildMinutes: n
   log('building capsule-proxy (measured beside Paddock at scale)');
   const capsule = buildCapsuleProxy();
   log('skipped' in capsule ? `capsule-proxy at scale skipped: ${capsule.skipped}` : `capsule-proxy ${capsule.version}: ${capsule.binary}`);
-  return scaleScenario(cluster, config, { ...SCALE_DEFAULTS, namespaces, buildBudgetMs: buildMinutes * 60_000 }, log, { breakdownDir: options.breakdownDir, log }, capsule);
+  tails.start();
+  const since = tails.mark();
+  const result = await scaleScenario(cluster, config, { ...SCALE_DEFAULTS, namespaces, buildBudgetMs: buildMinutes * 60_000 }, log, { breakdownDir: options.breakdownDir, log }, capsule);
+  tails.stop();
+  const t = await tails.summarize(cluster.stallsFile, since);
+  log(`tails at scale: ${t.count} of ${t.samples} samples over ${t.factor}× their target's median, ${t.explained} with a named cause: ${JSON.stringify(t.byCause)}`);
+  return { ...result, tails: t };
 }
 
 /** The admission scenario on a control plane of its own (the previous one, if any, is stopped first). */
