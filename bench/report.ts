@@ -360,12 +360,13 @@ function tailsMarkdown(t: TailsResult): string {
   return out.join('\n');
 }
 
-/** A run's tails by cause, by target, and the slowest ten. */
+/** A run's tails by cause, by target, and the slowest ten with every unexplained one. */
 function tailsTables(t: TailsResult): string {
   return [
     table(['cause', 'tails'], Object.entries(t.byCause).sort((a, b) => b[1] - a[1]).map(([c, n]) => [c, n])), '',
     table(['scenario', 'target', 'median ms', 'samples', 'tails', 'explained'], (t.byTarget ?? []).map((x) => [x.scenario, x.target, f(x.median), x.samples, x.count, x.explained])), '',
-    table(['scenario', 'target', 'ms', 'median ms', 'cause'], t.tails.slice(0, 10).map((x) => [x.scenario, x.target, f(x.ms), f(x.median), describeCause(x)])),
+    // The slowest ten, and every unexplained one.
+    table(['scenario', 'target', 'ms', 'median ms', 'cause'], t.tails.filter((x, i) => i < 10 || !x.cause).map((x) => [x.scenario, x.target, f(x.ms), f(x.median), describeCause(x)])),
   ].join('\n');
 }
 

@@ -1,4 +1,4 @@
-import { describeCause, summarizeTails, type Sample, type SampleOf, type Stall } from './tails';
+import { describeCause, NAMED_KEPT_PER_TARGET, summarizeTails, type Sample, type SampleOf, type Stall } from './tails';
 
 /** A target's samples: nine of 1 ms, one every 10 ms from t = 0, then `slow` (sent at t = 1000). */
 function targetWith(of: SampleOf, slow: Omit<Sample, keyof SampleOf | 'start'>): Sample[] {
@@ -135,5 +135,20 @@ describe('a tail\'s cause', () => {
     expect(summarizeTails(usual({ cpuMs: 7, waitMs: 0 }, { cpuMs: 8, waitMs: 0 }), [], []).tails[0].cause).toMatch(/^kube-apiserver was busy/);
     // 4 ms beyond its usual is less than half of the 10 ms beyond the median.
     expect(summarizeTails(usual({ cpuMs: 5, waitMs: 0 }), [], []).tails[0].cause).toBeUndefined();
+  });
+});
+
+describe('the tails kept', () => {
+  it(`are every unexplained one and the slowest ${NAMED_KEPT_PER_TARGET} named ones of each target, slowest first`, () => {
+    // Target A: 40 fast samples, then 20 tails named by a GC of Paddock's each. Target B: one unexplained tail.
+    const a: SampleOf = { scenario: 'watch', target: 'A', role: 'paddock' };
+    const many: Sample[] = [
+      ...Array.from({ length: 40 }, (_, i): Sample => ({ ...a, start: i, ms: 1 })),
+      ...Array.from({ length: 20 }, (_, i): Sample => ({ ...a, start: 1000 + i * 100, ms: 50 + i })),
+    ];
+    const stalls: Stall[] = Array.from({ length: 20 }, (_, i) => ({ kind: 'major GC', start: 1000 + i * 100, ms: 50 + i }));
+    const r = summarizeTails([...many, ...targetWith(paddock, { ms: 12, sched: { client: idle, paddock: idle } })], stalls, []);
+    expect(r.count).toBe(21);
+    expect(r.tails.map((t) => [t.target, t.ms])).toEqual([...[69, 68, 67, 66, 65].map((ms) => ['A', ms]), ['Paddock direct', 12]]);
   });
 });

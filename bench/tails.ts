@@ -36,6 +36,9 @@ import { median as medianOf, round } from './stats';
 /** A sample slower than this many times its target's median is a tail. */
 export const TAIL_FACTOR = 10;
 
+/** The slowest tails with a named cause kept in the result, per target (every unexplained one is kept). */
+export const NAMED_KEPT_PER_TARGET = 5;
+
 /** Paddock's stall probe appends a stall at most a second after it happened (probe/stall-probe.cjs); with a margin. */
 const PADDOCK_STALLS_LAG_MS = 1500;
 
@@ -98,7 +101,10 @@ export interface TailsResult {
   byCause: Record<string, number>;
   /** The targets with tails: how many, and how many explained. */
   byTarget: { scenario: string; target: string; median: number; samples: number; count: number; explained: number }[];
-  /** Every tail, slowest first (at most 50). */
+  /**
+   * The tails kept, slowest first: every unexplained one, and the slowest named ones of each target (at
+   * most {@link NAMED_KEPT_PER_TARGET}), so that one target's many do not hide another's few.
+   */
   tails: Tail[];
 }
 
@@ -270,8 +276,18 @@ export function summarizeTails(samples: readonly Sample[], paddockStalls: readon
   found.sort((a, b) => b.tail.ms - a.tail.ms);
   const byCause: Record<string, number> = {};
   for (const { kind } of found) byCause[kind] = (byCause[kind] ?? 0) + 1;
-  const tails = found.map((f) => f.tail);
-  return { factor: TAIL_FACTOR, samples: samples.length, count: tails.length, explained: tails.filter((t) => t.cause).length, byCause, byTarget: targets, tails: tails.slice(0, 50) };
+  const namedOf = new Map<string, number>();
+  const kept = found.filter(({ tail }) => {
+    if (!tail.cause) return true;
+    const key = `${tail.scenario}\u0000${tail.target}`;
+    const n = namedOf.get(key) ?? 0;
+    namedOf.set(key, n + 1);
+    return n < NAMED_KEPT_PER_TARGET;
+  });
+  return {
+    factor: TAIL_FACTOR, samples: samples.length, count: found.length, explained: found.filter((f) => f.tail.cause).length, byCause, byTarget: targets,
+    tails: kept.map((f) => f.tail),
+  };
 }
 
 /** The samples of one run and the client's stalls; `tails` is the run's one recorder. */
