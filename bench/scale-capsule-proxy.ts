@@ -44,7 +44,7 @@ export interface ScaleCapsuleProxyResult {
   /** The Capsule Tenants written (one per bench Tenant) and how long that took. */
   build?: { tenants: number; seconds: number; requestsPerSecond: number };
   /** alice's list: capsule-proxy's namespaces ÷ Paddock's tenantnamespaces through kube-apiserver, as Tables. */
-  ownerList?: Ratios & Omit<OwnerListRatios, keyof Ratios> & { result: ListResult };
+  ownerList?: Ratios & OwnerListRatios & { result: ListResult };
   /** The admin's list of everything: capsule-proxy ÷ Paddock through kube-apiserver, as Tables. */
   adminList?: Ratios & { result: ListResult };
   /** The watch fan-out: capsule-proxy's delivery latency ÷ Paddock's. */

@@ -232,11 +232,14 @@ export function describeCause(t: Tail): string {
   return `unexplained${seen.length > 0 ? ` (${seen.join('; ')})` : ''}`;
 }
 
+/** One key per target of a scenario. */
+const targetKey = ({ scenario, target }: { scenario: string; target: string }) => `${scenario}\u0000${target}`;
+
 /** Groups samples by target, finds each target's tails and names their causes. */
 export function summarizeTails(samples: readonly Sample[], paddockStalls: readonly Stall[], clientStalls: readonly Stall[]): TailsResult {
   const byTarget = new Map<string, Sample[]>();
   for (const s of samples) {
-    const key = `${s.scenario}\u0000${s.target}`;
+    const key = targetKey(s);
     let group = byTarget.get(key);
     if (!group) byTarget.set(key, (group = []));
     group.push(s);
@@ -279,7 +282,7 @@ export function summarizeTails(samples: readonly Sample[], paddockStalls: readon
   const namedOf = new Map<string, number>();
   const kept = found.filter(({ tail }) => {
     if (!tail.cause) return true;
-    const key = `${tail.scenario}\u0000${tail.target}`;
+    const key = targetKey(tail);
     const n = namedOf.get(key) ?? 0;
     namedOf.set(key, n + 1);
     return n < NAMED_KEPT_PER_TARGET;

@@ -19,7 +19,6 @@ export interface ListResult<T extends KubeObject = KubeObject> {
 }
 
 const notAResourceVersion = (rv: string) => badRequest(`resourceVersion: Invalid value: "${rv.slice(0, 64)}": must be a resourceVersion this resource issued`);
-const notReached = (storage: { resourceVersion: string }, rv: string) => tooLargeResourceVersion(rv, storage.resourceVersion);
 
 /**
  * Checks a list's resourceVersion against the view. The view serves only its current state, which is
@@ -37,7 +36,7 @@ function checkListResourceVersion(storage: RowStorage<KubeObject>, opts: ListOpt
   const located = storage.locate(rv);
   if (located === 'invalid') throw notAResourceVersion(rv);
   if (located === 'expired') throw expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, storage.resourceVersion));
-  if (located === 'ahead') throw notReached(storage, rv);
+  if (located === 'ahead') throw tooLargeResourceVersion(rv, storage.resourceVersion);
   if (opts.resourceVersionMatch === 'Exact' && !located.current) {
     throw expired(EXPIRED_MESSAGES.tooOldResourceVersion(rv, storage.resourceVersion));
   }
@@ -121,7 +120,7 @@ export function getRow<T extends KubeObject>(resource: ServedResource<T>, viewer
   if (rv) {
     const located = resource.storage.locate(rv);
     if (located === 'invalid') throw notAResourceVersion(rv);
-    if (located === 'ahead') throw notReached(resource.storage, rv);
+    if (located === 'ahead') throw tooLargeResourceVersion(rv, resource.storage.resourceVersion);
   }
   const row = resource.storage.get(name);
   if (!row || !resource.storage.canSee(viewer, row)) throw notFound(resource.names, name);

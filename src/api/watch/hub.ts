@@ -116,13 +116,13 @@ export class WatchHub<T extends KubeObject = KubeObject> {
     const matches = (o: T) => matchesSelectors(resource.fields, opts, o);
     let stop = () => {};
     // A watch that ends while it waits for its resourceVersion gives its place among the waits back at once.
-    const ended = new AbortController();
+    let ended: AbortController | undefined;
     const watcher: Watcher<T> = new Watcher<T>(sink, {
       sight: { admits: (audience) => storage.admits(viewer, audience), matches },
       encode,
       maxBufferedBytes: this.options.maxBufferedBytes,
       onClose: (reason) => {
-        ended.abort();
+        ended?.abort();
         stop();
         this.#open.delete(watcher);
         watchersGauge.dec({ transport: req.transport });
@@ -152,6 +152,7 @@ export class WatchHub<T extends KubeObject = KubeObject> {
     if (resumes && storage.locate(rv) === 'ahead') {
       // Another replica issued it and this one has not caught up yet: wait for it, as kube-apiserver's
       // watch cache waits for a revision it has not seen, then serve (or refuse) it.
+      ended = new AbortController();
       void storage.whenReached(rv, this.options.resourceVersionWaitMs, ended.signal).then(() => start()).catch((err: unknown) => {
         this.options.log.error('closed a watch that could not be started', { resource: resource.names.resource, user: viewer.name, err });
         watcher.close('failed');
