@@ -45,6 +45,8 @@ export class BenchCluster {
   readonly heapFile: string;
   /** Every GC pause and event-loop stall of each Paddock this cluster started (probe/stall-probe.cjs; tails.ts reads it). */
   readonly stallsFile: string;
+  readonly #reviews: PaddockReview[] = [];
+  #reviewsRead = 0;
 
   private constructor(readonly state: ControlPlaneState, readonly paddockKubeconfig: string, readonly log: Log) {
     this.admin = this.client(state.server, state.pki.users.admin, 32);
@@ -211,6 +213,35 @@ export class BenchCluster {
     throw new Error(`cluster did not settle in ${timeoutMs} ms: ${last}`);
   }
 
+  /**
+   * Every review (SubjectAccessReview, TokenReview) Paddock asked of kube-apiserver so far, from the audit
+   * log: when kube-apiserver received it and when it answered (epoch ms). A request that waited for one
+   * took at least that long (tails.ts). Read on from where the last call stopped.
+   */
+  paddockReviews(): PaddockReview[] {
+    const size = statSync(this.state.auditLog).size;
+    if (size < this.#reviewsRead) throw new Error('the audit log was rotated; reviews cannot be read');
+    const buf = Buffer.alloc(size - this.#reviewsRead);
+    const fd = openSync(this.state.auditLog, 'r');
+    try {
+      readSync(fd, buf, 0, buf.length, this.#reviewsRead);
+    } finally {
+      closeSync(fd);
+    }
+    // Whole lines only: the last may still be being written.
+    const text = buf.toString('utf8');
+    const complete = text.lastIndexOf('\n') + 1;
+    this.#reviewsRead += Buffer.byteLength(text.slice(0, complete));
+    for (const line of text.slice(0, complete).split('\n')) {
+      if (!line.includes(PADDOCK_USER) || !line.includes('reviews')) continue;
+      const e = JSON.parse(line) as AuditEvent;
+      const resource = e.objectRef?.resource ?? '';
+      if (e.stage !== 'ResponseComplete' || e.user.username !== PADDOCK_USER || !['subjectaccessreviews', 'tokenreviews'].includes(resource)) continue;
+      this.#reviews.push({ resource, start: Date.parse(e.requestReceivedTimestamp), end: Date.parse(e.stageTimestamp) });
+    }
+    return this.#reviews;
+  }
+
   /** Current size of the audit log: writes after this offset are the ones to count. */
   auditOffset(): number {
     return statSync(this.state.auditLog).size;
@@ -272,8 +303,16 @@ export interface AuditWrites {
   lastMs: number;
 }
 
+/** A review Paddock asked of kube-apiserver: the resource (`subjectaccessreviews`, `tokenreviews`), received and answered (epoch ms). */
+export interface PaddockReview {
+  resource: string;
+  start: number;
+  end: number;
+}
+
 interface AuditEvent {
   stage: string;
+  stageTimestamp: string;
   verb: string;
   user: { username: string };
   objectRef?: { resource?: string; subresource?: string; namespace?: string; name?: string };

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { killGroup, sleep, startDetached, waitFor } from '../test/controlplane/processes';
-import type { BenchCluster } from './cluster';
+import type { BenchCluster, PaddockReview } from './cluster';
 import { TENANT_LABEL, TNS } from './cluster';
 import { AGGREGATED_FLOOR_PATH, startAggregatedFloor } from './aggregated-floor';
 import { ACCEPT_JSON, ACCEPT_TABLE, pool, type Client } from './http';
@@ -170,6 +170,8 @@ interface PaddockProcess {
   pid?: number;
   /** Its stalls, which name the causes of its tails (BenchCluster.stallsFile). */
   stallsFile: string;
+  /** The reviews it asked of kube-apiserver, which name others (BenchCluster.paddockReviews). */
+  reviews?: () => readonly PaddockReview[];
   /** Starts and stops the cpu probe's window around the sequential requests (BenchCluster.toggleProfile). */
   toggleProfile?: () => void;
 }
@@ -179,7 +181,7 @@ export async function measureExplained(targets: Target[], opts: MeasureOptions &
   Promise<{ targets: TargetResult[]; stalls: TailsResult; paddockWindow?: PaddockWindow }> {
   const mark = tails.mark();
   const { targets: results, paddockWindow } = await measured(targets, opts);
-  return { targets: results, stalls: await tails.summarize(opts.paddock.stallsFile, mark), ...(paddockWindow ? { paddockWindow } : {}) };
+  return { targets: results, stalls: await tails.summarize(opts.paddock, mark), ...(paddockWindow ? { paddockWindow } : {}) };
 }
 
 /**
@@ -256,7 +258,7 @@ async function measured(targets: Target[], opts: MeasureOptions): Promise<{ targ
  * a request of the burst that follows was once answered by a closed connection.
  */
 export function paddockOf(cluster: BenchCluster): PaddockProcess {
-  return { pid: cluster.paddock?.pid, stallsFile: cluster.stallsFile };
+  return { pid: cluster.paddock?.pid, stallsFile: cluster.stallsFile, reviews: () => cluster.paddockReviews() };
 }
 
 /**

@@ -9,11 +9,14 @@
  *    it (capsule-proxy's, a request to it);
  * 4. a consistent list through kube-apiserver waited for its watch cache to catch up with etcd
  *    (cache-wait.ts: every process idle, for up to the 100 ms between the cache's progress requests);
- * 5. kube-apiserver's own watch delivered the change late too (a watch delivery's reference);
- * 6. a GC pause or an event-loop stall of Paddock (recorded inside it by probe/stall-probe.cjs);
- * 7. a GC pause or an event-loop stall of the benchmark's own process, the measuring client (recorded
+ * 5. Paddock waited for kube-apiserver to answer a review it asked for the request (a SubjectAccessReview
+ *    or TokenReview in kube-apiserver's audit log, received and answered within the sample: one Paddock
+ *    renews in the background ends after the answer it let through);
+ * 6. kube-apiserver's own watch delivered the change late too (a watch delivery's reference);
+ * 7. a GC pause or an event-loop stall of Paddock (recorded inside it by probe/stall-probe.cjs);
+ * 8. a GC pause or an event-loop stall of the benchmark's own process, the measuring client (recorded
  *    here, the same way);
- * 8. kube-apiserver was busy with other work: its threads ran longer over the sample than over its
+ * 9. kube-apiserver was busy with other work: its threads ran longer over the sample than over its
  *    target's median sample (a request through it; its garbage collector, other clients); then the
  *    proxy in front of it, then the benchmark client's main thread, the same way.
  *
@@ -29,6 +32,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { sleep } from '../test/controlplane/processes';
 import type { CacheWait } from './cache-wait';
+import type { PaddockReview } from './cluster';
 import type { Pressure } from './pressure';
 import type { SampleSched, Sched } from './sched';
 import { median as medianOf, round } from './stats';
@@ -139,6 +143,29 @@ function cacheWaitCause(wait: CacheWait | undefined, excess: number): Cause | un
 }
 
 /**
+ * Slack on each side of a sample when a review is placed inside it: the sample's times are this process's
+ * (its start from performance.now()), the review's kube-apiserver's audit timestamps, in whole ms.
+ */
+const REVIEW_SLACK_MS = 1;
+
+/**
+ * A Paddock request that waited for a review: kube-apiserver received and answered one within the sample,
+ * taking at least half of `excess`. A review Paddock makes in the background to renew an answer in use is
+ * not waited for: the request that set it off is answered at once and ends before it.
+ */
+function reviewCause(reviews: readonly PaddockReview[], sample: Sample, excess: number): Cause | undefined {
+  const [from, to] = [sample.start - REVIEW_SLACK_MS, sample.start + sample.ms + REVIEW_SLACK_MS];
+  let longest: PaddockReview | undefined;
+  for (const r of reviews) {
+    if (r.start >= from && r.end <= to && (!longest || r.end - r.start > longest.end - longest.start)) longest = r;
+  }
+  if (!longest || longest.end - longest.start < 0.5 * excess) return undefined;
+  const kind = longest.resource === 'tokenreviews' ? 'a TokenReview' : 'a SubjectAccessReview';
+  const why = '(its answer for the caller had expired, or was never asked)';
+  return { kind: `Paddock waited for kube-apiserver to answer ${kind} ${why}`, text: `Paddock waited for kube-apiserver to answer ${kind}, ${round(longest.end - longest.start)} ms ${why}` };
+}
+
+/**
  * A watch delivery that was late because kube-apiserver's own watch delivered the change late: it reached
  * the direct watch at least half of the delivery's time beyond its target's median after the write.
  */
@@ -197,17 +224,18 @@ function usualCpuMs(threads: readonly (Sched | undefined)[]): number | undefined
 }
 
 /** The first cause, in the order of this module's comment, of a tail of a target with `median`. */
-function causeOf(s: Sample, median: number, usual: { apiserverCpuMs?: number; proxyCpuMs?: number; clientCpuMs?: number }, paddockStalls: readonly Stall[], clientStalls: readonly Stall[]): Cause | undefined {
+function causeOf(s: Sample, median: number, usual: { apiserverCpuMs?: number; proxyCpuMs?: number; clientCpuMs?: number }, paddock: PaddockSeen, clientStalls: readonly Stall[]): Cause | undefined {
   const excess = s.ms - median;
-  const paddock = s.role === 'paddock';
+  const served = s.role === 'paddock';
   const proxy = s.sched?.proxy;
-  return (paddock ? waitCause('Paddock\'s event loop', s.sched?.paddock, excess) : undefined)
+  return (served ? waitCause('Paddock\'s event loop', s.sched?.paddock, excess) : undefined)
     ?? waitCause('the benchmark client', s.sched?.client, excess)
     ?? waitCause('kube-apiserver\'s threads (summed)', s.sched?.kubeApiserver, excess)
     ?? (proxy ? waitCause(`${proxy.name}'s threads (summed)`, proxy.threads, excess) : undefined)
     ?? cacheWaitCause(s.cacheWait, excess)
+    ?? (served ? reviewCause(paddock.reviews, s, excess) : undefined)
     ?? upstreamCause(s, median)
-    ?? (paddock ? stallCause('Paddock', paddockStalls, s, excess) : undefined)
+    ?? (served ? stallCause('Paddock', paddock.stalls, s, excess) : undefined)
     ?? stallCause('benchmark client', clientStalls, s, excess)
     ?? busyCause('kube-apiserver', s.sched?.kubeApiserver, usual.apiserverCpuMs, excess)
     ?? (proxy ? busyCause(proxy.name, proxy.threads, usual.proxyCpuMs, excess) : undefined)
@@ -235,8 +263,14 @@ export function describeCause(t: Tail): string {
 /** One key per target of a scenario. */
 const targetKey = ({ scenario, target }: { scenario: string; target: string }) => `${scenario}\u0000${target}`;
 
+/** What was recorded of Paddock over the samples: its stalls, and the reviews it asked of kube-apiserver. */
+export interface PaddockSeen {
+  stalls: readonly Stall[];
+  reviews: readonly PaddockReview[];
+}
+
 /** Groups samples by target, finds each target's tails and names their causes. */
-export function summarizeTails(samples: readonly Sample[], paddockStalls: readonly Stall[], clientStalls: readonly Stall[]): TailsResult {
+export function summarizeTails(samples: readonly Sample[], paddock: PaddockSeen, clientStalls: readonly Stall[]): TailsResult {
   const byTarget = new Map<string, Sample[]>();
   for (const s of samples) {
     const key = targetKey(s);
@@ -256,7 +290,7 @@ export function summarizeTails(samples: readonly Sample[], paddockStalls: readon
     let explained = 0;
     for (const s of group) {
       if (s.ms <= TAIL_FACTOR * median) continue;
-      const cause = causeOf(s, median, usual, paddockStalls, clientStalls);
+      const cause = causeOf(s, median, usual, paddock, clientStalls);
       const loop = !cause && s.role === 'paddock' ? s.sched?.paddock : undefined;
       const apiserver = !cause ? s.sched?.kubeApiserver : undefined;
       const proxy = !cause ? s.sched?.proxy : undefined;
@@ -325,14 +359,15 @@ export class TailRecorder {
 
   /**
    * The tails of the samples recorded since `since` (a {@link mark}; every sample when 0), with Paddock's
-   * stalls read from `paddockStallsFile` once its probe has written those up to the last sample's end.
+   * stalls read from `paddock.stallsFile` once its probe has written those up to the last sample's end,
+   * and the reviews it asked of kube-apiserver (`paddock.reviews`, when they can be read).
    */
-  async summarize(paddockStallsFile: string, since = 0): Promise<TailsResult> {
+  async summarize(paddock: { stallsFile: string; reviews?: () => readonly PaddockReview[] }, since = 0): Promise<TailsResult> {
     const samples = this.#samples.slice(since);
     const lastEnd = samples.reduce((end, s) => Math.max(end, s.start + s.ms), 0);
     const wait = lastEnd + PADDOCK_STALLS_LAG_MS - (performance.timeOrigin + performance.now());
     if (wait > 0) await sleep(wait);
-    return summarizeTails(samples, readStalls(paddockStallsFile), this.#clientStalls);
+    return summarizeTails(samples, { stalls: readStalls(paddock.stallsFile), reviews: paddock.reviews?.() ?? [] }, this.#clientStalls);
   }
 }
 

@@ -1,9 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { startPaddock, stopPaddock, type PaddockProcess } from '../controlplane/paddock';
+import type { PaddockProcess } from '../controlplane/paddock';
 import { applyObject, controlPlane, httpsRequest, kubectl, kubectlJson, uniqueName, waitFor } from './env';
-import { PADDOCK_STATE_FILE } from './global-setup';
-import { HoldableRelay } from './holdable-relay';
+import { startReplicaBehindRelay, type HoldableRelay } from './holdable-relay';
 import { ALICE, portOf, served, tenant, tnsPath } from './watch-fixtures';
 
 jest.setTimeout(180_000);
@@ -18,24 +15,16 @@ describe('a get with a resourceVersion another replica issued', () => {
   const ns = `${name}-a`;
   let relay: HoldableRelay;
   let behind: PaddockProcess;
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     await applyObject(tenant(name, ALICE, ['a']));
     await served([ns]);
-    const state = controlPlane();
-    relay = await HoldableRelay.start(state.server);
-    const { kubeconfig } = JSON.parse(readFileSync(PADDOCK_STATE_FILE, 'utf8')) as { kubeconfig: string };
-    const config = JSON.parse(readFileSync(kubeconfig, 'utf8'));
-    config.clusters[0].cluster.server = `https://127.0.0.1:${relay.port}`;
-    const relayed = join(state.dir, 'paddock-behind.kubeconfig');
-    writeFileSync(relayed, JSON.stringify(config));
-    behind = await startPaddock(state, relayed, { name: 'paddock-behind', mode: 'apiserver', extraArgs: ['--leader-elect=false'] });
+    ({ relay, replica: behind, stop } = await startReplicaBehindRelay('paddock-behind'));
   });
 
   afterAll(async () => {
-    relay?.release();
-    if (behind) await stopPaddock(behind);
-    await relay?.close();
+    await stop?.();
     await kubectl('admin', ['delete', 'tenant', name, '--wait=false']);
     await waitFor(`the rows of ${name} gone`, async () => (await kubectlJson('admin', ['get', 'tns', '--field-selector', `spec.tenant=${name}`])).items.length === 0, 170_000, 1000);
   });

@@ -4,7 +4,12 @@
  * change), so it stays behind the other replicas until the relay is released — as a replica whose watch
  * lags. What the replica sends still goes through.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { startPaddock, stopPaddock, type PaddockProcess } from '../controlplane/paddock';
+import { controlPlane } from './env';
+import { PADDOCK_STATE_FILE } from './global-setup';
 
 export class HoldableRelay {
   readonly #server: Server;
@@ -66,4 +71,33 @@ export class HoldableRelay {
     }
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
+}
+
+/**
+ * One more Paddock replica, `name` (API only, no leader election), that reaches kube-apiserver through a
+ * HoldableRelay: its watches, and its reviews' answers, stop while the relay holds. `stop` ends both.
+ */
+export async function startReplicaBehindRelay(name: string): Promise<{ relay: HoldableRelay; replica: PaddockProcess; stop(): Promise<void> }> {
+  const state = controlPlane();
+  const relay = await HoldableRelay.start(state.server);
+  const { kubeconfig } = JSON.parse(readFileSync(PADDOCK_STATE_FILE, 'utf8')) as { kubeconfig: string };
+  const config = JSON.parse(readFileSync(kubeconfig, 'utf8'));
+  config.clusters[0].cluster.server = `https://127.0.0.1:${relay.port}`;
+  const relayed = join(state.dir, `${name}.kubeconfig`);
+  writeFileSync(relayed, JSON.stringify(config));
+  let replica: PaddockProcess;
+  try {
+    replica = await startPaddock(state, relayed, { name, mode: 'apiserver', extraArgs: ['--leader-elect=false'] });
+  } catch (err) {
+    await relay.close();
+    throw err;
+  }
+  return {
+    relay, replica,
+    async stop() {
+      relay.release();
+      await stopPaddock(replica);
+      await relay.close();
+    },
+  };
 }

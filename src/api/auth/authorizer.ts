@@ -1,5 +1,5 @@
 import { serviceUnavailable } from '../status';
-import { ExpiringCache } from './expiring';
+import { ReviewMemo } from './review-memo';
 import { type KubeRequester, SYSTEM_MASTERS, type UserInfo } from './types';
 
 /** Retry-After of a request whose review could not be made: reviews are retried within about a second. */
@@ -83,25 +83,21 @@ export function subjectAccessReview(user: UserInfo, attrs: AccessAttributes): Su
 
 /**
  * Authorizes by SubjectAccessReview against kube-apiserver (RBAC and whatever else the cluster runs), as
- * kube's delegated authorizer does: answers are cached briefly and in a bounded map, and concurrent
- * identical checks share one request. A review that could not be made (timeout, 5xx, network) is not an
+ * kube's delegated authorizer does: answers are reused briefly, from a bounded map, concurrent identical
+ * checks share one request, and a check in steady use is renewed before it expires (ReviewMemo). A review that could not be made (timeout, 5xx, network) is not an
  * answer: the request fails with 503 and Retry-After, which clients retry, instead of a 403 nobody
  * deserved; it is not cached.
  */
 export class Authorizer {
   readonly #client: KubeRequester;
-  readonly #allowTtlMs: number;
-  readonly #denyTtlMs: number;
   readonly #alwaysAllowGroups: ReadonlySet<string>;
-  readonly #cache: ExpiringCache<Decision>;
-  readonly #inFlight = new Map<string, Promise<Decision>>();
+  readonly #answers: ReviewMemo<Decision>;
 
   constructor(client: KubeRequester, opts: AuthorizerOptions = {}) {
     this.#client = client;
-    this.#allowTtlMs = opts.allowTtlMs ?? 10_000;
-    this.#denyTtlMs = opts.denyTtlMs ?? 10_000;
+    const [allowTtlMs, denyTtlMs] = [opts.allowTtlMs ?? 10_000, opts.denyTtlMs ?? 10_000];
     this.#alwaysAllowGroups = new Set(opts.alwaysAllowGroups ?? [SYSTEM_MASTERS]);
-    this.#cache = new ExpiringCache(opts.maxEntries ?? 8192, opts.now);
+    this.#answers = new ReviewMemo({ maxEntries: opts.maxEntries ?? 8192, ttlOf: (d) => (d.allowed ? allowTtlMs : denyTtlMs), now: opts.now });
   }
 
   /**
@@ -111,25 +107,14 @@ export class Authorizer {
   authorize(user: UserInfo, attrs: AccessAttributes): Promise<Decision> {
     if (user.groups.some((g) => this.#alwaysAllowGroups.has(g))) return Promise.resolve({ allowed: true, reason: '' });
     const review = subjectAccessReview(user, attrs);
-    const key = JSON.stringify(review.spec);
-    const cached = this.#cache.get(key);
-    if (cached) return Promise.resolve(cached);
-    let pending = this.#inFlight.get(key);
-    if (!pending) {
-      pending = this.#client.request<SubjectAccessReview>('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', review)
-        .then((answer) => {
-          const status = answer.status;
-          const reason = [status?.reason, status?.evaluationError].filter(Boolean).join('; ');
-          const decision: Decision = { allowed: status?.allowed === true && status.denied !== true, reason };
-          this.#cache.set(key, decision, decision.allowed ? this.#allowTtlMs : this.#denyTtlMs);
-          return decision;
-        }, (err: Error): never => {
-          throw serviceUnavailable(`authorization could not be checked (SubjectAccessReview failed: ${err.message}); retry`, REVIEW_RETRY_AFTER_SECONDS);
-        })
-        .finally(() => this.#inFlight.delete(key));
-      this.#inFlight.set(key, pending);
-    }
-    return pending;
+    return this.#answers.get(JSON.stringify(review.spec), () => this.#client.request<SubjectAccessReview>('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', review)
+      .then((answer) => {
+        const status = answer.status;
+        const reason = [status?.reason, status?.evaluationError].filter(Boolean).join('; ');
+        return { allowed: status?.allowed === true && status.denied !== true, reason };
+      }, (err: Error): never => {
+        throw serviceUnavailable(`authorization could not be checked (SubjectAccessReview failed: ${err.message}); retry`, REVIEW_RETRY_AFTER_SECONDS);
+      }));
   }
 
   /**

@@ -117,10 +117,18 @@ describe('Authorizer', () => {
     expect(kube.calls).toHaveLength(2);
     await authz.authorize(alice, { ...list, namespace: 'x' });
     expect(kube.calls).toHaveLength(3);
-    now += 5_000;
-    await authz.authorize(alice, list); // denial expired
-    await authz.authorize(admin, list); // still allowed from cache
+    now += 4_999;
+    await authz.authorize(admin, list); // allowed, in the first half of its life: from memory
+    expect(kube.calls).toHaveLength(3);
+    now += 1;
+    await authz.authorize(alice, list); // denial expired: asked again
     expect(kube.calls).toHaveLength(4);
+    await authz.authorize(admin, list); // allowed, past its half-life: answered from memory and renewed in the background
+    expect(kube.calls).toHaveLength(5);
+    await new Promise((r) => setImmediate(r)); // the renewal is answered (stored at 5,000)
+    now += 4_999;
+    expect(await authz.authorize(admin, list)).toEqual({ allowed: true, reason: 'RBAC: allowed' }); // past the first answer's life: the renewed one
+    expect(kube.calls).toHaveLength(5);
   });
 
   it('answers a review that could not be made with a retryable 503 (never a silent deny), and asks again next time', async () => {

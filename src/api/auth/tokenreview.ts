@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { serviceUnavailable } from '../status';
 import { REVIEW_RETRY_AFTER_SECONDS } from './authorizer';
-import { ExpiringCache } from './expiring';
+import { ReviewMemo } from './review-memo';
 import type { KubeRequester, UserInfo } from './types';
 
 /** authentication.k8s.io/v1 TokenReview, as far as it is sent and read. */
@@ -31,22 +31,21 @@ export interface TokenReviewerOptions {
 
 /**
  * Authenticates bearer tokens by asking kube-apiserver (POST TokenReview), as kube's delegated token
- * authenticator does. Answers are cached by the SHA-256 of the token (never the token itself) for a short
- * TTL, and concurrent reviews of one token share one request. A review that could not be made (timeout,
+ * authenticator does. Answers are kept by the SHA-256 of the token (never the token itself) for a short
+ * TTL, concurrent reviews of one token share one request, and a token in steady use is renewed before its
+ * answer expires (ReviewMemo). A review that could not be made (timeout,
  * 5xx, network) is not a verdict on the token: it rejects with 503 and Retry-After, and is not cached.
  */
 export class TokenReviewer {
   readonly #client: KubeRequester;
-  readonly #ttlMs: number;
   readonly #audiences: string[];
-  readonly #cache: ExpiringCache<TokenResult>;
-  readonly #inFlight = new Map<string, Promise<TokenResult>>();
+  readonly #answers: ReviewMemo<TokenResult>;
 
   constructor(client: KubeRequester, opts: TokenReviewerOptions = {}) {
     this.#client = client;
-    this.#ttlMs = opts.ttlMs ?? 10_000;
+    const ttlMs = opts.ttlMs ?? 10_000;
     this.#audiences = opts.audiences ?? [];
-    this.#cache = new ExpiringCache(opts.maxEntries ?? 4096, opts.now);
+    this.#answers = new ReviewMemo({ maxEntries: opts.maxEntries ?? 4096, ttlOf: () => ttlMs, now: opts.now });
   }
 
   /**
@@ -55,22 +54,9 @@ export class TokenReviewer {
    */
   review(token: string): Promise<TokenResult> {
     const key = createHash('sha256').update(token).digest('base64');
-    const cached = this.#cache.get(key);
-    if (cached) return Promise.resolve(cached);
-    let pending = this.#inFlight.get(key);
-    if (!pending) {
-      pending = this.#ask(token).then(
-        (result) => {
-          this.#cache.set(key, result, this.#ttlMs);
-          return result;
-        },
-        (err: Error): never => {
-          throw serviceUnavailable(`authentication could not be checked (TokenReview failed: ${err.message}); retry`, REVIEW_RETRY_AFTER_SECONDS);
-        },
-      ).finally(() => this.#inFlight.delete(key));
-      this.#inFlight.set(key, pending);
-    }
-    return pending;
+    return this.#answers.get(key, () => this.#ask(token).catch((err: Error): never => {
+      throw serviceUnavailable(`authentication could not be checked (TokenReview failed: ${err.message}); retry`, REVIEW_RETRY_AFTER_SECONDS);
+    }));
   }
 
   async #ask(token: string): Promise<TokenResult> {
