@@ -14,6 +14,9 @@ const CPU_PROBE = join(REPO, 'bench', 'probe', 'cpu-probe.cjs');
 const STALL_PROBE = join(REPO, 'bench', 'probe', 'stall-probe.cjs');
 
 /** The user kube-apiserver knows Paddock as (its ServiceAccount). */
+/** The audit log is read this many bytes at a time. */
+const AUDIT_SLICE_BYTES = 16 << 20;
+
 export const PADDOCK_USER = 'system:serviceaccount:paddock-system:paddock';
 export const TENANT_LABEL = 'paddock.dev/tenant';
 const TENANTS = '/apis/paddock.dev/v1alpha1/tenants';
@@ -219,27 +222,41 @@ export class BenchCluster {
    * took at least that long (tails.ts). Read on from where the last call stopped.
    */
   paddockReviews(): PaddockReview[] {
+    this.#reviewsRead = this.#auditLines(this.#reviewsRead, (line) => {
+      if (!line.includes(PADDOCK_USER) || !line.includes('reviews')) return;
+      const e = JSON.parse(line) as AuditEvent;
+      const resource = e.objectRef?.resource ?? '';
+      if (e.stage !== 'ResponseComplete' || e.user.username !== PADDOCK_USER || !['subjectaccessreviews', 'tokenreviews'].includes(resource)) return;
+      this.#reviews.push({ resource, start: Date.parse(e.requestReceivedTimestamp), end: Date.parse(e.stageTimestamp) });
+    });
+    return this.#reviews;
+  }
+
+  /**
+   * Calls `onLine` with each whole line of the audit log from byte `offset` on, read in slices (at 100k
+   * namespaces the log holds more than a string can); returns the offset after the last whole line.
+   */
+  #auditLines(offset: number, onLine: (line: string) => void): number {
     const size = statSync(this.state.auditLog).size;
-    if (size < this.#reviewsRead) throw new Error('the audit log was rotated; reviews cannot be read');
-    const buf = Buffer.alloc(size - this.#reviewsRead);
+    if (size < offset) throw new Error('the audit log was rotated; it cannot be read on from where it was');
     const fd = openSync(this.state.auditLog, 'r');
     try {
-      readSync(fd, buf, 0, buf.length, this.#reviewsRead);
+      const slice = Buffer.alloc(Math.min(AUDIT_SLICE_BYTES, size - offset));
+      let at = offset;
+      let rest = Buffer.alloc(0);
+      while (at < size) {
+        const n = readSync(fd, slice, 0, Math.min(slice.length, size - at), at);
+        if (n === 0) break;
+        at += n;
+        const bytes = Buffer.concat([rest, slice.subarray(0, n)]);
+        const end = bytes.lastIndexOf(0x0a) + 1; // whole lines only: the last may still be being written
+        for (const line of bytes.subarray(0, end).toString('utf8').split('\n')) if (line) onLine(line);
+        rest = Buffer.from(bytes.subarray(end));
+      }
+      return at - rest.length;
     } finally {
       closeSync(fd);
     }
-    // Whole lines only: the last may still be being written.
-    const text = buf.toString('utf8');
-    const complete = text.lastIndexOf('\n') + 1;
-    this.#reviewsRead += Buffer.byteLength(text.slice(0, complete));
-    for (const line of text.slice(0, complete).split('\n')) {
-      if (!line.includes(PADDOCK_USER) || !line.includes('reviews')) continue;
-      const e = JSON.parse(line) as AuditEvent;
-      const resource = e.objectRef?.resource ?? '';
-      if (e.stage !== 'ResponseComplete' || e.user.username !== PADDOCK_USER || !['subjectaccessreviews', 'tokenreviews'].includes(resource)) continue;
-      this.#reviews.push({ resource, start: Date.parse(e.requestReceivedTimestamp), end: Date.parse(e.stageTimestamp) });
-    }
-    return this.#reviews;
   }
 
   /** Current size of the audit log: writes after this offset are the ones to count. */
@@ -252,30 +269,21 @@ export class BenchCluster {
    * ms), only those kube-apiserver received before it.
    */
   paddockWrites(offset: number, beforeMs = Infinity): AuditWrites {
-    const size = statSync(this.state.auditLog).size;
-    if (size < offset) throw new Error('the audit log was rotated; writes cannot be counted');
-    const buf = Buffer.alloc(size - offset);
-    const fd = openSync(this.state.auditLog, 'r');
-    try {
-      readSync(fd, buf, 0, buf.length, offset);
-    } finally {
-      closeSync(fd);
-    }
     const byResource: Record<string, number> = {};
     const objects: string[] = [];
     let total = 0;
     let rejected = 0;
     let first = Infinity;
     let last = -Infinity;
-    for (const line of buf.toString('utf8').split('\n')) {
-      if (!line.includes(PADDOCK_USER)) continue;
+    this.#auditLines(offset, (line) => {
+      if (!line.includes(PADDOCK_USER)) return;
       const e = JSON.parse(line) as AuditEvent;
-      if (e.stage !== 'ResponseComplete' || e.user.username !== PADDOCK_USER) continue;
+      if (e.stage !== 'ResponseComplete' || e.user.username !== PADDOCK_USER) return;
       const at = Date.parse(e.requestReceivedTimestamp);
-      if (at >= beforeMs) continue;
+      if (at >= beforeMs) return;
       const resource = e.objectRef?.resource ?? '';
       // Not writes of cluster state: reviews are "create" by verb only; the Lease is leader election.
-      if (['subjectaccessreviews', 'tokenreviews', 'selfsubjectaccessreviews', 'leases'].includes(resource)) continue;
+      if (['subjectaccessreviews', 'tokenreviews', 'selfsubjectaccessreviews', 'leases'].includes(resource)) return;
       const key = `${e.verb} ${resource}${e.objectRef?.subresource ? '/' + e.objectRef.subresource : ''}`;
       byResource[key] = (byResource[key] ?? 0) + 1;
       total++;
@@ -286,7 +294,7 @@ export class BenchCluster {
       }
       first = Math.min(first, at);
       last = Math.max(last, at);
-    }
+    });
     return { total, rejected, byResource, objects, firstMs: first, lastMs: last };
   }
 }
