@@ -12,8 +12,17 @@ export class ResourceAuthorization {
     if (!d.allowed) throw forbidden(names, name ?? '', user.name, verb, d.reason || undefined);
   }
 
-  /** The caller as the resource's view needs it; it sees every row when it may list the source kind cluster-wide. */
-  async viewer(resource: ServedResource, user: UserInfo): Promise<Viewer> {
-    return { name: user.name, groups: user.groups, seesAll: await this.authorizer.canListAll(user, resource.seesAllWith) };
+  /**
+   * Authorizes `verb` as {@link authorize} does, and gives the caller as the resource's view needs it: it
+   * sees every row when it may list the source kind cluster-wide. Both reviews are asked at once, so a
+   * caller whose answers expired (one back after a pause) waits for one round trip to kube-apiserver, not
+   * two; the second answer is used only once the first allowed the request.
+   */
+  async authorizedViewer(resource: ServedResource, user: UserInfo, verb: string, name?: string): Promise<Viewer> {
+    const seesAll = this.authorizer.canListAll(user, resource.seesAllWith);
+    // A refused request never reads it: its failure (503) must not go unhandled.
+    seesAll.catch(() => {});
+    await this.authorize(resource, user, verb, name);
+    return { name: user.name, groups: user.groups, seesAll: await seesAll };
   }
 }

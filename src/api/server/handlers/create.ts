@@ -14,14 +14,14 @@ export async function create(ctx: HandlerContext, resource: ServedResource & Req
   const create = resource.create.bind(resource);
   return await ctx.limits.bounded(async () => {
     const { negotiated, includeObject, pretty } = negotiate(req, false);
-    await ctx.access.authorize(resource, req.user!, 'create');
+    const viewer = await ctx.access.authorizedViewer(resource, req.user!, 'create');
     const body = await readBody(req, ctx.body);
     const dryRun = query.getAll('dryRun');
     const bad = dryRun.find((d) => d !== 'All');
     if (bad !== undefined) throw badRequest(`dryRun: Unsupported value: ${JSON.stringify(bad.slice(0, 64))}: supported values: "All"`);
     const fieldValidation = query.get('fieldValidation') ?? 'Warn';
     if (!['Ignore', 'Warn', 'Strict'].includes(fieldValidation)) throw badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(fieldValidation.slice(0, 64))}: supported values: "Ignore", "Strict", "Warn"`);
-    const created = await create(await ctx.access.viewer(resource, req.user!), body, dryRun.length > 0, fieldValidation === 'Strict');
+    const created = await create(viewer, body, dryRun.length > 0, fieldValidation === 'Strict');
     send(res, 201, negotiated.contentType, renderObject(resource, created, { negotiated, includeObject, pretty, now: new Date() }));
     return 201;
   });

@@ -10,8 +10,8 @@ import { negotiate, queryOf, type HandlerContext } from './context';
 export async function del(ctx: HandlerContext, resource: ServedResource & Required<Pick<ServedResource, 'delete'>>, name: string, req: Req, res: Response): Promise<void> {
   ctx.limits.requireSynced();
   const { negotiated } = negotiate(req, false);
-  await ctx.access.authorize(resource, req.user!, 'delete', name);
+  const viewer = await ctx.access.authorizedViewer(resource, req.user!, 'delete', name);
   const options = parseDeleteOptions(queryOf(req), await readBody(req, ctx.body));
-  const status = await resource.delete(await ctx.access.viewer(resource, req.user!), name, options);
+  const status = await resource.delete(viewer, name, options);
   sendValue(res, 200, status, negotiated);
 }

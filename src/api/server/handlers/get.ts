@@ -22,8 +22,7 @@ export async function get(ctx: HandlerContext, resource: ServedResource, name: s
   await ctx.limits.bounded(async () => {
     const { negotiated, includeObject, pretty } = negotiate(req, false);
     checkTargetFits(negotiated, 'object');
-    await ctx.access.authorize(resource, req.user!, 'get', name);
-    const row = getRow(resource, await ctx.access.viewer(resource, req.user!), name, options);
+    const row = getRow(resource, await ctx.access.authorizedViewer(resource, req.user!, 'get', name), name, options);
     send(res, 200, negotiated.contentType, renderObject(resource, row, { negotiated, includeObject, pretty, now: new Date() }));
   });
 }

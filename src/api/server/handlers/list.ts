@@ -23,8 +23,7 @@ export async function list(ctx: HandlerContext, resource: ServedResource, req: R
   await ctx.limits.bounded(async () => {
     const { negotiated, includeObject, pretty } = negotiate(req, false);
     checkTargetFits(negotiated, 'list');
-    await ctx.access.authorize(resource, req.user!, 'list');
-    const result = listRows(resource, await ctx.access.viewer(resource, req.user!), options, ctx.snapshots);
+    const result = listRows(resource, await ctx.access.authorizedViewer(resource, req.user!, 'list'), options, ctx.snapshots);
     // Streamed in chunks from each row's cached encodings, as the connection takes them.
     await sendStream(res, 200, negotiated.contentType, renderList(resource, result.items, result.metadata, { negotiated, includeObject, pretty, now: new Date() }));
   });

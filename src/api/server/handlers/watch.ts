@@ -19,8 +19,7 @@ import { negotiate, type HandlerContext } from './context';
 export async function watchOverHttp(ctx: HandlerContext, resource: ServedResource, hub: WatchHub, req: Req, res: Response, options: ListOptions): Promise<void> {
   ctx.limits.requireSynced();
   const { negotiated, includeObject } = negotiate(req, true);
-  await ctx.access.authorize(resource, req.user!, 'watch');
-  const viewer = await ctx.access.viewer(resource, req.user!);
+  const viewer = await ctx.access.authorizedViewer(resource, req.user!, 'watch');
   const release = ctx.limits.admitWatcher(req.user!.name);
   res.writeHead(200, { 'Content-Type': negotiated.contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
@@ -68,9 +67,8 @@ export async function watchOverWebSocket(ctx: UpgradeContext, req: IncomingMessa
     options.watch = true;
     const negotiated = negotiateOutput(req.headers.accept, { watch: true });
     const includeObject = negotiated.target === 'Table' ? parseIncludeObject(url.searchParams.get('includeObject') ?? undefined) : 'Metadata';
-    await ctx.access.authorize(resource, auth.user, 'watch');
+    const viewer = await ctx.access.authorizedViewer(resource, auth.user, 'watch');
     checkHandshake(req);
-    const viewer = await ctx.access.viewer(resource, auth.user);
     if (socket.destroyed) return;
     const release = ctx.limits.admitWatcher(auth.user.name);
     let adopted = false;
