@@ -49,3 +49,10 @@ export const watchersClosed = new Counter({
   labelNames: ['reason'] as const,
   registers: [registry],
 });
+
+export const reviewRenewals = new Counter({
+  name: 'paddock_review_renewals_total',
+  help: 'Answers to SubjectAccessReviews and TokenReviews renewed in the background before they expired (a caller in steady use never waits for a review), by review and result (answered, failed).',
+  labelNames: ['review', 'result'] as const,
+  registers: [registry],
+});

@@ -1,4 +1,5 @@
 import { serviceUnavailable } from '../status';
+import { reviewRenewals } from '../../metrics/api';
 import { ReviewMemo } from './review-memo';
 import { type KubeRequester, SYSTEM_MASTERS, type UserInfo } from './types';
 
@@ -84,9 +85,9 @@ export function subjectAccessReview(user: UserInfo, attrs: AccessAttributes): Su
 /**
  * Authorizes by SubjectAccessReview against kube-apiserver (RBAC and whatever else the cluster runs), as
  * kube's delegated authorizer does: answers are reused briefly, from a bounded map, concurrent identical
- * checks share one request, and a check in steady use is renewed before it expires (ReviewMemo). A review that could not be made (timeout, 5xx, network) is not an
- * answer: the request fails with 503 and Retry-After, which clients retry, instead of a 403 nobody
- * deserved; it is not cached.
+ * checks share one request, and a check in steady use is renewed before it expires (ReviewMemo), a
+ * denial too: "may this caller list every namespace?" is a denial for every owner, asked on each request. A review that could not be made (timeout, 5xx, network) is not an answer: the request
+ * fails with 503 and Retry-After, which clients retry, instead of a 403 nobody deserved; it is not cached.
  */
 export class Authorizer {
   readonly #client: KubeRequester;
@@ -95,9 +96,13 @@ export class Authorizer {
 
   constructor(client: KubeRequester, opts: AuthorizerOptions = {}) {
     this.#client = client;
-    const [allowTtlMs, denyTtlMs] = [opts.allowTtlMs ?? 10_000, opts.denyTtlMs ?? 10_000];
+    const allowTtlMs = opts.allowTtlMs ?? 10_000;
+    const denyTtlMs = opts.denyTtlMs ?? 10_000;
     this.#alwaysAllowGroups = new Set(opts.alwaysAllowGroups ?? [SYSTEM_MASTERS]);
-    this.#answers = new ReviewMemo({ maxEntries: opts.maxEntries ?? 8192, ttlOf: (d) => (d.allowed ? allowTtlMs : denyTtlMs), now: opts.now });
+    this.#answers = new ReviewMemo({
+      maxEntries: opts.maxEntries ?? 8192, ttlOf: (d) => (d.allowed ? allowTtlMs : denyTtlMs),
+      onRenewal: (result) => reviewRenewals.inc({ review: 'subjectaccessreview', result }), now: opts.now,
+    });
   }
 
   /**

@@ -1,44 +1,75 @@
+/** Where in an answer's life a use renews it: past three quarters of its time to live. */
+const RENEW_AT = 0.75;
+
+/** After a renewal failed, how long uses wait before trying again (never past the answer's end). */
+export const RENEW_RETRY_MS = 1_000;
+
+/** The most renewals under way at once: past it, answers are used until they expire, then asked again. */
+export const MAX_RENEWALS = 64;
+
+export interface ReviewMemoOptions<V> {
+  /** Most answers kept. */
+  maxEntries: number;
+  /** An answer's time to live in ms (allowed and denied answers may differ); non-positive stores nothing. */
+  ttlOf(value: V): number;
+  /**
+   * Whether an answer in use is renewed before it expires (default: every one). A rejected token is not:
+   * renewing it helps no caller.
+   */
+  renews?(value: V): boolean;
+  /** Told how each renewal ended (a metric). */
+  onRenewal?(outcome: 'answered' | 'failed'): void;
+  now?: () => number;
+}
+
+interface Entry<V> {
+  value: V;
+  /** When a use renews it (Infinity: never). */
+  renewAt: number;
+  expiresAt: number;
+}
+
 /**
  * kube-apiserver's answers to reviews (TokenReview, SubjectAccessReview), reused for a time to live as
- * kube's delegated authenticator and authorizer reuse theirs, in a bounded map. Three rules:
+ * kube's delegated authenticator and authorizer reuse theirs, in a bounded map. The rules:
  *
- * - **One review at a time per key**: uses of a key while its review is under way share that review.
- * - **No answer is used past its time to live**, counted from when it arrived.
- * - **An answer in use is renewed before it expires**: a use in the second half of its life is answered
+ * - **One review at a time per key**: a use that finds no live answer shares the review under way, if any.
+ * - **No answer is used past its time to live**, counted from its arrival (as kube counts).
+ * - **An answer in use is renewed before it expires**: a use past three quarters of its life is answered
  *   with it at once and asks again in the background; the new answer replaces it when it arrives. A key
- *   used at least once per half-life never makes a request wait for kube-apiserver, whose round trip is
- *   its tail when it is busy (a garbage collection, a list of every namespace for someone else). A key
- *   left unused expires, and its next use waits for a review as the first did.
+ *   used at least that often never makes a request wait for kube-apiserver, whose round trip is its tail
+ *   when it is busy (a garbage collection, a list of every namespace for someone else). A key left
+ *   unused expires, and its next use waits for a review as the first did. Only the answers `renews`
+ *   names are renewed; at most {@link MAX_RENEWALS} renewals run at once; a failed one is tried again by a use
+ *   {@link RENEW_RETRY_MS} later at the soonest, so a failing kube-apiserver is not asked at the rate of
+ *   requests.
  *
- * A review that fails is not an answer: nothing is stored, the use that waited for it fails with it, and
- * a failed renewal leaves the answer to expire on time. When the map is full the oldest insertion is
- * evicted first (a `Map` keeps insertion order; an answer stored again moves to the end), so memory never
- * grows past `maxEntries`.
+ * A review that fails is not an answer: nothing is stored, and the use that waited for it fails with it.
+ * When the map is full the oldest insertion is evicted first (a `Map` keeps insertion order; an answer
+ * stored again moves to the end), so memory never grows past `maxEntries`.
  */
 export class ReviewMemo<V> {
-  readonly #entries = new Map<string, { value: V; renewAt: number; expiresAt: number }>();
+  readonly #entries = new Map<string, Entry<V>>();
   readonly #inFlight = new Map<string, Promise<V>>();
-  readonly #maxEntries: number;
-  readonly #ttlOf: (value: V) => number;
+  #renewals = 0;
+  readonly #options: ReviewMemoOptions<V>;
   readonly #now: () => number;
 
-  /** `ttlOf` gives an answer's time to live in ms (allowed and denied answers may differ); non-positive stores nothing. */
-  constructor(opts: { maxEntries: number; ttlOf: (value: V) => number; now?: () => number }) {
-    if (!(opts.maxEntries > 0)) throw new Error(`maxEntries must be positive, got ${opts.maxEntries}`);
-    this.#maxEntries = opts.maxEntries;
-    this.#ttlOf = opts.ttlOf;
-    this.#now = opts.now ?? Date.now;
+  constructor(options: ReviewMemoOptions<V>) {
+    if (!(options.maxEntries > 0)) throw new Error(`maxEntries must be positive, got ${options.maxEntries}`);
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
   }
 
   /**
-   * The answer for `key`: the stored one while it lives (renewed by `ask` in the background past its
-   * half-life), else the one `ask` gives, shared with every use of `key` until it arrives.
+   * The answer for `key`: the stored one while it lives (renewed by `ask` in the background once old
+   * enough), else the one `ask` gives, shared with every use of `key` until it arrives.
    */
   get(key: string, ask: () => Promise<V>): Promise<V> {
     const entry = this.#entries.get(key);
     const now = this.#now();
     if (entry && entry.expiresAt > now) {
-      if (entry.renewAt <= now && !this.#inFlight.has(key)) this.#review(key, ask).catch(() => {});
+      if (entry.renewAt <= now && !this.#inFlight.has(key) && this.#renewals < MAX_RENEWALS) this.#renew(key, entry, ask);
       return Promise.resolve(entry.value);
     }
     if (entry) this.#entries.delete(key);
@@ -49,23 +80,45 @@ export class ReviewMemo<V> {
     return this.#entries.size;
   }
 
+  #renew(key: string, entry: Entry<V>, ask: () => Promise<V>): void {
+    this.#renewals++;
+    this.#review(key, ask).then(
+      () => this.#options.onRenewal?.('answered'),
+      () => {
+        // Tried again by a later use, not by every one meanwhile.
+        entry.renewAt = Math.min(entry.expiresAt, this.#now() + RENEW_RETRY_MS);
+        this.#options.onRenewal?.('failed');
+      },
+    ).finally(() => this.#renewals--);
+  }
+
   #review(key: string, ask: () => Promise<V>): Promise<V> {
-    const pending = ask()
+    let asked: Promise<V>;
+    try {
+      asked = ask();
+    } catch (err) {
+      // An `ask` that throws fails this review alone, never the use that renews.
+      asked = Promise.reject(err);
+    }
+    const pending: Promise<V> = asked
       .then((value) => {
         this.#store(key, value);
         return value;
       })
-      .finally(() => this.#inFlight.delete(key));
+      .finally(() => {
+        if (this.#inFlight.get(key) === pending) this.#inFlight.delete(key);
+      });
     this.#inFlight.set(key, pending);
     return pending;
   }
 
   #store(key: string, value: V): void {
-    const ttl = this.#ttlOf(value);
+    const ttl = this.#options.ttlOf(value);
     this.#entries.delete(key);
     if (ttl <= 0) return;
-    while (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
+    while (this.#entries.size >= this.#options.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
     const now = this.#now();
-    this.#entries.set(key, { value, renewAt: now + ttl / 2, expiresAt: now + ttl });
+    const renews = this.#options.renews?.(value) ?? true;
+    this.#entries.set(key, { value, renewAt: renews ? now + ttl * RENEW_AT : Infinity, expiresAt: now + ttl });
   }
 }

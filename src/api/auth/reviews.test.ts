@@ -118,17 +118,23 @@ describe('Authorizer', () => {
     await authz.authorize(alice, { ...list, namespace: 'x' });
     expect(kube.calls).toHaveLength(3);
     now += 4_999;
-    await authz.authorize(admin, list); // allowed, in the first half of its life: from memory
+    await authz.authorize(admin, list); // allowed, young: from memory
     expect(kube.calls).toHaveLength(3);
     now += 1;
     await authz.authorize(alice, list); // denial expired: asked again
     expect(kube.calls).toHaveLength(4);
-    await authz.authorize(admin, list); // allowed, past its half-life: answered from memory and renewed in the background
+    now += 2_500;
+    await authz.authorize(admin, list); // allowed, past three quarters of its life: from memory, renewed in the background
     expect(kube.calls).toHaveLength(5);
-    await new Promise((r) => setImmediate(r)); // the renewal is answered (stored at 5,000)
-    now += 4_999;
-    expect(await authz.authorize(admin, list)).toEqual({ allowed: true, reason: 'RBAC: allowed' }); // past the first answer's life: the renewed one
-    expect(kube.calls).toHaveLength(5);
+    await new Promise((r) => setImmediate(r)); // the renewal is answered (stored at 7,500)
+    now += 1_250;
+    expect((await authz.authorize(alice, list)).allowed).toBe(false); // a denial in use (stored at 5,000, for 5 s) past three quarters: renewed too
+    expect(kube.calls).toHaveLength(6);
+    await new Promise((r) => setImmediate(r));
+    now += 1_250;
+    await authz.authorize(admin, list); // the first answer has expired (10,000): the renewed one, in memory
+    await authz.authorize(alice, list); // so has the first denial: the renewed one
+    expect(kube.calls).toHaveLength(6);
   });
 
   it('answers a review that could not be made with a retryable 503 (never a silent deny), and asks again next time', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { serviceUnavailable } from '../status';
 import { REVIEW_RETRY_AFTER_SECONDS } from './authorizer';
+import { reviewRenewals } from '../../metrics/api';
 import { ReviewMemo } from './review-memo';
 import type { KubeRequester, UserInfo } from './types';
 
@@ -45,7 +46,10 @@ export class TokenReviewer {
     this.#client = client;
     const ttlMs = opts.ttlMs ?? 10_000;
     this.#audiences = opts.audiences ?? [];
-    this.#answers = new ReviewMemo({ maxEntries: opts.maxEntries ?? 4096, ttlOf: () => ttlMs, now: opts.now });
+    this.#answers = new ReviewMemo({
+      maxEntries: opts.maxEntries ?? 4096, ttlOf: () => ttlMs, renews: (r) => r.ok,
+      onRenewal: (result) => reviewRenewals.inc({ review: 'tokenreview', result }), now: opts.now,
+    });
   }
 
   /**
