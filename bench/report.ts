@@ -349,7 +349,7 @@ function tailsMarkdown(t: TailsResult): string {
   const out = ['## Tails', '',
     `Every sequential list request and every watch delivery of the run is a sample; one slower than ${t.factor}× the median of its target is a tail. ` +
     'Its cause is the first of these to take at least half of the time the sample took beyond the median while it was under way: ' +
-    'Paddock\'s main thread (for a sample it served), then the benchmark client\'s, then kube-apiserver\'s threads summed (for a request through it), then capsule-proxy\'s (for a request to it), waiting for a CPU (the run-queue wait of `/proc/<pid>/schedstat`, for list requests); ' +
+    'Paddock\'s main thread (for a sample it served), then the benchmark client\'s, then kube-apiserver\'s threads summed (for a request through it), then capsule-proxy\'s (for a request to it), waiting for a CPU (the run-queue wait of `/proc/<pid>/schedstat`, for list requests), then their waits together, when none is enough alone; ' +
     'for a list through kube-apiserver, a wait of its watch cache to catch up with etcd before a consistent read, read from kube-apiserver\'s `apiserver_watch_cache_read_wait_seconds` after each slow request (`cache-wait.ts`); ' +
     'for a sample Paddock served, a review it waited for: a SubjectAccessReview or TokenReview of Paddock\'s that kube-apiserver received and answered within the sample (its audit log; a renewal Paddock makes in the background ends after the answer it let through); ' +
     'for a watch delivery, kube-apiserver\'s own watch (a direct watch open in every phase) delivering the same change late by at least as much; ' +

@@ -26,6 +26,14 @@ describe('a tail\'s cause', () => {
     expect(r.byCause).toEqual({ 'Paddock\'s event loop waited for a CPU (the machine\'s other processes ran)': 1 });
   });
 
+  it('is the waits of the threads it crossed together, when none is enough alone', () => {
+    const r = summarizeTails(targetWith(paddock, { ms: 41, sched: { client: { cpuMs: 1, waitMs: 11 }, paddock: { cpuMs: 2, waitMs: 10 } } }), { stalls: [], reviews: [] }, []);
+    expect(r.tails[0].cause).toBe('the threads it crossed waited for a CPU, together: Paddock\'s event loop 10 ms, the benchmark client 11 ms (the machine\'s other processes ran)');
+    // Paddock's wait is not the sample's when Paddock did not serve it.
+    const b = summarizeTails(targetWith(baseline, { ms: 41, sched: { client: { cpuMs: 1, waitMs: 11 }, paddock: { cpuMs: 2, waitMs: 10 } } }), { stalls: [], reviews: [] }, []);
+    expect(b.tails[0].cause).toBeUndefined();
+  });
+
   it('is the client\'s run-queue wait before a GC of the client', () => {
     const r = summarizeTails(targetWith(paddock, { ms: 41, sched: { client: { cpuMs: 1, waitMs: 25 }, paddock: idle } }), { stalls: [], reviews: [] }, gc);
     expect(r.tails[0].cause).toBe('the benchmark client waited 25 ms for a CPU (the machine\'s other processes ran)');

@@ -6,7 +6,8 @@
  * 1. Paddock's main thread waited for a CPU over the sample (its run-queue wait, sched.ts);
  * 2. the benchmark client's main thread waited for a CPU;
  * 3. kube-apiserver's threads waited for a CPU, summed (a request through it), then a proxy's in front of
- *    it (capsule-proxy's, a request to it);
+ *    it (capsule-proxy's, a request to it); then all of those together, none of them enough alone (the
+ *    request crosses each in turn, so their waits add up);
  * 4. a consistent list through kube-apiserver waited for its watch cache to catch up with etcd
  *    (cache-wait.ts: every process idle, for up to the 100 ms between the cache's progress requests);
  * 5. Paddock waited for kube-apiserver to answer a review it asked for the request (a SubjectAccessReview
@@ -130,6 +131,20 @@ function waitCause(thread: string, sched: Sched | undefined, excess: number): Ca
 }
 
 /**
+ * The waits of the threads a sample crossed, together at least half of `excess` (none was alone, or its
+ * own cause would have been named first).
+ */
+function waitsTogetherCause(threads: [string, Sched | undefined][], excess: number): Cause | undefined {
+  const waited = threads.filter(([, sched]) => sched && sched.waitMs > 0) as [string, Sched][];
+  if (waited.length < 2 || waited.reduce((sum, [, sched]) => sum + sched.waitMs, 0) < 0.5 * excess) return undefined;
+  const ran = '(the machine\'s other processes ran)';
+  return {
+    kind: `the threads it crossed waited for a CPU, together ${ran}`,
+    text: `the threads it crossed waited for a CPU, together: ${waited.map(([name, sched]) => `${name} ${round(sched.waitMs)} ms`).join(', ')} ${ran}`,
+  };
+}
+
+/**
  * A list that waited for kube-apiserver's watch cache to catch up with etcd: the longest wait of its
  * window was at least half of `excess` (cache-wait.ts says why that wait is the request's own).
  */
@@ -232,6 +247,10 @@ function causeOf(s: Sample, median: number, usual: { apiserverCpuMs?: number; pr
     ?? waitCause('the benchmark client', s.sched?.client, excess)
     ?? waitCause('kube-apiserver\'s threads (summed)', s.sched?.kubeApiserver, excess)
     ?? (proxy ? waitCause(`${proxy.name}'s threads (summed)`, proxy.threads, excess) : undefined)
+    ?? waitsTogetherCause([
+      ['Paddock\'s event loop', served ? s.sched?.paddock : undefined], ['the benchmark client', s.sched?.client],
+      ['kube-apiserver\'s threads', s.sched?.kubeApiserver], [`${proxy?.name}'s threads`, proxy?.threads],
+    ], excess)
     ?? cacheWaitCause(s.cacheWait, excess)
     ?? (served ? reviewCause(paddock.reviews, s, excess) : undefined)
     ?? upstreamCause(s, median)
