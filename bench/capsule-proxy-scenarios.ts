@@ -118,7 +118,7 @@ export async function capsuleWatch(cluster: BenchCluster, cp: CapsuleProxy, conf
       fanouts,
       scenario: 'capsule watch',
       baseline: {
-        target: CAPSULE_WATCH_TARGET, role: 'baseline',
+        target: CAPSULE_WATCH_TARGET, role: 'baseline', proxy: proxyOf(cp),
         watchesOf: (owner) => ({ agent: agents.get(owner)!.agent, url: `${cp.url}/api/v1/namespaces?watch=1` }),
       },
       extra,

@@ -354,7 +354,7 @@ function tailsMarkdown(t: TailsResult): string {
     'for a sample Paddock served, a review it waited for: a SubjectAccessReview or TokenReview of Paddock\'s that kube-apiserver received and answered within the sample (its audit log; a renewal Paddock makes in the background ends after the answer it let through); ' +
     'for a watch delivery, kube-apiserver\'s own watch (a direct watch open in every phase) delivering the same change late by at least as much; ' +
     'a GC pause or the event loop blocked in Paddock (for a sample it served), then in the benchmark client, as each process records it (`probe/stall-probe.cjs`); ' +
-    'last, kube-apiserver, then capsule-proxy, then the benchmark client\'s main thread, busy with other work: it ran longer over the sample than over its target\'s median sample. ' +
+    'last, kube-apiserver, then capsule-proxy, then the benchmark client\'s main thread, busy with other work: it ran longer over the sample than over its target\'s median sample (for a watch delivery, each process\'s CPU time read every 20 ms from `/proc/<pid>/stat` during the phase, `cpu-timeline.ts`). ' +
     'An unexplained tail shows what those threads did over it and, for a list request, how long some task of the machine waited for I/O or for memory (the kernel\'s pressure stall information, `/proc/pressure`: the whole machine\'s, so never a cause). ' +
     `${t.count} tails of ${t.samples} samples, ${t.explained} explained.`, ''];
   if (t.count) out.push(tailsTables(t));

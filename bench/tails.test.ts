@@ -34,6 +34,18 @@ describe('a tail\'s cause', () => {
     expect(b.tails[0].cause).toBeUndefined();
   });
 
+  it('is a proxy busy over a watch delivery, read off the CPU timelines, when kube-apiserver\'s own watch was on time', () => {
+    const of: SampleOf = { scenario: 'capsule watch', target: 'capsule-proxy namespaces, 1000 watchers', role: 'baseline' };
+    const usual = { kubeApiserver: 2, proxy: { name: 'capsule-proxy', cpuMs: 1 }, client: 1 };
+    const fast = Array.from({ length: 9 }, (_, i): Sample => ({ ...of, start: i * 10, ms: 1, upstreamMs: 0.5, cpu: usual }));
+    const late: Sample = { ...of, start: 1000, ms: 41, upstreamMs: 0.5, cpu: { kubeApiserver: 3, proxy: { name: 'capsule-proxy', cpuMs: 60 }, client: 2 } };
+    const r = summarizeTails([...fast, late], { stalls: [], reviews: [] }, []);
+    expect(r.tails[0].cause).toBe('capsule-proxy was busy: its threads ran 60 ms over the sample, 1 ms over its target\'s median one (other work of its own: its garbage collector, other clients)');
+    // Not busy beyond the usual: unexplained, with what each process spent over it.
+    const calm = summarizeTails([...fast, { ...late, cpu: usual }], { stalls: [], reviews: [] }, []);
+    expect(describeCause(calm.tails[0])).toBe('unexplained (CPU over it: kube-apiserver 2 ms, capsule-proxy 1 ms, the client 1 ms)');
+  });
+
   it('is the client\'s run-queue wait before a GC of the client', () => {
     const r = summarizeTails(targetWith(paddock, { ms: 41, sched: { client: { cpuMs: 1, waitMs: 25 }, paddock: idle } }), { stalls: [], reviews: [] }, gc);
     expect(r.tails[0].cause).toBe('the benchmark client waited 25 ms for a CPU (the machine\'s other processes ran)');

@@ -19,7 +19,9 @@
  *    here, the same way);
  * 9. kube-apiserver was busy with other work: its threads ran longer over the sample than over its
  *    target's median sample (a request through it; its garbage collector, other clients); then the
- *    proxy in front of it, then the benchmark client's main thread, the same way.
+ *    proxy in front of it, then the benchmark client's main thread, the same way. A watch delivery's are
+ *    read off each process's CPU timeline (cpu-timeline.ts: every thread, in 10 ms ticks), the client's
+ *    whole process.
  *
  * An unexplained tail shows what was read over it: the threads above, and the machine's stall time
  * (pressure.ts: some task of the machine waiting for I/O or for memory). The stall time is not a cause:
@@ -61,12 +63,24 @@ export interface SampleSeen {
   sched?: SampleSched;
   /** A request through kube-apiserver: the longest watch-cache wait of its window, when one was read (cache-wait.ts). */
   cacheWait?: CacheWait;
+  /**
+   * A watch delivery: the CPU time (ms, every thread) kube-apiserver, the proxy it went through and this
+   * process spent over it, from their CPU timelines (cpu-timeline.ts), where `sched` is not read.
+   */
+  cpu?: SampleCpu;
 }
 
 export interface Sample extends SampleOf, SampleSeen {
   /** Wall-clock ms when the request was sent (or the change written). */
   start: number;
   ms: number;
+}
+
+/** CPU time over a sample (ms, every thread of each process). */
+export interface SampleCpu {
+  kubeApiserver?: number;
+  proxy?: { name: string; cpuMs: number };
+  client?: number;
 }
 
 /** One stall of a process (stall-monitor.cjs): wall-clock start and length in ms. */
@@ -91,6 +105,8 @@ export interface Tail {
   proxyThreads?: Sched & { name: string };
   /** A sample with no cause: what the benchmark client's main thread did over it, when that was read. */
   clientLoop?: Sched;
+  /** A watch delivery with no cause: the CPU time each process read spent over it. */
+  cpuOver?: SampleCpu;
   /** A sample with no cause: the machine's stall time over it, when that was read. */
   pressure?: Pressure;
 }
@@ -226,23 +242,31 @@ function stallCause(name: string, stalls: readonly Stall[], sample: Sample, exce
  * A server's threads (`name`'s) ran at least half of `excess` longer over the sample than over its
  * target's median sample (`usualCpuMs`): work of its own beside the request, on a machine of two CPUs.
  */
-function busyCause(name: string, sched: Sched | undefined, usualCpuMs: number | undefined, excess: number,
+function busyCause(name: string, cpuMs: number | undefined, usualCpuMs: number | undefined, excess: number,
   other = '(other work of its own: its garbage collector, other clients)', threads = 'its threads'): Cause | undefined {
-  if (!sched || usualCpuMs === undefined || sched.cpuMs - usualCpuMs < 0.5 * excess) return undefined;
-  return { kind: `${name} was busy ${other}`, text: `${name} was busy: ${threads} ran ${round(sched.cpuMs)} ms over the sample, ${round(usualCpuMs)} ms over its target's median one ${other}` };
+  if (cpuMs === undefined || usualCpuMs === undefined || cpuMs - usualCpuMs < 0.5 * excess) return undefined;
+  return { kind: `${name} was busy ${other}`, text: `${name} was busy: ${threads} ran ${round(cpuMs)} ms over the sample, ${round(usualCpuMs)} ms over its target's median one ${other}` };
 }
 
-/** The median of what some threads did over each sample of a group that read them; undefined when none did. */
-function usualCpuMs(threads: readonly (Sched | undefined)[]): number | undefined {
-  const cpu = threads.flatMap((t) => (t ? [t.cpuMs] : []));
-  return cpu.length > 0 ? medianOf(cpu) : undefined;
+/** The median of the CPU time some threads spent over each sample of a group that read it; undefined when none did. */
+function usualCpuMs(cpu: readonly (number | undefined)[]): number | undefined {
+  const read = cpu.filter((c): c is number => c !== undefined);
+  return read.length > 0 ? medianOf(read) : undefined;
 }
+
+/** kube-apiserver's CPU time over a sample: its threads' schedstat read around it, else its CPU timeline's. */
+const apiserverCpuOf = (s: Sample) => s.sched?.kubeApiserver?.cpuMs ?? s.cpu?.kubeApiserver;
+/** The proxy's, the same way. */
+const proxyCpuOf = (s: Sample) => (s.sched?.proxy ? { name: s.sched.proxy.name, cpuMs: s.sched.proxy.threads.cpuMs } : s.cpu?.proxy);
+/** The benchmark client's main thread's, else its whole process's. */
+const clientCpuOf = (s: Sample) => s.sched?.client?.cpuMs ?? s.cpu?.client;
 
 /** The first cause, in the order of this module's comment, of a tail of a target with `median`. */
 function causeOf(s: Sample, median: number, usual: { apiserverCpuMs?: number; proxyCpuMs?: number; clientCpuMs?: number }, paddock: PaddockSeen, clientStalls: readonly Stall[]): Cause | undefined {
   const excess = s.ms - median;
   const served = s.role === 'paddock';
   const proxy = s.sched?.proxy;
+  const proxyCpu = proxyCpuOf(s);
   return (served ? waitCause('Paddock\'s event loop', s.sched?.paddock, excess) : undefined)
     ?? waitCause('the benchmark client', s.sched?.client, excess)
     ?? waitCause('kube-apiserver\'s threads (summed)', s.sched?.kubeApiserver, excess)
@@ -256,9 +280,18 @@ function causeOf(s: Sample, median: number, usual: { apiserverCpuMs?: number; pr
     ?? upstreamCause(s, median)
     ?? (served ? stallCause('Paddock', paddock.stalls, s, excess) : undefined)
     ?? stallCause('benchmark client', clientStalls, s, excess)
-    ?? busyCause('kube-apiserver', s.sched?.kubeApiserver, usual.apiserverCpuMs, excess)
-    ?? (proxy ? busyCause(proxy.name, proxy.threads, usual.proxyCpuMs, excess) : undefined)
-    ?? busyCause('the benchmark client', s.sched?.client, usual.clientCpuMs, excess, '(work of its own between its stall monitor\'s ticks: a timer, a short GC)', 'its main thread');
+    ?? busyCause('kube-apiserver', apiserverCpuOf(s), usual.apiserverCpuMs, excess)
+    ?? (proxyCpu ? busyCause(proxyCpu.name, proxyCpu.cpuMs, usual.proxyCpuMs, excess) : undefined)
+    ?? busyCause('the benchmark client', clientCpuOf(s), usual.clientCpuMs, excess, '(work of its own between its stall monitor\'s ticks: a timer, a short GC)', s.sched?.client ? 'its main thread' : 'its threads');
+}
+
+/** CPU times as a tail reports them. */
+function roundedCpu(c: SampleCpu): SampleCpu {
+  return {
+    ...(c.kubeApiserver !== undefined ? { kubeApiserver: round(c.kubeApiserver) } : {}),
+    ...(c.proxy ? { proxy: { name: c.proxy.name, cpuMs: round(c.proxy.cpuMs) } } : {}),
+    ...(c.client !== undefined ? { client: round(c.client) } : {}),
+  };
 }
 
 /** A thread's accounting as a tail reports it. */
@@ -275,6 +308,11 @@ export function describeCause(t: Tail): string {
     ...(t.proxyThreads ? [`${t.proxyThreads.name}'s threads on a CPU ${t.proxyThreads.cpuMs} ms, waiting ${t.proxyThreads.waitMs} ms`] : []),
     ...(t.clientLoop ? [`the client's main thread on a CPU ${t.clientLoop.cpuMs} ms, waiting ${t.clientLoop.waitMs} ms`] : []),
     ...(t.pressure ? [`the machine stalled on I/O ${t.pressure.ioMs} ms, on memory ${t.pressure.memoryMs} ms`] : []),
+    ...(t.cpuOver ? [`CPU over it: ${[
+      ...(t.cpuOver.kubeApiserver !== undefined ? [`kube-apiserver ${t.cpuOver.kubeApiserver} ms`] : []),
+      ...(t.cpuOver.proxy ? [`${t.cpuOver.proxy.name} ${t.cpuOver.proxy.cpuMs} ms`] : []),
+      ...(t.cpuOver.client !== undefined ? [`the client ${t.cpuOver.client} ms`] : []),
+    ].join(', ')}`] : []),
   ];
   return `unexplained${seen.length > 0 ? ` (${seen.join('; ')})` : ''}`;
 }
@@ -302,8 +340,8 @@ export function summarizeTails(samples: readonly Sample[], paddock: PaddockSeen,
   for (const group of byTarget.values()) {
     const median = medianOf(group.map((s) => s.ms));
     const usual = {
-      apiserverCpuMs: usualCpuMs(group.map((s) => s.sched?.kubeApiserver)), proxyCpuMs: usualCpuMs(group.map((s) => s.sched?.proxy?.threads)),
-      clientCpuMs: usualCpuMs(group.map((s) => s.sched?.client)),
+      apiserverCpuMs: usualCpuMs(group.map(apiserverCpuOf)), proxyCpuMs: usualCpuMs(group.map((s) => proxyCpuOf(s)?.cpuMs)),
+      clientCpuMs: usualCpuMs(group.map(clientCpuOf)),
     };
     let count = 0;
     let explained = 0;
@@ -315,6 +353,7 @@ export function summarizeTails(samples: readonly Sample[], paddock: PaddockSeen,
       const proxy = !cause ? s.sched?.proxy : undefined;
       const client = !cause ? s.sched?.client : undefined;
       const pressure = !cause ? s.sched?.pressure : undefined;
+      const cpu = !cause ? s.cpu : undefined;
       const tail: Tail = {
         scenario: s.scenario, target: s.target, ms: round(s.ms), median: round(median),
         ...(cause ? { cause: cause.text } : {}), ...(loop ? { paddockLoop: rounded(loop) } : {}),
@@ -322,6 +361,7 @@ export function summarizeTails(samples: readonly Sample[], paddock: PaddockSeen,
         ...(proxy ? { proxyThreads: { name: proxy.name, ...rounded(proxy.threads) } } : {}),
         ...(client ? { clientLoop: rounded(client) } : {}),
         ...(pressure ? { pressure: { ioMs: round(pressure.ioMs), memoryMs: round(pressure.memoryMs) } } : {}),
+        ...(cpu ? { cpuOver: roundedCpu(cpu) } : {}),
       };
       found.push({ tail, kind: cause?.kind ?? 'unexplained' });
       count++;
@@ -367,8 +407,11 @@ export class TailRecorder {
    * over it (for a watch delivery, when a direct watch of kube-apiserver got the change).
    */
   record(of: SampleOf, sentAt: number, ms: number, seen: SampleSeen = {}): void {
-    const { upstreamMs, sched, cacheWait } = seen;
-    this.#samples.push({ ...of, start: performance.timeOrigin + sentAt, ms, ...(upstreamMs === undefined ? {} : { upstreamMs }), ...(sched ? { sched } : {}), ...(cacheWait ? { cacheWait } : {}) });
+    const { upstreamMs, sched, cacheWait, cpu } = seen;
+    this.#samples.push({
+      ...of, start: performance.timeOrigin + sentAt, ms, ...(upstreamMs === undefined ? {} : { upstreamMs }), ...(sched ? { sched } : {}), ...(cacheWait ? { cacheWait } : {}),
+      ...(cpu ? { cpu } : {}),
+    });
   }
 
   /** Where the samples recorded from now on begin: {@link summarize} from it takes only those. */

@@ -35,7 +35,7 @@ export async function startWatchRelayFloor(cluster: BenchCluster, world: WatchWo
     client = cluster.client(url, pki.users.admin, maxSockets);
     const agent = client.agent;
     const phase: Phase = {
-      target: WATCH_RELAY_FLOOR_TARGET, role: 'baseline',
+      target: WATCH_RELAY_FLOOR_TARGET, role: 'baseline', proxy: { name: 'the Node.js relay', pid },
       watchesOf: (owner) => ({ agent, url: `${url}${labelSelectedWatchPath(world, owner)}` }),
     };
     return { phase, stop };

@@ -6,7 +6,8 @@ import { sleep } from '../test/controlplane/processes';
 import { TENANT_LABEL, TNS, type BenchCluster } from './cluster';
 import { pool, type Client } from './http';
 import { RssSampler } from './proc';
-import { otherThreadsFrom, schedFrom, schedPer, type Sched } from './sched';
+import { CpuTimeline } from './cpu-timeline';
+import { otherThreadsFrom, schedFrom, schedPer, type Sched, type ServingProcess } from './sched';
 import { ownerName, type BenchConfig } from './scenarios';
 import { ratio, round, summarize, type LatencySummary } from './stats';
 import { tails } from './tails';
@@ -243,6 +244,8 @@ export interface Phase {
   role: 'paddock' | 'baseline';
   /** The watch URLs of one owner's watchers (one per watcher) and the agent they share. */
   watchesOf(owner: string): { agent: Agent; url: string };
+  /** The proxy the watches go through, when they go through one (its CPU time names a late delivery's cause). */
+  proxy?: ServingProcess;
 }
 
 /**
@@ -314,6 +317,8 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     const openMs = performance.now() - opening;
     const audit = cluster.auditOffset();
     const sampler = new RssSampler({ paddock: cluster.paddock!.pid, kubeApiserver: cluster.state.pids.apiserver });
+    // What kube-apiserver, the proxy and this process spend over each delivery: a late one's busy process.
+    const cpu = new CpuTimeline({ kubeApiserver: cluster.state.pids.apiserver, client: process.pid, ...(phase.proxy ? { proxy: phase.proxy.pid } : {}) });
     cluster.toggleProfile();
     // Paddock idle, its watches open: what its main thread does with no change to deliver (timers, probes).
     const idleSched = phase.role === 'paddock' ? schedFrom(cluster.paddock!.pid) : undefined;
@@ -349,6 +354,7 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     const perChange = paddockSched?.()?.paddock;
     const othersPerChange = paddockOthers?.();
     const rss = sampler.stop();
+    cpu.stop();
     cluster.toggleProfile();
     // Before the phase closes them: which watches the server ended, or lost their connection, meanwhile.
     const endedEarlyBy: Record<string, number> = {};
@@ -360,7 +366,10 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     for (const { seq, at } of deliveries) {
       const upstream = referenceAt[seq] === undefined ? undefined : referenceAt[seq] - sentAt[seq];
       if (upstream !== undefined) hops.push(at - referenceAt[seq]);
-      tails.record(sampleOf, sentAt[seq], at - sentAt[seq], { upstreamMs: upstream });
+      const { kubeApiserver, proxy, client } = cpu.over(sentAt[seq], at);
+      tails.record(sampleOf, sentAt[seq], at - sentAt[seq], {
+        upstreamMs: upstream, cpu: { kubeApiserver, client, ...(phase.proxy && proxy !== undefined ? { proxy: { name: phase.proxy.name, cpuMs: proxy } } : {}) },
+      });
     }
     const paddockWrites = cluster.paddockWrites(audit);
     if (paddockWrites.total > 0) {
