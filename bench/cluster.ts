@@ -13,10 +13,10 @@ const PROBE = join(REPO, 'bench', 'probe', 'heap-probe.cjs');
 const CPU_PROBE = join(REPO, 'bench', 'probe', 'cpu-probe.cjs');
 const STALL_PROBE = join(REPO, 'bench', 'probe', 'stall-probe.cjs');
 
-/** The user kube-apiserver knows Paddock as (its ServiceAccount). */
 /** The audit log is read this many bytes at a time. */
 const AUDIT_SLICE_BYTES = 16 << 20;
 
+/** The user kube-apiserver knows Paddock as (its ServiceAccount). */
 export const PADDOCK_USER = 'system:serviceaccount:paddock-system:paddock';
 export const TENANT_LABEL = 'paddock.dev/tenant';
 const TENANTS = '/apis/paddock.dev/v1alpha1/tenants';
@@ -222,21 +222,25 @@ export class BenchCluster {
    * took at least that long (tails.ts). Read on from where the last call stopped.
    */
   paddockReviews(): PaddockReview[] {
-    this.#reviewsRead = this.#auditLines(this.#reviewsRead, (line) => {
-      if (!line.includes(PADDOCK_USER) || !line.includes('reviews')) return;
+    this.#reviewsRead = this.#auditLines(this.#reviewsRead, 'reviews"', (line) => {
+      if (!line.includes(PADDOCK_USER)) return;
       const e = JSON.parse(line) as AuditEvent;
       const resource = e.objectRef?.resource ?? '';
       if (e.stage !== 'ResponseComplete' || e.user.username !== PADDOCK_USER || !['subjectaccessreviews', 'tokenreviews'].includes(resource)) return;
+      // A renewal of an answer in use: no request waited for it (Paddock's ReviewMemo).
+      if (e.userAgent?.endsWith('review-renewal')) return;
       this.#reviews.push({ resource, start: Date.parse(e.requestReceivedTimestamp), end: Date.parse(e.stageTimestamp) });
     });
     return this.#reviews;
   }
 
   /**
-   * Calls `onLine` with each whole line of the audit log from byte `offset` on, read in slices (at 100k
-   * namespaces the log holds more than a string can); returns the offset after the last whole line.
+   * Calls `onLine` with each whole line of the audit log from byte `offset` on that holds `needle`, read in
+   * slices (at 100k namespaces the log holds more than a string can; only those lines are decoded);
+   * returns the offset after the last whole line.
    */
-  #auditLines(offset: number, onLine: (line: string) => void): number {
+  #auditLines(offset: number, needle: string, onLine: (line: string) => void): number {
+    const wanted = Buffer.from(needle);
     const size = statSync(this.state.auditLog).size;
     if (size < offset) throw new Error('the audit log was rotated; it cannot be read on from where it was');
     const fd = openSync(this.state.auditLog, 'r');
@@ -250,7 +254,12 @@ export class BenchCluster {
         at += n;
         const bytes = Buffer.concat([rest, slice.subarray(0, n)]);
         const end = bytes.lastIndexOf(0x0a) + 1; // whole lines only: the last may still be being written
-        for (const line of bytes.subarray(0, end).toString('utf8').split('\n')) if (line) onLine(line);
+        for (let hit = bytes.indexOf(wanted); hit !== -1 && hit < end;) {
+          const start = bytes.lastIndexOf(0x0a, hit) + 1;
+          const stop = bytes.indexOf(0x0a, hit);
+          onLine(bytes.toString('utf8', start, stop));
+          hit = bytes.indexOf(wanted, stop + 1);
+        }
         rest = Buffer.from(bytes.subarray(end));
       }
       return at - rest.length;
@@ -275,8 +284,7 @@ export class BenchCluster {
     let rejected = 0;
     let first = Infinity;
     let last = -Infinity;
-    this.#auditLines(offset, (line) => {
-      if (!line.includes(PADDOCK_USER)) return;
+    this.#auditLines(offset, PADDOCK_USER, (line) => {
       const e = JSON.parse(line) as AuditEvent;
       if (e.stage !== 'ResponseComplete' || e.user.username !== PADDOCK_USER) return;
       const at = Date.parse(e.requestReceivedTimestamp);
@@ -321,6 +329,7 @@ export interface PaddockReview {
 interface AuditEvent {
   stage: string;
   stageTimestamp: string;
+  userAgent?: string;
   verb: string;
   user: { username: string };
   objectRef?: { resource?: string; subresource?: string; namespace?: string; name?: string };

@@ -11,33 +11,49 @@ import { performance } from 'node:perf_hooks';
 /** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-/** The CPU time of process `pid` so far (ms, all threads), or undefined when it cannot be read. */
-export function cpuMsOf(pid: number): number | undefined {
+/** The CPU time (ms) a /proc/<pid>/stat line gives: utime + stime (fields 14 and 15, proc(5)); undefined when malformed. */
+export function statCpuMs(stat: string): number | undefined {
+  // The command name (field 2) is in parentheses and may hold spaces and parentheses: the fields after
+  // its last ')' are field 3 on.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const [utime, stime] = [Number(fields[11]), Number(fields[12])];
+  return fields.length > 12 && Number.isFinite(utime) && Number.isFinite(stime) ? ((utime + stime) * 1000) / TICKS_PER_SECOND : undefined;
+}
+
+/**
+ * The CPU time so far (ms) of what `/proc/<path>/stat` describes: a process, every thread (`<pid>`), or
+ * one thread (`<pid>/task/<tid>`); undefined when it cannot be read.
+ */
+export function cpuMsOf(path: number | string): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces: the fields after it from field 3.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const [utime, stime] = [Number(fields[11]), Number(fields[12])];
-    return Number.isFinite(utime) && Number.isFinite(stime) ? ((utime + stime) * 1000) / TICKS_PER_SECOND : undefined;
+    return statCpuMs(readFileSync(`/proc/${path}/stat`, 'utf8'));
   } catch {
     return undefined;
   }
 }
+
+/** This process's main thread, for a CpuTimeline: what the client's event loop ran. */
+export const MAIN_THREAD = `${process.pid}/task/${process.pid}`;
 
 export class CpuTimeline {
   readonly #names: string[];
   readonly #readings: { at: number; ms: (number | undefined)[] }[] = [];
   readonly #timer: NodeJS.Timeout;
 
-  constructor(pids: Record<string, number>, intervalMs = 20) {
-    this.#names = Object.keys(pids);
-    const read = () => this.#readings.push({ at: performance.now(), ms: this.#names.map((n) => cpuMsOf(pids[n])) });
-    read();
-    this.#timer = setInterval(read, intervalMs);
+  readonly #read: () => void;
+
+  /** `paths` name what to read (see cpuMsOf); `cpuMs` and `now` are what reads it, and the clock. */
+  constructor(paths: Record<string, number | string>, intervalMs = 20, cpuMs: (path: number | string) => number | undefined = cpuMsOf, now = () => performance.now()) {
+    this.#names = Object.keys(paths);
+    this.#read = () => void this.#readings.push({ at: now(), ms: this.#names.map((n) => cpuMs(paths[n])) });
+    this.#read();
+    this.#timer = setInterval(this.#read, intervalMs).unref();
   }
 
+  /** Stops reading, after one last reading (what arrived since the last tick is placed too). */
   stop(): void {
     clearInterval(this.#timer);
+    this.#read();
   }
 
   /**
@@ -65,10 +81,10 @@ export class CpuTimeline {
       else hi = mid - 1;
     }
     const before = r[lo].ms[i];
-    const next = r[Math.min(lo + 1, r.length - 1)];
+    if (before === undefined || t === r[lo].at) return before;
+    const next = r[lo + 1];
     const after = next.ms[i];
-    if (before === undefined || after === undefined) return undefined;
-    const span = next.at - r[lo].at;
-    return span > 0 ? before + ((after - before) * (t - r[lo].at)) / span : before;
+    if (after === undefined) return undefined;
+    return before + ((after - before) * (t - r[lo].at)) / (next.at - r[lo].at);
   }
 }

@@ -36,14 +36,15 @@ describe('a tail\'s cause', () => {
 
   it('is a proxy busy over a watch delivery, read off the CPU timelines, when kube-apiserver\'s own watch was on time', () => {
     const of: SampleOf = { scenario: 'capsule watch', target: 'capsule-proxy namespaces, 1000 watchers', role: 'baseline' };
-    const usual = { kubeApiserver: 2, proxy: { name: 'capsule-proxy', cpuMs: 1 }, client: 1 };
+    // Over a 1 ms delivery, usually: kube-apiserver 0.5 ms, capsule-proxy 0.2, the client 0.1 (rates per ms).
+    const usual = { kubeApiserver: 0.5, proxy: { name: 'capsule-proxy', cpuMs: 0.2 }, client: 0.1 };
     const fast = Array.from({ length: 9 }, (_, i): Sample => ({ ...of, start: i * 10, ms: 1, upstreamMs: 0.5, cpu: usual }));
-    const late: Sample = { ...of, start: 1000, ms: 41, upstreamMs: 0.5, cpu: { kubeApiserver: 3, proxy: { name: 'capsule-proxy', cpuMs: 60 }, client: 2 } };
+    const late: Sample = { ...of, start: 1000, ms: 41, upstreamMs: 0.5, cpu: { kubeApiserver: 20.5, proxy: { name: 'capsule-proxy', cpuMs: 60 }, client: 4.1 } };
     const r = summarizeTails([...fast, late], { stalls: [], reviews: [] }, []);
-    expect(r.tails[0].cause).toBe('capsule-proxy was busy: its threads ran 60 ms over the sample, 1 ms over its target\'s median one (other work of its own: its garbage collector, other clients)');
-    // Not busy beyond the usual: unexplained, with what each process spent over it.
-    const calm = summarizeTails([...fast, { ...late, cpu: usual }], { stalls: [], reviews: [] }, []);
-    expect(describeCause(calm.tails[0])).toBe('unexplained (CPU over it: kube-apiserver 2 ms, capsule-proxy 1 ms, the client 1 ms)');
+    expect(r.tails[0].cause).toBe('capsule-proxy was busy: its threads ran 60 ms over the sample, 8.2 ms at its target\'s median rate over as long (other work of its own: its garbage collector, other clients)');
+    // Each at its usual rate over the longer delivery: nobody busier than usual, unexplained, with what each spent.
+    const steady = summarizeTails([...fast, { ...late, cpu: { ...late.cpu, proxy: { name: 'capsule-proxy', cpuMs: 8.2 } } }], { stalls: [], reviews: [] }, []);
+    expect(describeCause(steady.tails[0])).toBe('unexplained (CPU over it: kube-apiserver 20.5 ms, capsule-proxy 8.2 ms, the client 4.1 ms)');
   });
 
   it('is the client\'s run-queue wait before a GC of the client', () => {

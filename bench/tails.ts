@@ -6,13 +6,14 @@
  * 1. Paddock's main thread waited for a CPU over the sample (its run-queue wait, sched.ts);
  * 2. the benchmark client's main thread waited for a CPU;
  * 3. kube-apiserver's threads waited for a CPU, summed (a request through it), then a proxy's in front of
- *    it (capsule-proxy's, a request to it); then all of those together, none of them enough alone (the
- *    request crosses each in turn, so their waits add up);
+ *    it (capsule-proxy's, a request to it); then Paddock's main thread's and the client's together, neither
+ *    enough alone (each is one thread the request crosses in turn; an overestimate when both waited at
+ *    the same moments, so kube-apiserver's, summed over threads off the request's path, are not added);
  * 4. a consistent list through kube-apiserver waited for its watch cache to catch up with etcd
  *    (cache-wait.ts: every process idle, for up to the 100 ms between the cache's progress requests);
  * 5. Paddock waited for kube-apiserver to answer a review it asked for the request (a SubjectAccessReview
- *    or TokenReview in kube-apiserver's audit log, received and answered within the sample: one Paddock
- *    renews in the background ends after the answer it let through);
+ *    or TokenReview in kube-apiserver's audit log, received and answered within the sample; not a renewal
+ *    of an answer in use, which Paddock asks with a User-Agent of its own and no request waits for);
  * 6. kube-apiserver's own watch delivered the change late too (a watch delivery's reference);
  * 7. a GC pause or an event-loop stall of Paddock (recorded inside it by probe/stall-probe.cjs);
  * 8. a GC pause or an event-loop stall of the benchmark's own process, the measuring client (recorded
@@ -20,8 +21,9 @@
  * 9. kube-apiserver was busy with other work: its threads ran longer over the sample than over its
  *    target's median sample (a request through it; its garbage collector, other clients); then the
  *    proxy in front of it, then the benchmark client's main thread, the same way. A watch delivery's are
- *    read off each process's CPU timeline (cpu-timeline.ts: every thread, in 10 ms ticks), the client's
- *    whole process.
+ *    read off each process's CPU timeline (cpu-timeline.ts, in 10 ms ticks), and compared with what it
+ *    would have run at its target's median rate over as long (a fan-out loads kube-apiserver, a proxy
+ *    and the client all through a phase: a long delivery is not their business for being long).
  *
  * An unexplained tail shows what was read over it: the threads above, and the machine's stall time
  * (pressure.ts: some task of the machine waiting for I/O or for memory). The stall time is not a cause:
@@ -147,8 +149,8 @@ function waitCause(thread: string, sched: Sched | undefined, excess: number): Ca
 }
 
 /**
- * The waits of the threads a sample crossed, together at least half of `excess` (none was alone, or its
- * own cause would have been named first).
+ * The waits of the main threads a sample crossed (Paddock's event loop, the client's), together at least
+ * half of `excess` (neither was alone, or its own cause would have been named first).
  */
 function waitsTogetherCause(threads: [string, Sched | undefined][], excess: number): Cause | undefined {
   const waited = threads.filter(([, sched]) => sched && sched.waitMs > 0) as [string, Sched][];
@@ -175,14 +177,15 @@ function cacheWaitCause(wait: CacheWait | undefined, excess: number): Cause | un
 
 /**
  * Slack on each side of a sample when a review is placed inside it: the sample's times are this process's
- * (its start from performance.now()), the review's kube-apiserver's audit timestamps, in whole ms.
+ * (its start from performance.timeOrigin + performance.now(), which runs up to a ms from the wall clock),
+ * the review's kube-apiserver's audit timestamps (the wall clock), in whole ms.
  */
-const REVIEW_SLACK_MS = 1;
+const REVIEW_SLACK_MS = 3;
 
 /**
  * A Paddock request that waited for a review: kube-apiserver received and answered one within the sample,
- * taking at least half of `excess`. A review Paddock makes in the background to renew an answer in use is
- * not waited for: the request that set it off is answered at once and ends before it.
+ * taking at least half of `excess`. Renewals of answers in use, which no request waits for, are not among
+ * `reviews` (the audit log tells them by their User-Agent).
  */
 function reviewCause(reviews: readonly PaddockReview[], sample: Sample, excess: number): Cause | undefined {
   const [from, to] = [sample.start - REVIEW_SLACK_MS, sample.start + sample.ms + REVIEW_SLACK_MS];
@@ -242,27 +245,52 @@ function stallCause(name: string, stalls: readonly Stall[], sample: Sample, exce
  * A server's threads (`name`'s) ran at least half of `excess` longer over the sample than over its
  * target's median sample (`usualCpuMs`): work of its own beside the request, on a machine of two CPUs.
  */
-function busyCause(name: string, cpuMs: number | undefined, usualCpuMs: number | undefined, excess: number,
+function busyCause(name: string, cpu: { ms?: number; usual?: string; usualMs?: number }, excess: number,
   other = '(other work of its own: its garbage collector, other clients)', threads = 'its threads'): Cause | undefined {
-  if (cpuMs === undefined || usualCpuMs === undefined || cpuMs - usualCpuMs < 0.5 * excess) return undefined;
-  return { kind: `${name} was busy ${other}`, text: `${name} was busy: ${threads} ran ${round(cpuMs)} ms over the sample, ${round(usualCpuMs)} ms over its target's median one ${other}` };
+  if (cpu.ms === undefined || cpu.usualMs === undefined || cpu.ms - cpu.usualMs < 0.5 * excess) return undefined;
+  return { kind: `${name} was busy ${other}`, text: `${name} was busy: ${threads} ran ${round(cpu.ms)} ms over the sample, ${round(cpu.usualMs)} ms ${cpu.usual} ${other}` };
 }
 
-/** The median of the CPU time some threads spent over each sample of a group that read it; undefined when none did. */
-function usualCpuMs(cpu: readonly (number | undefined)[]): number | undefined {
-  const read = cpu.filter((c): c is number => c !== undefined);
-  return read.length > 0 ? medianOf(read) : undefined;
+/** What a process usually spends over a sample of a target: the CPU time (ms) or rate (ms per ms) of its median sample. */
+interface Usual {
+  cpuMs?: number;
+  rate?: number;
+}
+
+/**
+ * A process's CPU time over `s` beside its usual: a reading around the request (schedstat) beside the
+ * target's median one; a CPU timeline's (a watch delivery) beside the target's median rate over as long.
+ */
+function cpuBeside(s: Sample, read: (s: Sample) => number | undefined, usual: Usual): { ms?: number; usual?: string; usualMs?: number } {
+  const ms = read(s);
+  if (ms === undefined) return {};
+  if (s.sched) return { ms, usual: 'over its target\'s median one', usualMs: usual.cpuMs };
+  return { ms, usual: 'at its target\'s median rate over as long', usualMs: usual.rate === undefined ? undefined : usual.rate * s.ms };
+}
+
+/** The usual of `read` over a target's samples: the median CPU time of those read around them, the median rate of the others. */
+function usualOf(group: readonly Sample[], read: (s: Sample) => number | undefined): Usual {
+  const around: number[] = [];
+  const rates: number[] = [];
+  for (const s of group) {
+    const ms = read(s);
+    if (ms === undefined) continue;
+    if (s.sched) around.push(ms);
+    else if (s.ms > 0) rates.push(ms / s.ms);
+  }
+  return { ...(around.length ? { cpuMs: medianOf(around) } : {}), ...(rates.length ? { rate: medianOf(rates) } : {}) };
 }
 
 /** kube-apiserver's CPU time over a sample: its threads' schedstat read around it, else its CPU timeline's. */
 const apiserverCpuOf = (s: Sample) => s.sched?.kubeApiserver?.cpuMs ?? s.cpu?.kubeApiserver;
 /** The proxy's, the same way. */
 const proxyCpuOf = (s: Sample) => (s.sched?.proxy ? { name: s.sched.proxy.name, cpuMs: s.sched.proxy.threads.cpuMs } : s.cpu?.proxy);
-/** The benchmark client's main thread's, else its whole process's. */
+const proxyMsOf = (s: Sample) => proxyCpuOf(s)?.cpuMs;
+/** The benchmark client's main thread's. */
 const clientCpuOf = (s: Sample) => s.sched?.client?.cpuMs ?? s.cpu?.client;
 
 /** The first cause, in the order of this module's comment, of a tail of a target with `median`. */
-function causeOf(s: Sample, median: number, usual: { apiserverCpuMs?: number; proxyCpuMs?: number; clientCpuMs?: number }, paddock: PaddockSeen, clientStalls: readonly Stall[]): Cause | undefined {
+function causeOf(s: Sample, median: number, usual: { apiserver: Usual; proxy: Usual; client: Usual }, paddock: PaddockSeen, clientStalls: readonly Stall[]): Cause | undefined {
   const excess = s.ms - median;
   const served = s.role === 'paddock';
   const proxy = s.sched?.proxy;
@@ -271,18 +299,15 @@ function causeOf(s: Sample, median: number, usual: { apiserverCpuMs?: number; pr
     ?? waitCause('the benchmark client', s.sched?.client, excess)
     ?? waitCause('kube-apiserver\'s threads (summed)', s.sched?.kubeApiserver, excess)
     ?? (proxy ? waitCause(`${proxy.name}'s threads (summed)`, proxy.threads, excess) : undefined)
-    ?? waitsTogetherCause([
-      ['Paddock\'s event loop', served ? s.sched?.paddock : undefined], ['the benchmark client', s.sched?.client],
-      ['kube-apiserver\'s threads', s.sched?.kubeApiserver], [`${proxy?.name}'s threads`, proxy?.threads],
-    ], excess)
+    ?? waitsTogetherCause([['Paddock\'s event loop', served ? s.sched?.paddock : undefined], ['the benchmark client', s.sched?.client]], excess)
     ?? cacheWaitCause(s.cacheWait, excess)
     ?? (served ? reviewCause(paddock.reviews, s, excess) : undefined)
     ?? upstreamCause(s, median)
     ?? (served ? stallCause('Paddock', paddock.stalls, s, excess) : undefined)
     ?? stallCause('benchmark client', clientStalls, s, excess)
-    ?? busyCause('kube-apiserver', apiserverCpuOf(s), usual.apiserverCpuMs, excess)
-    ?? (proxyCpu ? busyCause(proxyCpu.name, proxyCpu.cpuMs, usual.proxyCpuMs, excess) : undefined)
-    ?? busyCause('the benchmark client', clientCpuOf(s), usual.clientCpuMs, excess, '(work of its own between its stall monitor\'s ticks: a timer, a short GC)', s.sched?.client ? 'its main thread' : 'its threads');
+    ?? busyCause('kube-apiserver', cpuBeside(s, apiserverCpuOf, usual.apiserver), excess)
+    ?? (proxyCpu ? busyCause(proxyCpu.name, cpuBeside(s, proxyMsOf, usual.proxy), excess) : undefined)
+    ?? busyCause('the benchmark client', cpuBeside(s, clientCpuOf, usual.client), excess, '(work of its own between its stall monitor\'s ticks: a timer, a short GC)', 'its main thread');
 }
 
 /** CPU times as a tail reports them. */
@@ -339,10 +364,7 @@ export function summarizeTails(samples: readonly Sample[], paddock: PaddockSeen,
   const targets: TailsResult['byTarget'] = [];
   for (const group of byTarget.values()) {
     const median = medianOf(group.map((s) => s.ms));
-    const usual = {
-      apiserverCpuMs: usualCpuMs(group.map(apiserverCpuOf)), proxyCpuMs: usualCpuMs(group.map((s) => proxyCpuOf(s)?.cpuMs)),
-      clientCpuMs: usualCpuMs(group.map(clientCpuOf)),
-    };
+    const usual = { apiserver: usualOf(group, apiserverCpuOf), proxy: usualOf(group, proxyMsOf), client: usualOf(group, clientCpuOf) };
     let count = 0;
     let explained = 0;
     for (const s of group) {

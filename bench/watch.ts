@@ -6,7 +6,7 @@ import { sleep } from '../test/controlplane/processes';
 import { TENANT_LABEL, TNS, type BenchCluster } from './cluster';
 import { pool, type Client } from './http';
 import { RssSampler } from './proc';
-import { CpuTimeline } from './cpu-timeline';
+import { CpuTimeline, MAIN_THREAD } from './cpu-timeline';
 import { otherThreadsFrom, schedFrom, schedPer, type Sched, type ServingProcess } from './sched';
 import { ownerName, type BenchConfig } from './scenarios';
 import { ratio, round, summarize, type LatencySummary } from './stats';
@@ -318,7 +318,7 @@ export async function watchFanout(cluster: BenchCluster, config: BenchConfig, si
     const audit = cluster.auditOffset();
     const sampler = new RssSampler({ paddock: cluster.paddock!.pid, kubeApiserver: cluster.state.pids.apiserver });
     // What kube-apiserver, the proxy and this process spend over each delivery: a late one's busy process.
-    const cpu = new CpuTimeline({ kubeApiserver: cluster.state.pids.apiserver, client: process.pid, ...(phase.proxy ? { proxy: phase.proxy.pid } : {}) });
+    const cpu = new CpuTimeline({ kubeApiserver: cluster.state.pids.apiserver, client: MAIN_THREAD, ...(phase.proxy ? { proxy: phase.proxy.pid } : {}) });
     cluster.toggleProfile();
     // Paddock idle, its watches open: what its main thread does with no change to deliver (timers, probes).
     const idleSched = phase.role === 'paddock' ? schedFrom(cluster.paddock!.pid) : undefined;

@@ -55,6 +55,11 @@ export interface AuthorizerOptions {
   /** Most cached answers; default 8192. */
   maxEntries?: number;
   /**
+   * Where renewals are asked (default: where reviews are): the same budget with a User-Agent of its own,
+   * so kube-apiserver's audit log tells a renewal no request waited for from a review one did.
+   */
+  renewals?: KubeRequester;
+  /**
    * Groups allowed everything without a review; default `system:masters`, which kube-apiserver authorizes
    * unconditionally anyway (kube's delegated authorizer does the same). Pass [] to always ask.
    */
@@ -91,11 +96,13 @@ export function subjectAccessReview(user: UserInfo, attrs: AccessAttributes): Su
  */
 export class Authorizer {
   readonly #client: KubeRequester;
+  readonly #renewals: KubeRequester;
   readonly #alwaysAllowGroups: ReadonlySet<string>;
   readonly #answers: ReviewMemo<Decision>;
 
   constructor(client: KubeRequester, opts: AuthorizerOptions = {}) {
     this.#client = client;
+    this.#renewals = opts.renewals ?? client;
     const allowTtlMs = opts.allowTtlMs ?? 10_000;
     const denyTtlMs = opts.denyTtlMs ?? 10_000;
     this.#alwaysAllowGroups = new Set(opts.alwaysAllowGroups ?? [SYSTEM_MASTERS]);
@@ -112,7 +119,7 @@ export class Authorizer {
   authorize(user: UserInfo, attrs: AccessAttributes): Promise<Decision> {
     if (user.groups.some((g) => this.#alwaysAllowGroups.has(g))) return Promise.resolve({ allowed: true, reason: '' });
     const review = subjectAccessReview(user, attrs);
-    return this.#answers.get(JSON.stringify(review.spec), () => this.#client.request<SubjectAccessReview>('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', review)
+    return this.#answers.get(JSON.stringify(review.spec), (renewal) => (renewal ? this.#renewals : this.#client).request<SubjectAccessReview>('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', review)
       .then((answer) => {
         const status = answer.status;
         const reason = [status?.reason, status?.evaluationError].filter(Boolean).join('; ');

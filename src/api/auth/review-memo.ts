@@ -63,9 +63,9 @@ export class ReviewMemo<V> {
 
   /**
    * The answer for `key`: the stored one while it lives (renewed by `ask` in the background once old
-   * enough), else the one `ask` gives, shared with every use of `key` until it arrives.
+   * enough: `ask(true)`), else the one `ask` gives, shared with every use of `key` until it arrives.
    */
-  get(key: string, ask: () => Promise<V>): Promise<V> {
+  get(key: string, ask: (renewal: boolean) => Promise<V>): Promise<V> {
     const entry = this.#entries.get(key);
     const now = this.#now();
     if (entry && entry.expiresAt > now) {
@@ -73,16 +73,16 @@ export class ReviewMemo<V> {
       return Promise.resolve(entry.value);
     }
     if (entry) this.#entries.delete(key);
-    return this.#inFlight.get(key) ?? this.#review(key, ask);
+    return this.#inFlight.get(key) ?? this.#review(key, ask, false);
   }
 
   get size(): number {
     return this.#entries.size;
   }
 
-  #renew(key: string, entry: Entry<V>, ask: () => Promise<V>): void {
+  #renew(key: string, entry: Entry<V>, ask: (renewal: boolean) => Promise<V>): void {
     this.#renewals++;
-    this.#review(key, ask).then(
+    this.#review(key, ask, true).then(
       () => this.#options.onRenewal?.('answered'),
       () => {
         // Tried again by a later use, not by every one meanwhile.
@@ -92,10 +92,10 @@ export class ReviewMemo<V> {
     ).finally(() => this.#renewals--);
   }
 
-  #review(key: string, ask: () => Promise<V>): Promise<V> {
+  #review(key: string, ask: (renewal: boolean) => Promise<V>, renewal: boolean): Promise<V> {
     let asked: Promise<V>;
     try {
-      asked = ask();
+      asked = ask(renewal);
     } catch (err) {
       // An `ask` that throws fails this review alone, never the use that renews.
       asked = Promise.reject(err);

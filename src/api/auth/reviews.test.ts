@@ -63,6 +63,22 @@ describe('TokenReviewer', () => {
     expect((await reviewer.review('good')).ok).toBe(true);
   });
 
+  it('asks renewals of a token\'s answer where it is told to', async () => {
+    let now = 0;
+    const [kube, renewals] = [new FakeReviews(answer), new FakeReviews(answer)];
+    const reviewer = new TokenReviewer(kube, { renewals, now: () => now });
+    await reviewer.review('good');
+    now = 7_500;
+    expect((await reviewer.review('good')).ok).toBe(true);
+    await reviewer.review('bad'); // stored at 7,500
+    now = 15_000;
+    await reviewer.review('bad'); // past three quarters of its life: a rejected token is not renewed
+    expect(renewals.calls).toHaveLength(1);
+    now = 17_500;
+    await reviewer.review('bad'); // expired: asked again
+    expect([kube.calls.length, renewals.calls.length]).toEqual([3, 1]);
+  });
+
   it('checks audiences when it asks for some', async () => {
     const kube = new FakeReviews((b: TokenReview) => ({ ...b, status: { authenticated: true, user: { username: 'x' }, audiences: ['other'] } }));
     expect(await new TokenReviewer(kube, { audiences: ['paddock'] }).review('t')).toEqual({ ok: false, reason: 'token audiences do not match' });
@@ -135,6 +151,18 @@ describe('Authorizer', () => {
     await authz.authorize(admin, list); // the first answer has expired (10,000): the renewed one, in memory
     await authz.authorize(alice, list); // so has the first denial: the renewed one
     expect(kube.calls).toHaveLength(6);
+  });
+
+  it('asks renewals where it is told to (a User-Agent of their own), and first reviews where reviews go', async () => {
+    let now = 0;
+    const [kube, renewals] = [new FakeReviews(rbac), new FakeReviews(rbac)];
+    const authz = new Authorizer(kube, { alwaysAllowGroups: [], renewals, now: () => now });
+    const list = { verb: 'list', group: '', resource: 'namespaces' };
+    await authz.authorize(admin, list);
+    now = 7_500;
+    await authz.authorize(admin, list);
+    expect([kube.calls.length, renewals.calls.length]).toEqual([1, 1]);
+    expect(renewals.calls[0].body).toEqual(kube.calls[0].body);
   });
 
   it('answers a review that could not be made with a retryable 503 (never a silent deny), and asks again next time', async () => {

@@ -25,6 +25,8 @@ export interface TokenReviewerOptions {
   ttlMs?: number;
   /** Most cached answers; default 4096. */
   maxEntries?: number;
+  /** Where renewals are asked (default: where reviews are), as the Authorizer's. */
+  renewals?: KubeRequester;
   /** Audiences the token must be meant for; empty (the default) accepts kube-apiserver's own audiences. */
   audiences?: string[];
   now?: () => number;
@@ -39,11 +41,13 @@ export interface TokenReviewerOptions {
  */
 export class TokenReviewer {
   readonly #client: KubeRequester;
+  readonly #renewals: KubeRequester;
   readonly #audiences: string[];
   readonly #answers: ReviewMemo<TokenResult>;
 
   constructor(client: KubeRequester, opts: TokenReviewerOptions = {}) {
     this.#client = client;
+    this.#renewals = opts.renewals ?? client;
     const ttlMs = opts.ttlMs ?? 10_000;
     this.#audiences = opts.audiences ?? [];
     this.#answers = new ReviewMemo({
@@ -58,15 +62,15 @@ export class TokenReviewer {
    */
   review(token: string): Promise<TokenResult> {
     const key = createHash('sha256').update(token).digest('base64');
-    return this.#answers.get(key, () => this.#ask(token).catch((err: Error): never => {
+    return this.#answers.get(key, (renewal) => this.#ask(token, renewal ? this.#renewals : this.#client).catch((err: Error): never => {
       throw serviceUnavailable(`authentication could not be checked (TokenReview failed: ${err.message}); retry`, REVIEW_RETRY_AFTER_SECONDS);
     }));
   }
 
-  async #ask(token: string): Promise<TokenResult> {
+  async #ask(token: string, client: KubeRequester): Promise<TokenResult> {
     const body: TokenReview = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } };
     if (this.#audiences.length) body.spec.audiences = this.#audiences;
-    const answer = await this.#client.request<TokenReview>('POST', '/apis/authentication.k8s.io/v1/tokenreviews', body);
+    const answer = await client.request<TokenReview>('POST', '/apis/authentication.k8s.io/v1/tokenreviews', body);
     const status = answer.status ?? {};
     if (!status.authenticated) return { ok: false, reason: status.error ? `invalid bearer token: ${status.error}` : 'invalid bearer token' };
     if (this.#audiences.length && !(status.audiences ?? []).some((a) => this.#audiences.includes(a))) {
