@@ -9,7 +9,7 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchTenant, BenchCluster } from '../bench/cluster';
-import { adminList, ownerList } from '../bench/list';
+import { adminList, ownerList, paddockOf } from '../bench/list';
 import { memoryPoint, memoryResult, type MemoryPoint } from '../bench/memory';
 import { coldReconcile } from '../bench/reconcile';
 import { toMarkdown, withDerived, type BenchResults, type SetupStep } from '../bench/report';
@@ -272,7 +272,7 @@ function ratiosLine(ratios: WatchRatio[]): string {
 /** The run's tails (every list and watch sample so far), logged in one line. */
 async function tailsOf(c: BenchCluster): Promise<TailsResult> {
   tails.stop();
-  const t = await tails.summarize({ stallsFile: c.stallsFile, reviews: () => c.paddockReviews() });
+  const t = await tails.summarize(paddockOf(c));
   log(`tails: ${t.count} of ${t.samples} samples over ${t.factor}× their target's median, ${t.explained} with a named cause: ${JSON.stringify(t.byCause)}`);
   return t;
 }
@@ -293,7 +293,7 @@ async function runScale(config: BenchConfig, namespaces: number, buildMinutes: n
   const since = tails.mark();
   const result = await scaleScenario(cluster, config, { ...SCALE_DEFAULTS, namespaces, buildBudgetMs: buildMinutes * 60_000 }, log, { breakdownDir: options.breakdownDir, log }, capsule);
   tails.stop();
-  const t = await tails.summarize({ stallsFile: cluster.stallsFile, reviews: () => cluster!.paddockReviews() }, since);
+  const t = await tails.summarize(paddockOf(cluster), since);
   log(`tails at scale: ${t.count} of ${t.samples} samples over ${t.factor}× their target's median, ${t.explained} with a named cause: ${JSON.stringify(t.byCause)}`);
   return { ...result, tails: t };
 }

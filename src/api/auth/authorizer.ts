@@ -91,8 +91,9 @@ export function subjectAccessReview(user: UserInfo, attrs: AccessAttributes): Su
  * Authorizes by SubjectAccessReview against kube-apiserver (RBAC and whatever else the cluster runs), as
  * kube's delegated authorizer does: answers are reused briefly, from a bounded map, concurrent identical
  * checks share one request, and a check in steady use is renewed before it expires (ReviewMemo), a
- * denial too: "may this caller list every namespace?" is a denial for every owner, asked on each request. A review that could not be made (timeout, 5xx, network) is not an answer: the request
- * fails with 503 and Retry-After, which clients retry, instead of a 403 nobody deserved; it is not cached.
+ * denial too: "may this caller list every namespace?" is a denial for every owner, asked on each
+ * request. A review that could not be made (timeout, 5xx, network) is not an answer: the request fails
+ * with 503 and Retry-After, which clients retry, instead of a 403 nobody deserved; it is not cached.
  */
 export class Authorizer {
   readonly #client: KubeRequester;

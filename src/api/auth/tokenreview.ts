@@ -36,8 +36,8 @@ export interface TokenReviewerOptions {
  * Authenticates bearer tokens by asking kube-apiserver (POST TokenReview), as kube's delegated token
  * authenticator does. Answers are kept by the SHA-256 of the token (never the token itself) for a short
  * TTL, concurrent reviews of one token share one request, and a token in steady use is renewed before its
- * answer expires (ReviewMemo). A review that could not be made (timeout,
- * 5xx, network) is not a verdict on the token: it rejects with 503 and Retry-After, and is not cached.
+ * answer expires (ReviewMemo). A review that could not be made (timeout, 5xx, network) is not a verdict
+ * on the token: it rejects with 503 and Retry-After, and is not cached.
  */
 export class TokenReviewer {
   readonly #client: KubeRequester;

@@ -262,8 +262,8 @@ export class ChangeLog<T extends KubeObject> extends ChangeFeed<T> {
   /**
    * Resolves once `rv` is no longer ahead of this replica, after `timeoutMs`, or when `signal` aborts (the
    * client went away) — at once when it is not ahead, or when MAX_RESOURCE_VERSION_WAITS requests already
-   * wait (the caller then answers as for a resourceVersion never reached). A waiting request costs each event of a source it waits for a lookup
-   * or two: the resourceVersion is read and verified once.
+   * wait (the caller then answers as for a resourceVersion never reached). A waiting request costs each
+   * event of a source it waits for a lookup or two: the resourceVersion is read and verified once.
    */
   whenReached(rv: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
     const read = this.#read(rv);
