@@ -55,6 +55,12 @@ export interface AuthorizerOptions {
   /** Most cached answers; default 8192. */
   maxEntries?: number;
   /**
+   * Most characters of cache keys, all answers together; default 4 Mi. A key is the review's spec: the
+   * caller's identity and the request's attributes, its resource name from the URL. Without this bound a
+   * caller could fill every entry with names of 16 KiB (the largest request line Node.js reads), 128 MiB.
+   */
+  maxKeyChars?: number;
+  /**
    * Where renewals are asked (default: where reviews are): the same budget with a User-Agent of its own,
    * so kube-apiserver's audit log tells a renewal no request waited for from a review one did.
    */
@@ -108,7 +114,7 @@ export class Authorizer {
     const denyTtlMs = opts.denyTtlMs ?? 10_000;
     this.#alwaysAllowGroups = new Set(opts.alwaysAllowGroups ?? [SYSTEM_MASTERS]);
     this.#answers = new ReviewMemo({
-      maxEntries: opts.maxEntries ?? 8192, ttlOf: (d) => (d.allowed ? allowTtlMs : denyTtlMs),
+      maxEntries: opts.maxEntries ?? 8192, maxKeyChars: opts.maxKeyChars ?? 4 * 2 ** 20, ttlOf: (d) => (d.allowed ? allowTtlMs : denyTtlMs),
       onRenewal: (result) => reviewRenewals.inc({ review: 'subjectaccessreview', result }), now: opts.now,
     });
   }

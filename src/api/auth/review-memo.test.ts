@@ -196,4 +196,27 @@ describe('ReviewMemo', () => {
     expect(await m.get('k0', ask(-1))).toBe(-1); // evicted: asked again
     expect(asks).toBe(6);
   });
+
+  it('bounds the characters of its keys too, evicting the oldest, and never stores a key past the bound alone', async () => {
+    const m = new ReviewMemo<number>({ maxEntries: 100, maxKeyChars: 30, ttlOf: () => 60_000 });
+    let asks = 0;
+    const ask = (v: number) => () => (asks++, Promise.resolve(v));
+    for (let i = 0; i < 4; i++) await m.get(`${i}`.padEnd(10, '.'), ask(i)); // 4 keys of 10: the first goes
+    expect([m.size, m.keyChars]).toEqual([3, 30]);
+    expect(await m.get('0'.padEnd(10, '.'), ask(-1))).toBe(-1);
+    expect(await m.get('3'.padEnd(10, '.'), ask(-1))).toBe(3);
+    const long = 'x'.repeat(31);
+    expect(await m.get(long, ask(7))).toBe(7);
+    expect(await m.get(long, ask(8))).toBe(8); // answered each time, never stored
+    expect([m.size, m.keyChars]).toEqual([3, 30]);
+    expect(asks).toBe(7);
+  });
+
+  it('counts a key once when its answer is stored again or expires', async () => {
+    const t = memo({ maxKeyChars: 100 });
+    await answered(t, 'abcd', 'a');
+    t.clock.now = 10_000; // expired: asked again, stored again
+    await answered(t, 'abcd', 'b');
+    expect(t.m.keyChars).toBe(4);
+  });
 });

@@ -10,6 +10,11 @@ export const MAX_RENEWALS = 64;
 export interface ReviewMemoOptions<V> {
   /** Most answers kept. */
   maxEntries: number;
+  /**
+   * Most characters of keys kept, all answers together (default: unbounded). A key holds what a request
+   * names (a SubjectAccessReview's resource name comes from the URL), so entries alone do not bound memory.
+   */
+  maxKeyChars?: number;
   /** An answer's time to live in ms (allowed and denied answers may differ); non-positive stores nothing. */
   ttlOf(value: V): number;
   /**
@@ -45,11 +50,14 @@ interface Entry<V> {
  *   requests.
  *
  * A review that fails is not an answer: nothing is stored, and the use that waited for it fails with it.
- * When the map is full the oldest insertion is evicted first (a `Map` keeps insertion order; an answer
- * stored again moves to the end), so memory never grows past `maxEntries`.
+ * When the map is full — `maxEntries` answers, or `maxKeyChars` characters of keys — the oldest insertion
+ * is evicted first (a `Map` keeps insertion order; an answer stored again moves to the end), so memory
+ * never grows past either bound; a key longer than `maxKeyChars` alone is answered but never stored.
  */
 export class ReviewMemo<V> {
   readonly #entries = new Map<string, Entry<V>>();
+  /** Characters of the keys of #entries. */
+  #keyChars = 0;
   readonly #inFlight = new Map<string, Promise<V>>();
   #renewals = 0;
   readonly #options: ReviewMemoOptions<V>;
@@ -72,12 +80,17 @@ export class ReviewMemo<V> {
       if (entry.renewAt <= now && !this.#inFlight.has(key) && this.#renewals < MAX_RENEWALS) this.#renew(key, entry, ask);
       return Promise.resolve(entry.value);
     }
-    if (entry) this.#entries.delete(key);
+    if (entry) this.#drop(key);
     return this.#inFlight.get(key) ?? this.#review(key, ask, false);
   }
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Characters of the keys kept. */
+  get keyChars(): number {
+    return this.#keyChars;
   }
 
   #renew(key: string, entry: Entry<V>, ask: (renewal: boolean) => Promise<V>): void {
@@ -114,11 +127,19 @@ export class ReviewMemo<V> {
 
   #store(key: string, value: V): void {
     const ttl = this.#options.ttlOf(value);
-    this.#entries.delete(key);
-    if (ttl <= 0) return;
-    while (this.#entries.size >= this.#options.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
+    this.#drop(key);
+    const maxKeyChars = this.#options.maxKeyChars ?? Infinity;
+    if (ttl <= 0 || key.length > maxKeyChars) return;
+    while (this.#entries.size >= this.#options.maxEntries || this.#keyChars + key.length > maxKeyChars) {
+      this.#drop(this.#entries.keys().next().value as string);
+    }
+    this.#keyChars += key.length;
     const now = this.#now();
     const renews = this.#options.renews?.(value) ?? true;
     this.#entries.set(key, { value, renewAt: renews ? now + ttl * RENEW_AT : Infinity, expiresAt: now + ttl });
+  }
+
+  #drop(key: string): void {
+    if (this.#entries.delete(key)) this.#keyChars -= key.length;
   }
 }
