@@ -17,7 +17,8 @@ export async function get(ctx: HandlerContext, resource: ServedResource, name: s
   ctx.limits.requireSynced();
   await awaitResourceVersion(ctx, resource, options.resourceVersion, res, async () => {
     checkTargetFits(negotiate(req, false).negotiated, 'object');
-    await ctx.access.authorize(resource, req.user!, 'get', name);
+    // Both reviews, at once: the read after the wait finds their answers kept.
+    await ctx.access.authorizedViewer(resource, req.user!, 'get', name);
   });
   await ctx.limits.bounded(async () => {
     const { negotiated, includeObject, pretty } = negotiate(req, false);

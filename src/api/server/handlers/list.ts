@@ -18,7 +18,8 @@ export async function list(ctx: HandlerContext, resource: ServedResource, req: R
   const awaited = options.resourceVersion || (options.continueToken && resourceVersionOfContinue(options.continueToken));
   await awaitResourceVersion(ctx, resource, awaited || undefined, res, async () => {
     checkTargetFits(negotiate(req, false).negotiated, 'list');
-    await ctx.access.authorize(resource, req.user!, 'list');
+    // Both reviews, at once: the read after the wait finds their answers kept.
+    await ctx.access.authorizedViewer(resource, req.user!, 'list');
   });
   await ctx.limits.bounded(async () => {
     const { negotiated, includeObject, pretty } = negotiate(req, false);
