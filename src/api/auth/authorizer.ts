@@ -56,8 +56,8 @@ export interface AuthorizerOptions {
   maxEntries?: number;
   /**
    * Most characters of cache keys, all answers together; default 4 Mi. A key is the review's spec: the
-   * caller's identity and the request's attributes, its resource name from the URL. Without this bound a
-   * caller could fill every entry with names of 16 KiB (the largest request line Node.js reads), 128 MiB.
+   * caller's identity (groups and extra as the authenticator gave them) and the request's attributes, a
+   * resource name from the URL among them (at most 253 characters: a longer one is never kept).
    */
   maxKeyChars?: number;
   /**
@@ -101,6 +101,9 @@ export function subjectAccessReview(user: UserInfo, attrs: AccessAttributes): Su
  * request. A review that could not be made (timeout, 5xx, network) is not an answer: the request fails
  * with 503 and Retry-After, which clients retry, instead of a 403 nobody deserved; it is not cached.
  */
+/** The longest name an object of any kind can have (a DNS subdomain). */
+const MAX_OBJECT_NAME = 253;
+
 export class Authorizer {
   readonly #client: KubeRequester;
   readonly #renewals: KubeRequester;
@@ -126,14 +129,18 @@ export class Authorizer {
   authorize(user: UserInfo, attrs: AccessAttributes): Promise<Decision> {
     if (user.groups.some((g) => this.#alwaysAllowGroups.has(g))) return Promise.resolve({ allowed: true, reason: '' });
     const review = subjectAccessReview(user, attrs);
-    return this.#answers.get(JSON.stringify(review.spec), (renewal) => (renewal ? this.#renewals : this.#client).request<SubjectAccessReview>('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', review)
+    const ask = (renewal: boolean) => (renewal ? this.#renewals : this.#client).request<SubjectAccessReview>('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', review)
       .then((answer) => {
         const status = answer.status;
         const reason = [status?.reason, status?.evaluationError].filter(Boolean).join('; ');
         return { allowed: status?.allowed === true && status.denied !== true, reason };
       }, (err: Error): never => {
         throw serviceUnavailable(`authorization could not be checked (SubjectAccessReview failed: ${err.message}); retry`, REVIEW_RETRY_AFTER_SECONDS);
-      }));
+      });
+    // A name no object can have (past 253 characters, the longest of any kind) is answered, never kept:
+    // long names from URLs would otherwise push every caller's kept answers out in a few hundred requests.
+    if ('name' in attrs && attrs.name && attrs.name.length > MAX_OBJECT_NAME) return ask(false);
+    return this.#answers.get(JSON.stringify(review.spec), ask);
   }
 
   /**

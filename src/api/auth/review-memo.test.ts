@@ -212,11 +212,22 @@ describe('ReviewMemo', () => {
     expect(asks).toBe(7);
   });
 
-  it('counts a key once when its answer is stored again or expires', async () => {
+  it('counts a key once when its answer is renewed, or expires and is stored again', async () => {
     const t = memo({ maxKeyChars: 100 });
     await answered(t, 'abcd', 'a');
-    t.clock.now = 10_000; // expired: asked again, stored again
-    await answered(t, 'abcd', 'b');
+    t.clock.now = 7_500; // past three quarters: renewed in the background, stored again
+    expect(await t.m.get('abcd', t.ask)).toBe('a');
+    t.asked[1].answer('b');
+    await settle();
     expect(t.m.keyChars).toBe(4);
+    t.clock.now = 17_500; // expired: asked again, stored again
+    const again = t.m.get('abcd', t.ask);
+    t.asked[2].answer('c');
+    expect(await again).toBe('c');
+    expect([t.m.size, t.m.keyChars]).toEqual([1, 4]);
+  });
+
+  it('refuses a bound on key characters that is not a positive number', () => {
+    expect(() => new ReviewMemo<number>({ maxEntries: 1, maxKeyChars: Number.NaN, ttlOf: () => 1 })).toThrow('maxKeyChars must be positive');
   });
 });

@@ -65,6 +65,7 @@ export class ReviewMemo<V> {
 
   constructor(options: ReviewMemoOptions<V>) {
     if (!(options.maxEntries > 0)) throw new Error(`maxEntries must be positive, got ${options.maxEntries}`);
+    if (options.maxKeyChars !== undefined && !(options.maxKeyChars > 0)) throw new Error(`maxKeyChars must be positive, got ${options.maxKeyChars}`);
     this.#options = options;
     this.#now = options.now ?? Date.now;
   }
@@ -130,7 +131,7 @@ export class ReviewMemo<V> {
     this.#drop(key);
     const maxKeyChars = this.#options.maxKeyChars ?? Infinity;
     if (ttl <= 0 || key.length > maxKeyChars) return;
-    while (this.#entries.size >= this.#options.maxEntries || this.#keyChars + key.length > maxKeyChars) {
+    while (this.#entries.size > 0 && (this.#entries.size >= this.#options.maxEntries || this.#keyChars + key.length > maxKeyChars)) {
       this.#drop(this.#entries.keys().next().value as string);
     }
     this.#keyChars += key.length;

@@ -153,6 +153,22 @@ describe('Authorizer', () => {
     expect(kube.calls).toHaveLength(6);
   });
 
+  it('keeps no answer for a name no object can have, so long names from URLs push no kept answer out', async () => {
+    const kube = new FakeReviews(rbac);
+    const authz = new Authorizer(kube, { alwaysAllowGroups: [], maxKeyChars: 4_000 });
+    const get = (name: string) => authz.authorize(alice, { verb: 'get', group: 'tenancy.paddock.dev', resource: 'tenantnamespaces', name });
+    await get('n'.repeat(253));
+    await get('n'.repeat(253));
+    expect(kube.calls).toHaveLength(1); // the longest name an object can have: kept
+    for (let i = 0; i < 10; i++) await get(`${i}`.repeat(3_000)); // each alone would take most of the bound
+    expect(kube.calls).toHaveLength(11);
+    await get('n'.repeat(253));
+    expect(kube.calls).toHaveLength(11); // still kept
+    await get('x'.repeat(254));
+    await get('x'.repeat(254));
+    expect(kube.calls).toHaveLength(13); // answered each time, never kept
+  });
+
   it('asks renewals where it is told to (a User-Agent of their own), and first reviews where reviews go', async () => {
     let now = 0;
     const [kube, renewals] = [new FakeReviews(rbac), new FakeReviews(rbac)];
