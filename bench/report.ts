@@ -15,7 +15,6 @@ import { ratio, round } from './stats';
 import { LABEL_SELECTED_TARGET, watchRatios, type WatchResult } from './watch';
 import { WATCH_RELAY_FLOOR_TARGET } from './watch-relay-floor';
 import { describeCause, TAIL_FACTOR, type TailsResult } from './tails';
-import { cpuGroupsLine, type CpuGroupsReport } from './cpu-groups';
 import type { HaResult } from './ha';
 import type { ViewResult, ViewWatchResult } from './views';
 
@@ -33,7 +32,7 @@ export interface BenchResults {
   startedAt: string;
   durationSeconds: number;
   config: BenchConfig;
-  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; kubernetes: string; cpuGroups?: CpuGroupsReport };
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; kubernetes: string };
   setup: SetupStep[];
   ownerList: ListResult[];
   adminList: ListResult[];
@@ -379,7 +378,6 @@ export function toMarkdown(r: BenchResults): string {
   out.push(`# Paddock benchmark (${r.config.name})`, '');
   out.push(`Run ${r.startedAt}, ${f(r.durationSeconds / 60)} min. Machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB; Node ${m.node}; Kubernetes ${m.kubernetes}. ` +
     'Everything (etcd, kube-apiserver, kube-controller-manager, Paddock and the benchmark client) shares the machine. ' +
-    `CPU groups: ${cpuGroupsLine(m.cpuGroups)}. ` +
     'Latencies are client-side, from sending the request to the last byte; p50 is the median. Each Paddock number is compared with a baseline measured in the same run.', '');
   out.push('## Goals', '', table(['goal', 'measured', 'met'], r.goals.map((g) => [g.goal, g.measured, g.met ? 'yes' : '**no**'])), '');
   if (r.ownerList.length) out.push('## 1. Owner list', '',

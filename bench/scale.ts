@@ -17,7 +17,6 @@ import { memoryOf, metricSum } from './proc';
 import { ownerName, ownerOfTenant, tenantName, type BenchConfig } from './scenarios';
 import { round } from './stats';
 import type { TailsResult } from './tails';
-import { cpuGroupsLine, type CpuGroupsReport } from './cpu-groups';
 import { watchFanout, type WatchResult, type WatchWorld } from './watch';
 import type { CapsuleProxyBuild } from './capsule-proxy';
 import { scaleCapsuleProxy, scaleCapsuleProxyMarkdown, type ScaleCapsuleProxyResult } from './scale-capsule-proxy';
@@ -102,8 +101,6 @@ export interface ScaleResult {
   adminList: ListResult;
   /** The tails of every sequential list request and watch delivery of the scenario, capsule-proxy's part included. */
   tails?: TailsResult;
-  /** Whether each process ran in a CPU group of its own (bench/cpu-groups.ts); absent in runs before there were any. */
-  cpuGroups?: CpuGroupsReport;
   watch?: WatchResult;
   /** capsule-proxy beside Paddock at this size (when built; see bench/README.md, scenario 7). */
   capsuleProxy?: ScaleCapsuleProxyResult;
@@ -338,7 +335,6 @@ export function scaleMarkdown(
     ['namespaces / Tenants', `${r.namespaces} / ${r.tenants}${r.namespaces < r.requestedNamespaces ? ` (of ${r.requestedNamespaces} requested)` : ''}`],
     ['how the cluster was built', `${r.build.how}; ${r.build.requests} requests in ${r.build.seconds} s (${r.build.requestsPerSecond}/s)`],
     ...(r.brokeAt ? [['where it stopped', r.brokeAt] as [string, string]] : []),
-    ['CPU groups', cpuGroupsLine(r.cpuGroups)],
     ['Paddock flags', `--qps=${r.flags.qps} --burst=${r.flags.burst} --workers=${r.flags.workers}`],
     ['start → /readyz (caches synced)', `${r.readySeconds} s`],
     ['start → first pass over every Tenant done', `${r.firstPassSeconds} s`],

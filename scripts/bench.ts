@@ -32,8 +32,6 @@ import { highAvailability } from '../bench/ha';
 import { SCALE_APISERVER_MEMORY_LIMIT, SCALE_CONTROLLER_ARGS, SCALE_CONTROLLERS, SCALE_DEFAULTS, scaleScenario, type ScaleResult } from '../bench/scale';
 import { tenantQuotaScenario, type TenantQuotaResult } from '../bench/tenant-quota';
 import { stopControlPlane } from '../test/controlplane/controlplane';
-import { whenStarted } from '../test/controlplane/processes';
-import { CpuGroups, type CpuGroupsReport } from '../bench/cpu-groups';
 import { buildPaddock } from '../test/controlplane/paddock';
 
 const REPO = resolve(__dirname, '..');
@@ -53,28 +51,8 @@ function teardown(): Promise<void> {
     if (capsuleProxy) await capsuleProxy.stop();
     if (cluster) await cluster.down();
     else await stopControlPlane(DIR);
-    cpuGroups?.close();
   })();
   return tearingDown;
-}
-
-/** Every process of the run in a CPU group of its own, as pods on a node (bench/cpu-groups.ts); or why not. */
-let cpuGroups: CpuGroups | undefined;
-let cpuGroupsReport: CpuGroupsReport = { placed: false, why: 'not opened' };
-function openCpuGroups(): void {
-  const opened = CpuGroups.open();
-  if (!(opened instanceof CpuGroups)) {
-    cpuGroupsReport = { placed: false, why: opened.why };
-    log(`CPU groups: none (${opened.why}); every process shares the machine's root group`);
-    return;
-  }
-  cpuGroups = opened;
-  cpuGroups.place('client', process.pid);
-  whenStarted((pid, logFile) => cpuGroups!.placeStarted(pid, logFile));
-  log('CPU groups: each process started (and this client) in a cgroup v1 cpu group of its own, equal weights');
-}
-function cpuGroupsNow(): CpuGroupsReport {
-  return cpuGroups ? cpuGroups.report() : cpuGroupsReport;
 }
 
 /** Creates the size step's Tenants (tenants `from`..`to`-1) while Paddock runs; waits until settled. */
@@ -266,7 +244,7 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     startedAt,
     durationSeconds: Math.round((performance.now() - t0) / 1000),
     config,
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, kubernetes: await kubernetesVersion(c), cpuGroups: cpuGroupsNow() },
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, kubernetes: await kubernetesVersion(c) },
     setup,
     ownerList: owner,
     adminList: admin,
@@ -317,7 +295,7 @@ async function runScale(config: BenchConfig, namespaces: number, buildMinutes: n
   tails.stop();
   const t = await tails.summarize(paddockOf(cluster), since);
   log(`tails at scale: ${t.count} of ${t.samples} samples over ${t.factor}× their target's median, ${t.explained} with a named cause: ${JSON.stringify(t.byCause)}`);
-  return { ...result, tails: t, cpuGroups: cpuGroupsNow() };
+  return { ...result, tails: t };
 }
 
 /** The admission scenario on a control plane of its own (the previous one, if any, is stopped first). */
@@ -410,7 +388,6 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  openCpuGroups();
   try {
     if (scaleOnly) {
       writeScale(await runScale(FULL, scaleNamespaces, buildMinutes, runOptions), undefined);

@@ -16,12 +16,6 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Told of each process {@link startDetached} starts, with its log file (the benchmark places each in a CPU group). */
-let onStarted: ((pid: number, logFile: string) => void) | undefined;
-export function whenStarted(hook: ((pid: number, logFile: string) => void) | undefined): void {
-  onStarted = hook;
-}
-
 /**
  * Starts `command` in a process group of its own, detached from ours, with stdout and stderr appended to
  * `logFile`. Returns its pid, which is also its process-group id (see {@link killGroup}).
@@ -32,7 +26,6 @@ export function startDetached(command: string, args: string[], logFile: string, 
     const child = spawn(command, args, { detached: true, stdio: ['ignore', fd, fd], env });
     child.unref();
     if (!child.pid) throw new Error(`could not start ${command}`);
-    onStarted?.(child.pid, logFile);
     return child.pid;
   } finally {
     closeSync(fd);
