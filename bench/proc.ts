@@ -13,6 +13,15 @@ export function memAvailableMiB(): number {
   return Number(/^MemAvailable:\s+(\d+) kB/m.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? NaN) / 1024;
 }
 
+/**
+ * Whether the kernel gives each session a CPU scheduling group of its own (autogroup); undefined where it
+ * cannot say. Every process the benchmark starts runs in a session of its own (bench/README.md).
+ */
+export function schedAutogroup(file = '/proc/sys/kernel/sched_autogroup_enabled'): boolean | undefined {
+  if (!existsSync(file)) return undefined;
+  return readFileSync(file, 'utf8').trim() === '1';
+}
+
 /** The name under which {@link RssSampler} reports the machine's available memory, when asked to. */
 export const MACHINE_AVAILABLE = 'machineAvailable';
 

@@ -32,7 +32,8 @@ export interface BenchResults {
   startedAt: string;
   durationSeconds: number;
   config: BenchConfig;
-  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; kubernetes: string };
+  /** schedAutogroup: whether each process (a session of its own) was a CPU scheduling group of its own; absent in older runs. */
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; kubernetes: string; schedAutogroup?: boolean };
   setup: SetupStep[];
   ownerList: ListResult[];
   adminList: ListResult[];
@@ -377,7 +378,8 @@ export function toMarkdown(r: BenchResults): string {
   const out: string[] = [];
   out.push(`# Paddock benchmark (${r.config.name})`, '');
   out.push(`Run ${r.startedAt}, ${f(r.durationSeconds / 60)} min. Machine: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB; Node ${m.node}; Kubernetes ${m.kubernetes}. ` +
-    'Everything (etcd, kube-apiserver, kube-controller-manager, Paddock and the benchmark client) shares the machine. ' +
+    'Everything (etcd, kube-apiserver, kube-controller-manager, Paddock and the benchmark client) shares the machine' +
+    (m.schedAutogroup === undefined ? '. ' : m.schedAutogroup ? ', each process a CPU scheduling group of its own (the kernel\'s autogroup; bench/README.md). ' : ', the kernel\'s autogroup off: every thread of every process is scheduled alike. ') +
     'Latencies are client-side, from sending the request to the last byte; p50 is the median. Each Paddock number is compared with a baseline measured in the same run.', '');
   out.push('## Goals', '', table(['goal', 'measured', 'met'], r.goals.map((g) => [g.goal, g.measured, g.met ? 'yes' : '**no**'])), '');
   if (r.ownerList.length) out.push('## 1. Owner list', '',

@@ -14,6 +14,7 @@ import { memoryPoint, memoryResult, type MemoryPoint } from '../bench/memory';
 import { coldReconcile } from '../bench/reconcile';
 import { toMarkdown, withDerived, type BenchResults, type SetupStep } from '../bench/report';
 import { SCENARIOS, write, writeAdmission, writeScale, writeTenantQuota, type Scenario } from '../bench/results';
+import { schedAutogroup } from '../bench/proc';
 import { admissionScenario, type AdmissionResult } from '../bench/admission';
 import { allowedClassesList } from '../bench/classes';
 import { viewLists, viewWatch } from '../bench/views';
@@ -244,7 +245,7 @@ async function run(config: BenchConfig, only: ReadonlySet<Scenario>, options: Ru
     startedAt,
     durationSeconds: Math.round((performance.now() - t0) / 1000),
     config,
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, kubernetes: await kubernetesVersion(c) },
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, kubernetes: await kubernetesVersion(c), schedAutogroup: schedAutogroup() },
     setup,
     ownerList: owner,
     adminList: admin,
