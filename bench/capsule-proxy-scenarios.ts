@@ -8,7 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { sleep } from '../test/controlplane/processes';
 import { TNS, type BenchCluster } from './cluster';
 import { ACCEPT_JSON, ACCEPT_TABLE, type Client } from './http';
-import { kubeApiserverOf, measure, paddockOf, type ListResult, type Target } from './list';
+import { AGGREGATED_FLOOR_TARGET, kubeApiserverOf, measure, paddockOf, type ListResult, type Target } from './list';
+import { AGGREGATED_FLOOR_PATH, startAggregatedFloor } from './aggregated-floor';
 import type { ServingProcess } from './sched';
 import { ownerName, ownerOfTenant, tenantName, type BenchConfig } from './scenarios';
 import { ratio, round } from './stats';
@@ -42,26 +43,39 @@ export async function capsuleOwnerList(cluster: BenchCluster, cp: CapsuleProxy, 
     // The floor of any request through kube-apiserver (its TLS, authentication, authorization, priority
     // and fairness, audit), for reading the hop: Paddock through kube-apiserver ≈ this + the proxying + Paddock.
     { name: VERSION_FLOOR_TARGET, role: 'baseline', client: viaApiserver, path: '/version', accept: ACCEPT_JSON, expectRows: (n) => n === 0 },
+    // The floor of an aggregated request, as scenario 1 measures it: Paddock's very bytes (alice's Table),
+    // from memory, through the APIService path Paddock's requests take.
+    { name: AGGREGATED_FLOOR_TARGET, role: 'baseline', client: viaApiserver, path: AGGREGATED_FLOOR_PATH, accept: ACCEPT_TABLE, expectRows: expect },
   ];
-  const o = config.ownerList;
-  const result: ListResult = { scenario: 'owner-list', size, ...o, targets: await measure(targets, { ...o, scenario: `capsule owner list at ${size}`, kubeApiserver: kubeApiserverOf(cluster, cp.url), proxy: proxyOf(cp), paddock: paddockOf(cluster) }) };
-  for (const c of [viaProxy, direct, viaApiserver]) c.close();
-  return result;
+  const floor = await startAggregatedFloor(cluster, (await viaApiserver.get(TNS, ACCEPT_TABLE)).body, viaApiserver);
+  try {
+    const o = config.ownerList;
+    return { scenario: 'owner-list', size, ...o, targets: await measure(targets, { ...o, scenario: `capsule owner list at ${size}`, kubeApiserver: kubeApiserverOf(cluster, cp.url), proxy: proxyOf(cp), paddock: paddockOf(cluster) }) };
+  } finally {
+    await floor.stop();
+    for (const c of [viaProxy, direct, viaApiserver]) c.close();
+  }
 }
 
 /**
  * capsule-proxy ÷ Paddock through kube-apiserver, Table and JSON (higher is better for Paddock); and the
- * ceiling of the Table ratios: capsule-proxy ÷ kube-apiserver's /version in the same requests' rounds,
- * what a server behind kube-apiserver that took no time at all would reach.
+ * ceilings of the Table ratios in the same requests' rounds: capsule-proxy ÷ kube-apiserver's /version,
+ * what any request through kube-apiserver could reach, and capsule-proxy ÷ the aggregated floor, what a
+ * server behind kube-apiserver's aggregator that took no time at all reached (runs before it had none).
  */
 export function ownerListRatios(r: ListResult): OwnerListRatios {
-  const t = (name: string) => r.targets.find((x) => x.target === name)!.latency;
-  const [cpTable, cpJson] = [t('capsule-proxy namespaces, Table'), t('capsule-proxy namespaces, JSON')];
-  const [pTable, pJson] = [t('Paddock via kube-apiserver, Table'), t('Paddock via kube-apiserver, JSON')];
-  const floor = t(VERSION_FLOOR_TARGET);
+  const t = (name: string) => r.targets.find((x) => x.target === name)?.latency;
+  const [cpTable, cpJson] = [t('capsule-proxy namespaces, Table')!, t('capsule-proxy namespaces, JSON')!];
+  const [pTable, pJson] = [t('Paddock via kube-apiserver, Table')!, t('Paddock via kube-apiserver, JSON')!];
+  const floor = t(VERSION_FLOOR_TARGET)!;
+  const aggregated = t(AGGREGATED_FLOOR_TARGET);
   return {
     ratioP50: ratio(cpTable.p50, pTable.p50), ratioP99: ratio(cpTable.p99, pTable.p99), ratioJsonP50: ratio(cpJson.p50, pJson.p50), ratioJsonP99: ratio(cpJson.p99, pJson.p99),
     ceilingP50: ratio(cpTable.p50, floor.p50), ceilingP99: ratio(cpTable.p99, floor.p99),
+    ...(aggregated ? {
+      aggregatedCeilingP50: ratio(cpTable.p50, aggregated.p50), aggregatedCeilingP99: ratio(cpTable.p99, aggregated.p99),
+      overAggregatedFloorP50: ratio(pTable.p50, aggregated.p50), overAggregatedFloorP99: ratio(pTable.p99, aggregated.p99),
+    } : {}),
   };
 }
 
@@ -70,9 +84,15 @@ export interface OwnerListRatios {
   ratioP99: number;
   ratioJsonP50: number;
   ratioJsonP99: number;
-  /** capsule-proxy ÷ kube-apiserver's /version (Table): the most any server behind kube-apiserver could reach. */
+  /** capsule-proxy ÷ kube-apiserver's /version (Table): the most any request through kube-apiserver could reach. */
   ceilingP50: number;
   ceilingP99: number;
+  /** capsule-proxy ÷ the aggregated floor (Table): what a server behind the aggregator that takes no time reached. */
+  aggregatedCeilingP50?: number;
+  aggregatedCeilingP99?: number;
+  /** Paddock through kube-apiserver ÷ the aggregated floor, in the same rounds (lower is better; 1 is the floor). */
+  overAggregatedFloorP50?: number;
+  overAggregatedFloorP99?: number;
 }
 
 /**
@@ -227,7 +247,8 @@ export function capsuleProxyMarkdown(r: CapsuleProxyResult, listTable: (results:
   if (r.ownerList) {
     const ol = r.ownerList;
     out.push('### Owner list', '', `alice's \`kubectl get ns\` through capsule-proxy against \`kubectl get tns\` through Paddock (directly and through kube-apiserver), Table and JSON. ` +
-      `capsule-proxy ÷ Paddock through kube-apiserver at ${ol.size} namespaces: Table p50 **${f(ol.ratioP50)}×**, p99 ${f(ol.ratioP99)}×; JSON p50 ${f(ol.ratioJsonP50)}×, p99 ${f(ol.ratioJsonP99)}×; the ceiling (capsule-proxy ÷ \`/version\`, Table) p50 ${f(ol.ceilingP50)}×, p99 ${f(ol.ceilingP99)}×. ` +
+      `capsule-proxy ÷ Paddock through kube-apiserver at ${ol.size} namespaces: Table p50 **${f(ol.ratioP50)}×**, p99 ${f(ol.ratioP99)}×; JSON p50 ${f(ol.ratioJsonP50)}×, p99 ${f(ol.ratioJsonP99)}×; the ceiling (capsule-proxy ÷ \`/version\`, Table) p50 ${f(ol.ceilingP50)}×, p99 ${f(ol.ceilingP99)}×` +
+      (ol.aggregatedCeilingP50 !== undefined ? `; capsule-proxy ÷ the aggregated floor (a server behind the aggregator that takes no time, answering Paddock's bytes) p50 ${f(ol.aggregatedCeilingP50)}×, p99 ${f(ol.aggregatedCeilingP99!)}×, and Paddock through kube-apiserver ÷ that floor p50 ${f(ol.overAggregatedFloorP50!)}×, p99 ${f(ol.overAggregatedFloorP99!)}×` : '') + '. ' +
       'The last row of each size is kube-apiserver\'s `/version` for alice, the floor of any request through kube-apiserver: Paddock through kube-apiserver is about that floor, plus the proxying, plus Paddock.', '', listTable(ol.sizes), '');
   }
   if (r.adminList) out.push('### Admin list', '', 'An admin (system:masters; not a Capsule user, so capsule-proxy passes the request on impersonating it) lists everything.', '', listTable([r.adminList]), '');
