@@ -1,4 +1,4 @@
-import { ownerListRatios } from './capsule-proxy-scenarios';
+import { ceilingsText, ownerListRatios } from './capsule-proxy-scenarios';
 import { AGGREGATED_FLOOR_TARGET, type ListResult } from './list';
 
 /** A list result whose targets took these p50 / p99 ms. */
@@ -25,5 +25,12 @@ describe('ownerListRatios', () => {
 
   it('leaves the aggregated ceiling out of a run that did not measure its floor', () => {
     expect(Object.keys(ownerListRatios(result(measured)))).not.toContain('aggregatedCeilingP50');
+  });
+
+  it('says both ceilings in words, and only the one a run measured', () => {
+    expect(ceilingsText(ownerListRatios(result({ ...measured, [AGGREGATED_FLOOR_TARGET]: [2, 24] })))).toBe(
+      "the ceiling, capsule-proxy ÷ kube-apiserver's /version: p50 100×, p99 24×; capsule-proxy ÷ the aggregated floor (a server behind kube-apiserver's aggregator " +
+      "answering Paddock's bytes from memory): p50 60×, p99 15×, and Paddock through kube-apiserver ÷ that floor: p50 1.2×, p99 1.5×");
+    expect(ceilingsText(ownerListRatios(result(measured)))).toBe("the ceiling, capsule-proxy ÷ kube-apiserver's /version: p50 100×, p99 24×");
   });
 });

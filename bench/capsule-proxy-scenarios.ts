@@ -8,8 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { sleep } from '../test/controlplane/processes';
 import { TNS, type BenchCluster } from './cluster';
 import { ACCEPT_JSON, ACCEPT_TABLE, type Client } from './http';
-import { AGGREGATED_FLOOR_TARGET, kubeApiserverOf, measure, paddockOf, type ListResult, type Target } from './list';
-import { AGGREGATED_FLOOR_PATH, startAggregatedFloor } from './aggregated-floor';
+import { AGGREGATED_FLOOR_TARGET, kubeApiserverOf, measure, paddockOf, withAggregatedFloor, type ListResult, type Target } from './list';
 import type { ServingProcess } from './sched';
 import { ownerName, ownerOfTenant, tenantName, type BenchConfig } from './scenarios';
 import { ratio, round } from './stats';
@@ -43,16 +42,15 @@ export async function capsuleOwnerList(cluster: BenchCluster, cp: CapsuleProxy, 
     // The floor of any request through kube-apiserver (its TLS, authentication, authorization, priority
     // and fairness, audit), for reading the hop: Paddock through kube-apiserver ≈ this + the proxying + Paddock.
     { name: VERSION_FLOOR_TARGET, role: 'baseline', client: viaApiserver, path: '/version', accept: ACCEPT_JSON, expectRows: (n) => n === 0 },
-    // The floor of an aggregated request, as scenario 1 measures it: Paddock's very bytes (alice's Table),
-    // from memory, through the APIService path Paddock's requests take.
-    { name: AGGREGATED_FLOOR_TARGET, role: 'baseline', client: viaApiserver, path: AGGREGATED_FLOOR_PATH, accept: ACCEPT_TABLE, expectRows: expect },
   ];
-  const floor = await startAggregatedFloor(cluster, (await viaApiserver.get(TNS, ACCEPT_TABLE)).body, viaApiserver);
   try {
-    const o = config.ownerList;
-    return { scenario: 'owner-list', size, ...o, targets: await measure(targets, { ...o, scenario: `capsule owner list at ${size}`, kubeApiserver: kubeApiserverOf(cluster, cp.url), proxy: proxyOf(cp), paddock: paddockOf(cluster) }) };
+    // And the floor of an aggregated request, as scenario 1 measures it: alice's Table from memory,
+    // through the APIService path Paddock's requests take.
+    return await withAggregatedFloor(cluster, viaApiserver, expect, async (floor) => {
+      const o = config.ownerList;
+      return { scenario: 'owner-list', size, ...o, targets: await measure([...targets, floor], { ...o, scenario: `capsule owner list at ${size}`, kubeApiserver: kubeApiserverOf(cluster, cp.url), proxy: proxyOf(cp), paddock: paddockOf(cluster) }) };
+    });
   } finally {
-    await floor.stop();
     for (const c of [viaProxy, direct, viaApiserver]) c.close();
   }
 }
@@ -77,6 +75,13 @@ export function ownerListRatios(r: ListResult): OwnerListRatios {
       overAggregatedFloorP50: ratio(pTable.p50, aggregated.p50), overAggregatedFloorP99: ratio(pTable.p99, aggregated.p99),
     } : {}),
   };
+}
+
+/** The owner list's ceilings in its rounds, in words (the reports and the log). */
+export function ceilingsText(r: OwnerListRatios): string {
+  return `the ceiling, capsule-proxy ÷ kube-apiserver's /version: p50 ${r.ceilingP50}×, p99 ${r.ceilingP99}×` + (r.aggregatedCeilingP50 === undefined ? '' :
+    `; capsule-proxy ÷ the aggregated floor (a server behind kube-apiserver's aggregator answering Paddock's bytes from memory): p50 ${r.aggregatedCeilingP50}×, p99 ${r.aggregatedCeilingP99}×, ` +
+    `and Paddock through kube-apiserver ÷ that floor: p50 ${r.overAggregatedFloorP50}×, p99 ${r.overAggregatedFloorP99}×`);
 }
 
 export interface OwnerListRatios {
@@ -247,8 +252,7 @@ export function capsuleProxyMarkdown(r: CapsuleProxyResult, listTable: (results:
   if (r.ownerList) {
     const ol = r.ownerList;
     out.push('### Owner list', '', `alice's \`kubectl get ns\` through capsule-proxy against \`kubectl get tns\` through Paddock (directly and through kube-apiserver), Table and JSON. ` +
-      `capsule-proxy ÷ Paddock through kube-apiserver at ${ol.size} namespaces: Table p50 **${f(ol.ratioP50)}×**, p99 ${f(ol.ratioP99)}×; JSON p50 ${f(ol.ratioJsonP50)}×, p99 ${f(ol.ratioJsonP99)}×; the ceiling (capsule-proxy ÷ \`/version\`, Table) p50 ${f(ol.ceilingP50)}×, p99 ${f(ol.ceilingP99)}×` +
-      (ol.aggregatedCeilingP50 !== undefined ? `; capsule-proxy ÷ the aggregated floor (a server behind the aggregator that takes no time, answering Paddock's bytes) p50 ${f(ol.aggregatedCeilingP50)}×, p99 ${f(ol.aggregatedCeilingP99!)}×, and Paddock through kube-apiserver ÷ that floor p50 ${f(ol.overAggregatedFloorP50!)}×, p99 ${f(ol.overAggregatedFloorP99!)}×` : '') + '. ' +
+      `capsule-proxy ÷ Paddock through kube-apiserver at ${ol.size} namespaces: Table p50 **${f(ol.ratioP50)}×**, p99 ${f(ol.ratioP99)}×; JSON p50 ${f(ol.ratioJsonP50)}×, p99 ${f(ol.ratioJsonP99)}×; ${ceilingsText(ol)} (Tables). ` +
       'The last row of each size is kube-apiserver\'s `/version` for alice, the floor of any request through kube-apiserver: Paddock through kube-apiserver is about that floor, plus the proxying, plus Paddock.', '', listTable(ol.sizes), '');
   }
   if (r.adminList) out.push('### Admin list', '', 'An admin (system:masters; not a Capsule user, so capsule-proxy passes the request on impersonating it) lists everything.', '', listTable([r.adminList]), '');

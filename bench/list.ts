@@ -277,20 +277,28 @@ export async function ownerList(cluster: BenchCluster, config: BenchConfig, size
       path: `/api/v1/namespaces?labelSelector=${encodeURIComponent(`${TENANT_LABEL}=${ALICE_TENANT}`)}`, accept: ACCEPT_TABLE, expectRows: five,
     },
   ];
-  // The floor of an aggregated request: Paddock's very bytes, from memory, through the same path.
-  const viaApiserver = targets[1].client;
-  const floor = await startAggregatedFloor(cluster, (await viaApiserver.get(TNS, ACCEPT_TABLE)).body, viaApiserver);
-  try {
-    targets.push({ name: AGGREGATED_FLOOR_TARGET, role: 'baseline', client: viaApiserver, path: AGGREGATED_FLOOR_PATH, accept: ACCEPT_TABLE, expectRows: five });
+  return withAggregatedFloor(cluster, targets[1].client, five, async (floor) => {
     const o = config.ownerList;
-    return { scenario: 'owner-list', size, ...o, ...(await measureExplained(targets, { ...o, scenario: `owner list at ${size}`, paddock: paddockOf(cluster), kubeApiserver: kubeApiserverOf(cluster) })) };
-  } finally {
-    await floor.stop();
-  }
+    return { scenario: 'owner-list', size, ...o, ...(await measureExplained([...targets, floor], { ...o, scenario: `owner list at ${size}`, paddock: paddockOf(cluster), kubeApiserver: kubeApiserverOf(cluster) })) };
+  });
 }
 
 /** The owner list's floor target: Paddock's answer for alice, from memory, through kube-apiserver's aggregator. */
 export const AGGREGATED_FLOOR_TARGET = 'aggregated floor: Paddock\'s bytes from memory, via kube-apiserver';
+
+/**
+ * Runs `measure` with the floor of an aggregated request as a target: the Table `viaApiserver` (a client of
+ * kube-apiserver) gets from Paddock now, answered from memory by a server of its own through the same
+ * APIService path (aggregated-floor.ts), which is stopped when `measure` ends.
+ */
+export async function withAggregatedFloor<R>(cluster: BenchCluster, viaApiserver: Client, expectRows: (n: number) => boolean, measure: (floor: Target) => Promise<R>): Promise<R> {
+  const floor = await startAggregatedFloor(cluster, (await viaApiserver.get(TNS, ACCEPT_TABLE)).body, viaApiserver);
+  try {
+    return await measure({ name: AGGREGATED_FLOOR_TARGET, role: 'baseline', client: viaApiserver, path: AGGREGATED_FLOOR_PATH, accept: ACCEPT_TABLE, expectRows });
+  } finally {
+    await floor.stop();
+  }
+}
 
 /**
  * Scenario 2: an admin lists everything, as a Table and as JSON — Paddock directly (and the Table

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import type { BenchCluster } from './cluster';
 import { CapsuleProxy, type CapsuleProxyBuild } from './capsule-proxy';
-import { CAPSULE_WATCH_TARGET, capsuleAdminList, capsuleOwnerList, capsuleWatch, ownerListRatios, type OwnerListRatios } from './capsule-proxy-scenarios';
+import { CAPSULE_WATCH_TARGET, capsuleAdminList, capsuleOwnerList, capsuleWatch, ceilingsText, ownerListRatios, type OwnerListRatios } from './capsule-proxy-scenarios';
 import { pool } from './http';
 import { MACHINE_AVAILABLE, memAvailableMiB, RssSampler } from './proc';
 import type { ListResult } from './list';
@@ -111,7 +111,7 @@ export async function scaleCapsuleProxy(
     log(`capsule-proxy owner list at ${namespaces}`);
     const owner = await part('ownerList', () => capsuleOwnerList(c, cp, config, namespaces));
     const ownerRatios = owner && withTimeouts(ownerListRatios(owner), owner);
-    if (ownerRatios) log(`  capsule-proxy ÷ Paddock through kube-apiserver: p50 ${ownerRatios.ratioP50}×, p99 ${ownerRatios.ratioP99}× (÷ kube-apiserver's /version: p50 ${ownerRatios.ceilingP50}×, p99 ${ownerRatios.ceilingP99}×; ÷ the aggregated floor: p50 ${ownerRatios.aggregatedCeilingP50}×, p99 ${ownerRatios.aggregatedCeilingP99}×; Paddock ÷ that floor: p50 ${ownerRatios.overAggregatedFloorP50}×, p99 ${ownerRatios.overAggregatedFloorP99}×)`);
+    if (ownerRatios) log(`  capsule-proxy ÷ Paddock through kube-apiserver: p50 ${ownerRatios.ratioP50}×, p99 ${ownerRatios.ratioP99}× (${ceilingsText(ownerRatios)})`);
     log(`capsule-proxy admin list at ${namespaces}`);
     const admin = await part('adminList', () => capsuleAdminList(c, cp, { ...config, adminList }, namespaces));
     log(`capsule-proxy watch fan-out at ${namespaces}: ${config.owners * config.watch.watchersPerOwner} watchers`);
@@ -147,8 +147,7 @@ export function scaleCapsuleProxyMarkdown(r: ScaleCapsuleProxyResult, listTable:
   const out = ['### capsule-proxy at scale', '',
     `capsule-proxy ${r.version} on the same cluster, a Capsule Tenant written for each of the ${r.build?.tenants} bench Tenants (spec and the status the Capsule controller would write; ` +
     `${r.build?.seconds} s, ${r.build?.requestsPerSecond} requests/s). capsule-proxy ÷ Paddock through kube-apiserver (higher is better for Paddock) at ${r.size} namespaces: ` +
-    `owner list (Table) ${x(r.ownerList)}${r.ownerList ? ` (the ceiling, capsule-proxy ÷ kube-apiserver's /version in the same rounds: p50 ${r.ownerList.ceilingP50}×, p99 ${r.ownerList.ceilingP99}×` +
-      (r.ownerList.aggregatedCeilingP50 !== undefined ? `; capsule-proxy ÷ the aggregated floor, a server behind kube-apiserver's aggregator answering Paddock's bytes from memory: p50 ${r.ownerList.aggregatedCeilingP50}×, p99 ${r.ownerList.aggregatedCeilingP99}×, and Paddock ÷ that floor p50 ${r.ownerList.overAggregatedFloorP50}×, p99 ${r.ownerList.overAggregatedFloorP99}×` : '') + ')' : ''}; admin list (Table) ${x(r.adminList)}; watch delivery at ${r.watch ? r.watch.result.owners * r.watch.result.watchersPerOwner : 0} watchers ${x(r.watch)}.`, ''];
+    `owner list (Table) ${x(r.ownerList)}${r.ownerList ? ` (in the same rounds, ${ceilingsText(r.ownerList)})` : ''}; admin list (Table) ${x(r.adminList)}; watch delivery at ${r.watch ? r.watch.result.owners * r.watch.result.watchersPerOwner : 0} watchers ${x(r.watch)}.`, ''];
   for (const [part, why] of Object.entries(r.failed ?? {})) out.push(`- ${part} failed: ${why}`);
   if (r.memory) {
     out.push(`- Memory over capsule-proxy's part: the machine's least available ${r.memory.leastAvailableMiB} MiB; peak RSS kube-apiserver ${r.memory.kubeApiserverPeakMiB}, ` +

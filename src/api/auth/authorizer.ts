@@ -93,6 +93,9 @@ export function subjectAccessReview(user: UserInfo, attrs: AccessAttributes): Su
   return { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec };
 }
 
+/** The longest name an object of any kind can have (a DNS subdomain). */
+const MAX_OBJECT_NAME = 253;
+
 /**
  * Authorizes by SubjectAccessReview against kube-apiserver (RBAC and whatever else the cluster runs), as
  * kube's delegated authorizer does: answers are reused briefly, from a bounded map, concurrent identical
@@ -101,9 +104,6 @@ export function subjectAccessReview(user: UserInfo, attrs: AccessAttributes): Su
  * request. A review that could not be made (timeout, 5xx, network) is not an answer: the request fails
  * with 503 and Retry-After, which clients retry, instead of a 403 nobody deserved; it is not cached.
  */
-/** The longest name an object of any kind can have (a DNS subdomain). */
-const MAX_OBJECT_NAME = 253;
-
 export class Authorizer {
   readonly #client: KubeRequester;
   readonly #renewals: KubeRequester;
